@@ -1,0 +1,40 @@
+import { eq } from "drizzle-orm";
+import type { DbOrTx } from "../db/client";
+import { adminCredentials, sessions } from "../db/schema";
+import { generatePassword, hashPassword, verifyPassword } from "./passwords";
+
+const ADMIN_ID = 1;
+
+export async function setAdminPassword(db: DbOrTx, password: string): Promise<void> {
+  const passwordHash = await hashPassword(password);
+  await db
+    .insert(adminCredentials)
+    .values({ id: ADMIN_ID, passwordHash })
+    .onConflictDoUpdate({ target: adminCredentials.id, set: { passwordHash, updatedAt: new Date() } });
+  // A new password ends every open session.
+  await db.delete(sessions);
+}
+
+export async function checkAdminPassword(db: DbOrTx, password: string): Promise<boolean> {
+  const [row] = await db.select().from(adminCredentials).where(eq(adminCredentials.id, ADMIN_ID));
+  return row ? verifyPassword(password, row.passwordHash) : false;
+}
+
+/**
+ * At start-up: ADMIN_PASSWORD wins when set; otherwise keep the stored password, or on the very
+ * first start generate one and hand it back so it can be printed once. Only its hash is stored.
+ */
+export async function ensureAdminPassword(
+  db: DbOrTx,
+  adminPassword: string | undefined,
+): Promise<{ generatedPassword: string | null }> {
+  const [row] = await db.select().from(adminCredentials).where(eq(adminCredentials.id, ADMIN_ID));
+  if (adminPassword) {
+    if (!row || !(await verifyPassword(adminPassword, row.passwordHash))) await setAdminPassword(db, adminPassword);
+    return { generatedPassword: null };
+  }
+  if (row) return { generatedPassword: null };
+  const generatedPassword = generatePassword();
+  await setAdminPassword(db, generatedPassword);
+  return { generatedPassword };
+}

@@ -1,0 +1,66 @@
+import path from "node:path";
+import { z } from "zod";
+
+// The only module that reads process.env. Everything else receives a Config.
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(5000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
+    .optional(),
+  ADMIN_PASSWORD: z.string().min(1).optional(),
+  SECRET_KEY: z.string().min(16, "must be at least 16 characters").optional(),
+  PUBLIC_URL: z
+    .url()
+    .transform((url) => url.replace(/\/+$/, ""))
+    .optional(),
+  TELEGRAM_API_ROOT: z.url().default("https://api.telegram.org"),
+  NOWPAYMENTS_API_URL: z
+    .url()
+    .transform((url) => url.replace(/\/+$/, ""))
+    .default("https://api.nowpayments.io/v1"),
+  TZ: z.string().min(1).default("Europe/London"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  adminPassword: string | undefined;
+  secretKey: string | undefined;
+  publicUrl: string | undefined;
+  telegramApiRoot: string;
+  nowpaymentsApiUrl: string;
+  timeZone: string;
+  logLevel: z.infer<typeof EnvSchema>["LOG_LEVEL"];
+};
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Empty strings in .env files mean "unset".
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(`Invalid configuration: ${issue.path.join(".")} ${issue.message}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    adminPassword: e.ADMIN_PASSWORD,
+    secretKey: e.SECRET_KEY,
+    publicUrl: e.PUBLIC_URL,
+    telegramApiRoot: e.TELEGRAM_API_ROOT,
+    nowpaymentsApiUrl: e.NOWPAYMENTS_API_URL,
+    timeZone: e.TZ,
+    logLevel: e.LOG_LEVEL,
+  };
+}

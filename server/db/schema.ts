@@ -1,0 +1,221 @@
+import { sql } from "drizzle-orm";
+import {
+  type AnyPgColumn,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+// Field names follow SPEC §3 (camelCase in code, snake_case in SQL).
+const id = () => uuid("id").primaryKey().default(sql`gen_random_uuid()`);
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
+const money = (name: string) => numeric(name, { precision: 10, scale: 2 });
+
+export type BulkPricingTier = { minQuantity: number; price: number };
+export type ShippingAddress = { name: string; streetAddress: string; postcode: string; contact?: string | null };
+
+export const botSettings = pgTable("bot_settings", {
+  id: id(),
+  botName: text("bot_name").notNull(),
+  // Secrets are stored encrypted (server/crypto.ts); the API returns them decrypted.
+  botToken: text("bot_token").notNull(),
+  acceptedCurrencies: jsonb("accepted_currencies").$type<string[]>().notNull(),
+  welcomeMessage: text("welcome_message").notNull(),
+  faqContent: text("faq_content").notNull(),
+  nowpaymentsApiKey: text("nowpayments_api_key"),
+  nowpaymentsIpnSecret: text("nowpayments_ipn_secret"),
+  webhookUrl: text("webhook_url"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const categories = pgTable(
+  "categories",
+  {
+    id: id(),
+    name: text("name").notNull(),
+    description: text("description"),
+    icon: text("icon"),
+    // Restrict: a category with subcategories is refused a delete (DESIGN decision 5).
+    parentId: uuid("parent_id").references((): AnyPgColumn => categories.id, { onDelete: "restrict" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("categories_parent_id_idx").on(t.parentId)],
+);
+
+export const products = pgTable(
+  "products",
+  {
+    id: id(),
+    name: text("name").notNull(),
+    description: text("description").notNull(),
+    price: money("price").notNull(),
+    stock: integer("stock").notNull().default(0),
+    categoryId: uuid("category_id").references(() => categories.id, { onDelete: "set null" }),
+    imageUrl: text("image_url"),
+    bulkPricing: jsonb("bulk_pricing").$type<BulkPricingTier[] | null>(),
+    isActive: boolean("is_active").notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("products_category_id_idx").on(t.categoryId)],
+);
+
+export const postageOptions = pgTable("postage_options", {
+  id: id(),
+  name: text("name").notNull(),
+  price: money("price").notNull(),
+  description: text("description"),
+  estimatedDays: integer("estimated_days"),
+  isActive: boolean("is_active").notNull().default(true),
+  createdAt: createdAt(),
+});
+
+export const orders = pgTable(
+  "orders",
+  {
+    id: id(),
+    telegramUserId: text("telegram_user_id").notNull(),
+    telegramUsername: text("telegram_username"),
+    status: text("status").notNull().default("pending"),
+    totalAmount: money("total_amount").notNull(),
+    currency: text("currency").notNull(),
+    paymentMethod: text("payment_method"),
+    paymentStatus: text("payment_status").default("waiting"),
+    paymentId: text("payment_id"),
+    transactionHash: text("transaction_hash"),
+    shippingAddress: jsonb("shipping_address").$type<ShippingAddress | null>(),
+    postageOptionId: uuid("postage_option_id").references(() => postageOptions.id, { onDelete: "set null" }),
+    trackingNumber: text("tracking_number"),
+    // What the customer must send, as the gateway answered it (beyond SPEC §3, for the bot).
+    payAddress: text("pay_address"),
+    payAmount: text("pay_amount"),
+    payCurrency: text("pay_currency"),
+    paymentExpiresAt: timestamp("payment_expires_at", { withTimezone: true }),
+    // Crypto actually received so far (partially_paid shortfall is payAmount - actuallyPaid).
+    actuallyPaid: text("actually_paid"),
+    // Set once the reserved stock went back on the shelf, so it is released exactly once.
+    stockReleasedAt: timestamp("stock_released_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("orders_status_created_at_idx").on(t.status, t.createdAt),
+    index("orders_created_at_idx").on(t.createdAt),
+    index("orders_telegram_user_id_idx").on(t.telegramUserId),
+    uniqueIndex("orders_payment_id_idx").on(t.paymentId),
+  ],
+);
+
+export const orderItems = pgTable(
+  "order_items",
+  {
+    id: id(),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    // No foreign key: past orders keep the id of a product that was deleted (DESIGN decision 5).
+    productId: uuid("product_id").notNull(),
+    productName: text("product_name"),
+    quantity: integer("quantity").notNull(),
+    price: money("price").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("order_items_order_id_idx").on(t.orderId)],
+);
+
+export const customerMessages = pgTable(
+  "customer_messages",
+  {
+    id: id(),
+    telegramUserId: text("telegram_user_id").notNull(),
+    telegramUsername: text("telegram_username"),
+    message: text("message").notNull(),
+    isFromCustomer: boolean("is_from_customer").notNull().default(true),
+    isRead: boolean("is_read").notNull().default(false),
+    orderId: uuid("order_id").references(() => orders.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("customer_messages_created_at_idx").on(t.createdAt),
+    index("customer_messages_user_idx").on(t.telegramUserId, t.createdAt),
+  ],
+);
+
+export const cartItems = pgTable(
+  "cart_items",
+  {
+    id: id(),
+    telegramUserId: text("telegram_user_id").notNull(),
+    productId: uuid("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    quantity: integer("quantity").notNull().default(1),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("cart_items_user_product_idx").on(t.telegramUserId, t.productId)],
+);
+
+// --- Beyond SPEC §3: what authentication, uploads, payments and the bot need ---
+
+export const adminCredentials = pgTable("admin_credentials", {
+  id: integer("id").primaryKey(),
+  passwordHash: text("password_hash").notNull(),
+  updatedAt: updatedAt(),
+});
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    // sha256 of the cookie token: a leaked table does not leak live sessions.
+    tokenHash: text("token_hash").primaryKey(),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("sessions_expires_at_idx").on(t.expiresAt)],
+);
+
+export const uploadTokens = pgTable("upload_tokens", {
+  tokenHash: text("token_hash").primaryKey(),
+  objectId: text("object_id").notNull(),
+  createdAt: createdAt(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  usedAt: timestamp("used_at", { withTimezone: true }),
+});
+
+export const paymentEvents = pgTable(
+  "payment_events",
+  {
+    id: id(),
+    orderId: uuid("order_id"),
+    paymentId: text("payment_id").notNull(),
+    paymentStatus: text("payment_status").notNull(),
+    // The same (payment, status) is applied once, however often the gateway repeats it.
+    dedupeKey: text("dedupe_key").notNull(),
+    payload: jsonb("payload").notNull(),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("payment_events_dedupe_key_idx").on(t.dedupeKey), index("payment_events_order_idx").on(t.orderId)],
+);
+
+export const botConversations = pgTable("bot_conversations", {
+  telegramUserId: text("telegram_user_id").primaryKey(),
+  state: jsonb("state").$type<Record<string, unknown>>().notNull(),
+  updatedAt: updatedAt(),
+});
+
+export const telegramFileCache = pgTable("telegram_file_cache", {
+  imagePath: text("image_path").primaryKey(),
+  fileId: text("file_id").notNull(),
+  createdAt: createdAt(),
+});

@@ -1,0 +1,82 @@
+import path from "node:path";
+import { ensureAdminPassword } from "./auth/admin";
+import { ConfigError, loadConfig } from "./config";
+import { createSecretBox, loadSecretKey } from "./crypto";
+import { DatabaseLockedError, openDatabase } from "./db/client";
+import { buildApp } from "./http/app";
+import type { AppDeps } from "./http/deps";
+import { webRoutes } from "./http/web";
+import { getBotSettings } from "./shop/settings";
+import { createDiskStorage } from "./storage";
+import { createTelegramNotifier } from "./telegram/notifier";
+
+// Wiring only: config -> database -> services -> HTTP (+ bot, payment jobs) -> graceful shutdown.
+async function main() {
+  const config = loadConfig();
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const { db } = database;
+
+  const { generatedPassword } = await ensureAdminPassword(db, config.adminPassword);
+  if (generatedPassword) {
+    console.log(
+      [
+        "",
+        "  ==============================================================",
+        "  No ADMIN_PASSWORD was set, so one was generated for you.",
+        `  Admin password: ${generatedPassword}`,
+        "  It is shown only this once; change it with `npm run admin:password`.",
+        "  ==============================================================",
+        "",
+      ].join("\n"),
+    );
+  }
+
+  const secrets = createSecretBox(loadSecretKey(config.secretKey, config.dataDir));
+  const deps: AppDeps = {
+    db,
+    config,
+    secrets,
+    storage: createDiskStorage(path.join(config.dataDir, "objects")),
+    notifier: createTelegramNotifier({
+      apiRoot: config.telegramApiRoot,
+      getToken: async () => (await getBotSettings(db, secrets))?.botToken,
+    }),
+    now: () => new Date(),
+    hooks: {},
+  };
+
+  const app = await buildApp(deps, {
+    logger: {
+      level: config.logLevel,
+      // Never log secrets: cookies and gateway/Telegram signatures are redacted.
+      redact: ["req.headers.cookie", "req.headers[\"x-nowpayments-sig\"]", "req.headers[\"x-telegram-bot-api-secret-token\"]", "res.headers[\"set-cookie\"]"],
+    },
+    extraRoutes: [webRoutes],
+  });
+
+  const stopHooks: (() => Promise<void> | void)[] = [];
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, "shutting down");
+    for (const stop of stopHooks) await stop();
+    await app.close(); // finishes requests in flight
+    await database.close();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+
+  await app.listen({ host: config.host, port: config.port });
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof DatabaseLockedError) {
+    console.error(error.message);
+  } else {
+    console.error("The server could not start:", error);
+  }
+  process.exit(1);
+});
