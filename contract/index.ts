@@ -30,7 +30,9 @@ const uuidOrNull = z
 
 /** A GBP amount given as a string or number; answered as a two-decimal string ("4.99"). */
 export const MoneySchema = z
-  .union([z.string().trim(), z.number()])
+  .union([z.string().trim(), z.number()], {
+    error: (issue) => (issue.input == null ? "is required" : "must be an amount such as 4.99"),
+  })
   .transform((value, ctx) => {
     const text = typeof value === "number" ? String(value) : value;
     if (text === "") {
@@ -47,6 +49,9 @@ export const MoneySchema = z
     }
     return Number(text).toFixed(2);
   });
+
+/** The `:id` of a resource path; a malformed id is refused before it reaches the database. */
+export const IdParamsSchema = z.object({ id: z.uuid({ message: "must be a valid id" }) });
 
 // --- Auth ---
 export const LoginInputSchema = z.object({ password: z.string().min(1, "Password is required") });
@@ -128,7 +133,10 @@ const estimatedDays = z
   });
 
 const postagePrice = z
-  .union([z.string().trim(), z.number().transform(String)])
+  .union([z.string().trim(), z.number().transform(String)], {
+    // A missing price (absent or null) gets SPEC §5's sentence rather than zod's type message.
+    error: (issue) => (issue.input == null ? "Price is required" : "Please enter a valid price (e.g., 4.99)"),
+  })
   .refine((value) => value !== "", "Price is required")
   .refine((value) => value === "" || POSTAGE_PRICE_PATTERN.test(value), "Please enter a valid price (e.g., 4.99)")
   .refine((value) => Number(value) <= MAX_MONEY, "Price is too large")
@@ -163,7 +171,12 @@ export const ShippingAddressSchema = z.object({
 });
 export type ShippingAddress = z.output<typeof ShippingAddressSchema>;
 
-export const OrderStatusUpdateSchema = z.object({ status: OrderStatusSchema });
+export const OrderStatusUpdateSchema = z.object({
+  status: OrderStatusSchema,
+  // Optional, usually given with a dispatch; absent keeps the current one, empty or null clears it.
+  trackingNumber: z.string().trim().max(100, "Tracking number must be at most 100 characters").nullish(),
+});
+export type OrderStatusUpdate = z.input<typeof OrderStatusUpdateSchema>;
 
 export type Order = {
   id: string;

@@ -1,4 +1,37 @@
-import type { Routes } from "../deps";
+import { BotSettingsInputSchema, IdParamsSchema } from "../../../contract";
+import { createBotSettings, getBotSettings, updateBotSettings } from "../../shop/settings";
+import type { AppDeps, Routes } from "../deps";
+import type { FastifyBaseLogger } from "fastify";
 
-// TODO(issue 2): the calls of SPEC §7 for this resource.
-export const botSettingsRoutes: Routes = () => {};
+/** Lets the bot rebuild with the new settings; its failure is logged, the save still stands. */
+async function settingsSaved(deps: AppDeps, log: FastifyBaseLogger) {
+  try {
+    await deps.hooks?.onSettingsSaved?.();
+  } catch (error) {
+    log.error({ err: error }, "applying the saved bot settings failed");
+  }
+}
+
+export const botSettingsRoutes: Routes = (app, deps) => {
+  // Secrets come back decrypted: this is the logged-in admin's own form.
+  app.get("/api/bot-settings", async (_request, reply) => {
+    reply.header("Cache-Control", "no-store");
+    return reply.send(await getBotSettings(deps.db, deps.secrets));
+  });
+
+  app.post("/api/bot-settings", { schema: { body: BotSettingsInputSchema } }, async (request, reply) => {
+    const saved = await createBotSettings(deps.db, deps.secrets, request.body);
+    await settingsSaved(deps, request.log);
+    return reply.code(201).send(saved);
+  });
+
+  app.put(
+    "/api/bot-settings/:id",
+    { schema: { params: IdParamsSchema, body: BotSettingsInputSchema } },
+    async (request) => {
+      const saved = await updateBotSettings(deps.db, deps.secrets, request.params.id, request.body);
+      await settingsSaved(deps, request.log);
+      return saved;
+    },
+  );
+};

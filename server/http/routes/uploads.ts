@@ -1,4 +1,49 @@
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { MAX_IMAGE_BYTES, ProductImageInputSchema } from "../../../contract";
+import { confirmProductImage, createUploadUrl, detectImageType, receiveUpload } from "../../shop/images";
 import type { Routes } from "../deps";
+import { HttpError } from "../errors";
 
-// TODO(issue 2): the calls of SPEC §7 for this resource.
-export const uploadRoutes: Routes = () => {};
+const TokenParamsSchema = z.object({ token: z.string().min(1) });
+const ObjectParamsSchema = z.object({ id: z.string().min(1) });
+
+export const uploadRoutes: Routes = async (app, deps) => {
+  app.post("/api/objects/upload", () => createUploadUrl(deps.db, deps.now()));
+
+  // The browser sends the raw image bytes here. Its own scope, so the any-type buffer parser and
+  // the 5 MB limit apply to this route only; JSON elsewhere keeps the default limit.
+  await app.register(async (plugin) => {
+    const scope = plugin.withTypeProvider<ZodTypeProvider>();
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: MAX_IMAGE_BYTES }, (_request, body, done) =>
+      done(null, body),
+    );
+    scope.put(
+      "/api/objects/upload/:token",
+      { bodyLimit: MAX_IMAGE_BYTES, schema: { params: TokenParamsSchema } },
+      async (request) => {
+        const data = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        const contentType = detectImageType(data);
+        if (!contentType) throw new HttpError(415, "Only PNG, JPEG or WebP images can be uploaded.");
+        return receiveUpload(deps.db, deps.storage, { token: request.params.token, data, contentType, now: deps.now() });
+      },
+    );
+  });
+
+  app.put("/api/product-images", { schema: { body: ProductImageInputSchema } }, (request) =>
+    confirmProductImage(deps.db, deps.storage, request.body.imageURL),
+  );
+
+  // Public, outside /api: Telegram and <img> load product images without a session.
+  app.get("/objects/:id", { schema: { params: ObjectParamsSchema } }, async (request, reply) => {
+    const object = await deps.storage.get(request.params.id);
+    if (!object) throw new HttpError(404, "Image not found.");
+    return reply
+      .header("Content-Type", object.contentType)
+      .header("X-Content-Type-Options", "nosniff")
+      // An object id is never reused for other bytes, so the image can be cached for good.
+      .header("Cache-Control", "public, max-age=31536000, immutable")
+      .send(object.data);
+  });
+};

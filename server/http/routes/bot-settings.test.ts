@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { botSettings } from "../../db/schema";
+import { startTestServer, type TestServer } from "../../testing/app";
+
+const SETTINGS = {
+  botName: "Shop Bot",
+  botToken: "123456:ABC-secret-bot-token",
+  acceptedCurrencies: ["XMR", "BTC"],
+  welcomeMessage: "Welcome!",
+  faqContent: "Q: When? A: Soon.",
+  nowpaymentsApiKey: "NP-API-KEY-SECRET",
+  nowpaymentsIpnSecret: "ipn-secret-value",
+  webhookUrl: "https://shop.example/api/telegram/webhook",
+};
+
+describe("bot settings API", () => {
+  let server: TestServer;
+  let cookie: string;
+  let saves = 0;
+  beforeAll(async () => {
+    server = await startTestServer({ deps: { hooks: { onSettingsSaved: () => void saves++ } } });
+    cookie = await server.login();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("answers 401 without a session", async () => {
+    expect((await server.request("GET", "/api/bot-settings")).status).toBe(401);
+    expect((await server.request("POST", "/api/bot-settings", { body: SETTINGS })).status).toBe(401);
+    const put = await server.request("PUT", "/api/bot-settings/00000000-0000-4000-8000-000000000000", { body: SETTINGS });
+    expect(put.status).toBe(401);
+    expect(await put.json()).toEqual({ error: "Not logged in." });
+  });
+
+  it("answers null while nothing is saved", async () => {
+    const response = await server.request("GET", "/api/bot-settings", { cookie });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/application\/json/);
+    expect(await response.text()).toBe("null");
+  });
+
+  it("requires at least one cryptocurrency, and only BTC, LTC or XMR", async () => {
+    const none = await server.request("POST", "/api/bot-settings", { cookie, body: { ...SETTINGS, acceptedCurrencies: [] } });
+    expect(none.status).toBe(400);
+    expect((await none.json()).error).toBe("Invalid acceptedCurrencies: Select at least one cryptocurrency");
+    const doge = await server.request("POST", "/api/bot-settings", { cookie, body: { ...SETTINGS, acceptedCurrencies: ["DOGE"] } });
+    expect(doge.status).toBe(400);
+    expect((await doge.json()).error).toMatch(/^Invalid acceptedCurrencies/);
+  });
+
+  it("requires bot name, token, welcome message and FAQ", async () => {
+    for (const field of ["botName", "botToken", "welcomeMessage", "faqContent"] as const) {
+      const response = await server.request("POST", "/api/bot-settings", { cookie, body: { ...SETTINGS, [field]: "  " } });
+      expect(response.status).toBe(400);
+      expect((await response.json()).error).toMatch(new RegExp(`^Invalid ${field}: .+ is required$`));
+    }
+    expect((await server.request("GET", "/api/bot-settings", { cookie })).status).toBe(200);
+    expect(saves).toBe(0);
+  });
+
+  it("creates the record, stores secrets encrypted and answers them decrypted", async () => {
+    const created = await server.request("POST", "/api/bot-settings", { cookie, body: SETTINGS });
+    expect(created.status).toBe(201);
+    const body = await created.json();
+    expect(body).toMatchObject({ ...SETTINGS, acceptedCurrencies: ["BTC", "XMR"], id: expect.any(String) });
+    expect(saves).toBe(1);
+
+    const [raw] = await server.database.db.select().from(botSettings);
+    for (const field of ["botToken", "nowpaymentsApiKey", "nowpaymentsIpnSecret"] as const) {
+      expect(raw![field]).not.toContain(SETTINGS[field]);
+      expect(raw![field]).toMatch(/^enc:v1:/);
+    }
+    expect(raw!.botName).toBe("Shop Bot");
+
+    const read = await server.request("GET", "/api/bot-settings", { cookie });
+    expect(await read.json()).toMatchObject({ ...SETTINGS, acceptedCurrencies: ["BTC", "XMR"], id: body.id });
+  });
+
+  it("updates the record by id; empty optional fields become null", async () => {
+    const { id } = await (await server.request("GET", "/api/bot-settings", { cookie })).json();
+    const response = await server.request("PUT", `/api/bot-settings/${id}`, {
+      cookie,
+      body: { ...SETTINGS, botName: "Renamed", nowpaymentsApiKey: "", webhookUrl: "" },
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ id, botName: "Renamed", nowpaymentsApiKey: null, webhookUrl: null });
+    expect(saves).toBe(2);
+    const read = await (await server.request("GET", "/api/bot-settings", { cookie })).json();
+    expect(read).toMatchObject({ id, botName: "Renamed", botToken: SETTINGS.botToken, nowpaymentsApiKey: null });
+  });
+
+  it("keeps a single record when created twice", async () => {
+    const { id } = await (await server.request("GET", "/api/bot-settings", { cookie })).json();
+    const again = await server.request("POST", "/api/bot-settings", { cookie, body: { ...SETTINGS, botName: "Second" } });
+    expect(again.status).toBe(201);
+    expect((await again.json()).id).toBe(id);
+    expect(await server.database.db.select().from(botSettings)).toHaveLength(1);
+  });
+
+  it("answers 404 for an unknown id and 400 for a malformed one", async () => {
+    const unknown = await server.request("PUT", "/api/bot-settings/00000000-0000-4000-8000-000000000000", { cookie, body: SETTINGS });
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json()).error).toMatch(/not found/i);
+    const malformed = await server.request("PUT", "/api/bot-settings/abc", { cookie, body: SETTINGS });
+    expect(malformed.status).toBe(400);
+    expect((await malformed.json()).error).toBe("Invalid id: must be a valid id");
+  });
+
+  it("still saves when applying the settings to the bot fails", async () => {
+    const { id } = await (await server.request("GET", "/api/bot-settings", { cookie })).json();
+    let applied = false;
+    server.deps.hooks = {
+      onSettingsSaved: () => {
+        applied = true;
+        throw new Error("Telegram is down");
+      },
+    };
+    const response = await server.request("PUT", `/api/bot-settings/${id}`, { cookie, body: { ...SETTINGS, botName: "Saved anyway" } });
+    expect(response.status).toBe(200);
+    expect(applied).toBe(true);
+    const read = await (await server.request("GET", "/api/bot-settings", { cookie })).json();
+    expect(read.botName).toBe("Saved anyway");
+  });
+});
