@@ -1,4 +1,6 @@
+import { getDashboardStats } from "../../shop/stats";
 import type { Routes } from "../deps";
 
-// TODO(issue 2): the calls of SPEC §7 for this resource.
-export const statsRoutes: Routes = () => {};
+export const statsRoutes: Routes = (app, deps) => {
+  app.get("/api/dashboard/stats", async () => getDashboardStats(deps.db, deps.now(), deps.config.timeZone));
+};

@@ -1,0 +1,65 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import zlib from "node:zlib";
+import { build } from "vite";
+
+const root = path.resolve(import.meta.dirname, "..");
+export const WEB_DIST = path.join(root, "dist/web");
+/** What the web build is made from; a change to any of these makes the build stale. */
+const SOURCES = ["web", "contract", "vite.config.ts", "package-lock.json"].map((p) => path.join(root, p));
+
+function newestMtime(target: string): number {
+  if (!fs.existsSync(target)) return 0;
+  const stat = fs.statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs; // a deleted file changes its folder's mtime
+  for (const entry of fs.readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  return newest;
+}
+
+/** True when dist/web is missing or older than any of its sources. */
+export function webBuildIsStale(): boolean {
+  const index = path.join(WEB_DIST, "index.html");
+  if (!fs.existsSync(index)) return true;
+  const built = fs.statSync(index).mtimeMs;
+  return SOURCES.some((source) => newestMtime(source) > built);
+}
+
+/**
+ * Gzip and Brotli copies next to each text asset: the server sends them to browsers that accept
+ * them (@fastify/static preCompressed), with no compression work per request.
+ */
+function precompress(dir: string) {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      precompress(file);
+      continue;
+    }
+    if (!/\.(js|css|html|svg|json)$/.test(entry.name)) continue;
+    const data = fs.readFileSync(file);
+    fs.writeFileSync(`${file}.gz`, zlib.gzipSync(data, { level: 9 }));
+    fs.writeFileSync(
+      `${file}.br`,
+      zlib.brotliCompressSync(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
+    );
+  }
+}
+
+export async function buildWeb({ quiet = false }: { quiet?: boolean } = {}) {
+  await build({ configFile: path.join(root, "vite.config.ts"), logLevel: quiet ? "warn" : "info" });
+  precompress(WEB_DIST);
+}
+
+/** Builds only when needed; answers whether it built. */
+export async function ensureWebBuild(options: { quiet?: boolean } = {}): Promise<boolean> {
+  if (!webBuildIsStale()) return false;
+  if (!options.quiet) console.log("Building the web app (dist/web is missing or older than its sources)...");
+  await buildWeb(options);
+  return true;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await buildWeb();
+}

@@ -1,0 +1,30 @@
+import { ConfigError, loadConfig, type Config } from "../server/config";
+import { DatabaseLockedError, openDatabase, type Database } from "../server/db/client";
+
+// What the maintenance scripts share: the server's own configuration and database, and one-line
+// errors instead of stack traces for the mistakes a person can fix.
+
+/** A mistake the person running the script can fix; printed as it is, without a stack trace. */
+export class CliError extends Error {}
+
+/** The database the server uses: PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR. */
+export async function openConfiguredDatabase(): Promise<{ config: Config; database: Database }> {
+  const config = loadConfig();
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  return { config, database };
+}
+
+/** Runs a script's main function and exits: 0 when it succeeded, 1 with a clear message when not. */
+export function runScript(main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      if (error instanceof CliError || error instanceof ConfigError || error instanceof DatabaseLockedError) {
+        console.error(error.message);
+      } else {
+        console.error("The script failed:", error);
+      }
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,382 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Order, OrderItem } from "../../../contract";
+import { orderItems, orders, products } from "../../db/schema";
+import { unavailable } from "../../shop/errors";
+import { createRecordingNotifier, startTestServer, type TestServer } from "../../testing/app";
+import { insertOrder, insertProduct } from "../../testing/factories";
+
+const NOW = new Date("2026-03-10T12:00:00Z");
+const hoursAgo = (hours: number) => new Date(NOW.getTime() - hours * 60 * 60 * 1000);
+const UNKNOWN_ID = "00000000-0000-4000-8000-000000000000";
+
+describe("orders API", () => {
+  let server: TestServer;
+  let cookie: string;
+  const notifier = createRecordingNotifier();
+
+  beforeAll(async () => {
+    server = await startTestServer({ deps: { now: () => NOW, notifier } });
+    cookie = await server.login();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  beforeEach(async () => {
+    notifier.failWith(null);
+    notifier.sent.length = 0;
+    // Each test starts from an empty shop.
+    await server.database.db.delete(orders);
+    await server.database.db.delete(products);
+  });
+
+  const db = () => server.database.db;
+  const stockOf = async (id: string) =>
+    (await db().select({ stock: products.stock }).from(products).where(eq(products.id, id)))[0]?.stock;
+  const statusOf = async (id: string) =>
+    (await db().select({ status: orders.status }).from(orders).where(eq(orders.id, id)))[0]?.status;
+
+  it("refuses every call without a session", async () => {
+    const { order } = await insertOrder(db(), { status: "dispatched" });
+    const calls: [string, string, unknown?][] = [
+      ["GET", "/api/orders"],
+      ["GET", `/api/orders/${order.id}/items`],
+      ["PUT", `/api/orders/${order.id}`, { status: "completed" }],
+      ["DELETE", `/api/orders/${order.id}`],
+      ["POST", "/api/orders/cleanup-expired"],
+      ["POST", `/api/orders/${order.id}/notify-dispatch`],
+    ];
+    for (const [method, url, body] of calls) {
+      const response = await server.request(method, url, { body });
+      expect(response.status, `${method} ${url}`).toBe(401);
+      expect(await response.json()).toEqual({ error: "Not logged in." });
+    }
+    expect(await statusOf(order.id)).toBe("dispatched");
+    expect(notifier.sent).toEqual([]);
+  });
+
+  describe("GET /api/orders", () => {
+    it("lists orders newest first with every field the screens show", async () => {
+      const product = await insertProduct(db(), { name: "Brass lamp", price: "12.50" });
+      const old = await insertOrder(db(), { createdAt: hoursAgo(5), items: [{ product, quantity: 2 }] });
+      const recent = await insertOrder(db(), {
+        createdAt: hoursAgo(1),
+        telegramUserId: "4242",
+        telegramUsername: "alice",
+        status: "processing",
+        paymentStatus: "confirmed",
+        paymentId: "pay-1",
+        transactionHash: "0xabc",
+        payAddress: "bc1qexample",
+        payAmount: "0.00042",
+        payCurrency: "btc",
+        paymentExpiresAt: hoursAgo(-1),
+        actuallyPaid: "0.00042",
+        trackingNumber: null,
+        shippingAddress: { name: "Alice Smith", streetAddress: "1 Long Lane, Leeds", postcode: "LS1 1AA", contact: "07700 900123" },
+        items: [{ product, quantity: 1 }],
+      });
+
+      const response = await server.request("GET", "/api/orders", { cookie });
+      expect(response.status).toBe(200);
+      const list = (await response.json()) as Order[];
+      expect(list.map((o) => o.id)).toEqual([recent.order.id, old.order.id]);
+      expect(list[0]).toEqual({
+        id: recent.order.id,
+        telegramUserId: "4242",
+        telegramUsername: "alice",
+        status: "processing",
+        totalAmount: "12.50",
+        currency: "GBP",
+        paymentMethod: "btc",
+        paymentStatus: "confirmed",
+        paymentId: "pay-1",
+        transactionHash: "0xabc",
+        shippingAddress: { name: "Alice Smith", streetAddress: "1 Long Lane, Leeds", postcode: "LS1 1AA", contact: "07700 900123" },
+        postageOptionId: null,
+        trackingNumber: null,
+        payAddress: "bc1qexample",
+        payAmount: "0.00042",
+        payCurrency: "btc",
+        paymentExpiresAt: hoursAgo(-1).toISOString(),
+        actuallyPaid: "0.00042",
+        createdAt: hoursAgo(1).toISOString(),
+        updatedAt: expect.any(String),
+      });
+      expect(list[1]!.totalAmount).toBe("25.00");
+      expect(list[1]!.paymentStatus).toBe("waiting");
+    });
+
+    it("answers an empty list when there are no orders", async () => {
+      const response = await server.request("GET", "/api/orders", { cookie });
+      expect(await response.json()).toEqual([]);
+    });
+  });
+
+  describe("GET /api/orders/:id/items", () => {
+    it("answers the order's items with the product name as it was when ordered", async () => {
+      const lamp = await insertProduct(db(), { name: "Brass lamp", price: "12.50" });
+      const rug = await insertProduct(db(), { name: "Wool rug", price: "40.00" });
+      const { order } = await insertOrder(db(), { items: [{ product: lamp, quantity: 2 }, { product: rug, quantity: 1, price: "35.00" }] });
+      // Renaming and deleting products later does not change what was ordered.
+      await db().update(products).set({ name: "Copper lamp" }).where(eq(products.id, lamp.id));
+      await db().delete(products).where(eq(products.id, rug.id));
+
+      const response = await server.request("GET", `/api/orders/${order.id}/items`, { cookie });
+      expect(response.status).toBe(200);
+      const items = (await response.json()) as OrderItem[];
+      const byName = Object.fromEntries(items.map((item) => [item.productName, item]));
+      expect(Object.keys(byName).sort()).toEqual(["Brass lamp", "Wool rug"]);
+      expect(byName["Brass lamp"]).toMatchObject({ orderId: order.id, productId: lamp.id, quantity: 2, price: "12.50" });
+      expect(byName["Wool rug"]).toMatchObject({ orderId: order.id, productId: rug.id, quantity: 1, price: "35.00" });
+    });
+
+    it("answers 404 for an unknown order, also for an id that is not a uuid", async () => {
+      for (const id of [UNKNOWN_ID, "not-an-id"]) {
+        const response = await server.request("GET", `/api/orders/${id}/items`, { cookie });
+        expect(response.status).toBe(404);
+        expect(await response.json()).toEqual({ error: "Order not found." });
+      }
+    });
+  });
+
+  describe("PUT /api/orders/:id", () => {
+    it("marks a processing order dispatched with a tracking number, then completed", async () => {
+      const { order } = await insertOrder(db(), { status: "processing", paymentStatus: "confirmed" });
+      const dispatched = await server.request("PUT", `/api/orders/${order.id}`, {
+        cookie,
+        body: { status: "dispatched", trackingNumber: "  RM123456789GB " },
+      });
+      expect(dispatched.status).toBe(200);
+      expect(await dispatched.json()).toMatchObject({
+        id: order.id,
+        status: "dispatched",
+        trackingNumber: "RM123456789GB",
+        updatedAt: NOW.toISOString(),
+      });
+
+      const completed = await server.request("PUT", `/api/orders/${order.id}`, { cookie, body: { status: "completed" } });
+      expect(completed.status).toBe(200);
+      // No tracking number given: the one set at dispatch stays.
+      expect(await completed.json()).toMatchObject({ status: "completed", trackingNumber: "RM123456789GB" });
+    });
+
+    it("marks dispatched without a tracking number", async () => {
+      const { order } = await insertOrder(db(), { status: "processing" });
+      const response = await server.request("PUT", `/api/orders/${order.id}`, { cookie, body: { status: "dispatched" } });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ status: "dispatched", trackingNumber: null });
+    });
+
+    it.each([
+      ["pending", "dispatched", /is pending; only a processing order can be marked dispatched/],
+      ["processing", "completed", /is processing; only a dispatched order can be marked completed/],
+      ["pending", "failed", /cannot be marked failed by hand/],
+      ["processing", "failed", /cannot be marked failed by hand/],
+      ["dispatched", "processing", /cannot be moved back to processing/],
+      ["completed", "pending", /cannot be moved back to pending/],
+      ["failed", "dispatched", /is failed; only a processing order/],
+      ["completed", "dispatched", /is completed; only a processing order/],
+      ["dispatched", "dispatched", /is already dispatched/],
+    ])("refuses %s -> %s with 409 and leaves the order as it was", async (from, to, message) => {
+      const { order } = await insertOrder(db(), { status: from });
+      const response = await server.request("PUT", `/api/orders/${order.id}`, { cookie, body: { status: to } });
+      expect(response.status).toBe(409);
+      const { error } = await response.json();
+      expect(error).toMatch(message);
+      expect(error).toContain(`Order #${order.id.slice(0, 8)}`);
+      expect(await statusOf(order.id)).toBe(from);
+    });
+
+    it("validates the status and the tracking number", async () => {
+      const { order } = await insertOrder(db(), { status: "processing" });
+      const cases: [unknown, RegExp][] = [
+        [{}, /^Invalid status:/],
+        [{ status: "shipped" }, /^Invalid status:/],
+        [{ status: "dispatched", trackingNumber: "x".repeat(101) }, /^Invalid trackingNumber: Tracking number must be at most 100 characters/],
+        [{ status: "dispatched", trackingNumber: 42 }, /^Invalid trackingNumber:/],
+      ];
+      for (const [body, message] of cases) {
+        const response = await server.request("PUT", `/api/orders/${order.id}`, { cookie, body });
+        expect(response.status, JSON.stringify(body)).toBe(400);
+        expect((await response.json()).error).toMatch(message);
+      }
+      expect(await statusOf(order.id)).toBe("processing");
+    });
+
+    it("answers 404 for an unknown order", async () => {
+      const response = await server.request("PUT", `/api/orders/${UNKNOWN_ID}`, { cookie, body: { status: "dispatched" } });
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({ error: "Order not found." });
+    });
+  });
+
+  describe("DELETE /api/orders/:id", () => {
+    it("deletes a failed order and its items", async () => {
+      const product = await insertProduct(db());
+      const { order } = await insertOrder(db(), { status: "failed", stockReleasedAt: hoursAgo(1), items: [{ product }] });
+      const response = await server.request("DELETE", `/api/orders/${order.id}`, { cookie });
+      expect(response.status).toBe(200);
+      expect(await statusOf(order.id)).toBeUndefined();
+      expect(await db().select().from(orderItems).where(eq(orderItems.orderId, order.id))).toEqual([]);
+      const list = (await (await server.request("GET", "/api/orders", { cookie })).json()) as Order[];
+      expect(list).toEqual([]);
+      // Its stock was already released when it failed: deleting does not add it twice.
+      expect(await stockOf(product.id)).toBe(10);
+    });
+
+    it("puts back the stock of a failed order whose stock was never released, once", async () => {
+      const product = await insertProduct(db(), { stock: 10 });
+      const { order } = await insertOrder(db(), { status: "failed", reserveStock: true, items: [{ product, quantity: 4 }] });
+      expect(await stockOf(product.id)).toBe(6);
+      const response = await server.request("DELETE", `/api/orders/${order.id}`, { cookie });
+      expect(response.status).toBe(200);
+      expect(await stockOf(product.id)).toBe(10);
+      const again = await server.request("DELETE", `/api/orders/${order.id}`, { cookie });
+      expect(again.status).toBe(404);
+      expect(await stockOf(product.id)).toBe(10);
+    });
+
+    it.each(["pending", "processing", "dispatched", "completed"])("refuses to delete a %s order with 409", async (status) => {
+      const { order } = await insertOrder(db(), { status });
+      const response = await server.request("DELETE", `/api/orders/${order.id}`, { cookie });
+      expect(response.status).toBe(409);
+      expect((await response.json()).error).toBe(
+        `Order #${order.id.slice(0, 8)} is ${status}; only failed orders can be deleted.`,
+      );
+      expect(await statusOf(order.id)).toBe(status);
+    });
+
+    it("answers 404 for an unknown order", async () => {
+      const response = await server.request("DELETE", `/api/orders/${UNKNOWN_ID}`, { cookie });
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({ error: "Order not found." });
+    });
+  });
+
+  describe("POST /api/orders/cleanup-expired", () => {
+    it("fails only old unpaid orders, releases their stock once, and never fails a paid order", async () => {
+      const lamp = await insertProduct(db(), { name: "Lamp", stock: 100 });
+      const rug = await insertProduct(db(), { name: "Rug", stock: 100 });
+      const place = async (status: string, paymentStatus: string | null, createdAt = hoursAgo(3)) =>
+        (
+          await insertOrder(db(), {
+            status,
+            paymentStatus,
+            createdAt,
+            reserveStock: true,
+            items: [{ product: lamp, quantity: 2 }, { product: rug, quantity: 1 }],
+          })
+        ).order;
+
+      // Failed: older than 2 hours, pending or processing, and the payment never arrived.
+      const expired = [
+        await place("pending", "waiting"),
+        await place("pending", "expired"),
+        await place("pending", "failed"),
+        await place("pending", null),
+        await place("processing", "waiting"),
+      ];
+      // Kept: money on its way or arrived, too young, or no longer pending/processing.
+      const kept = [
+        await place("pending", "confirming"),
+        await place("pending", "partially_paid"),
+        await place("pending", "confirmed"),
+        await place("pending", "sending"),
+        await place("pending", "finished"),
+        await place("processing", "confirmed"),
+        await place("processing", "finished"),
+        await place("pending", "waiting", hoursAgo(1.5)),
+        await place("pending", "waiting", hoursAgo(2)), // exactly 2 hours old is not older than 2 hours
+        await place("dispatched", "finished"),
+        await place("completed", "finished"),
+      ];
+      const placed = expired.length + kept.length;
+      expect(await stockOf(lamp.id)).toBe(100 - 2 * placed);
+      expect(await stockOf(rug.id)).toBe(100 - placed);
+
+      const response = await server.request("POST", "/api/orders/cleanup-expired", { cookie });
+      expect(response.status).toBe(200);
+      const { expiredOrderIds } = (await response.json()) as { expiredOrderIds: string[] };
+      expect([...expiredOrderIds].sort()).toEqual(expired.map((o) => o.id).sort());
+      for (const order of expired) expect(await statusOf(order.id)).toBe("failed");
+      for (const order of kept) expect(await statusOf(order.id)).toBe(order.status);
+      // The expired orders' stock is back on the shelf.
+      expect(await stockOf(lamp.id)).toBe(100 - 2 * kept.length);
+      expect(await stockOf(rug.id)).toBe(100 - kept.length);
+
+      // A second run finds nothing and releases nothing more.
+      const again = await server.request("POST", "/api/orders/cleanup-expired", { cookie, body: {} });
+      expect(await again.json()).toEqual({ expiredOrderIds: [] });
+      expect(await stockOf(lamp.id)).toBe(100 - 2 * kept.length);
+      expect(await stockOf(rug.id)).toBe(100 - kept.length);
+
+      // The failed orders can now be deleted, without their stock coming back a second time.
+      const deleted = await server.request("DELETE", `/api/orders/${expired[0]!.id}`, { cookie });
+      expect(deleted.status).toBe(200);
+      expect(await stockOf(lamp.id)).toBe(100 - 2 * kept.length);
+    });
+
+    it("answers an empty list when nothing has expired", async () => {
+      await insertOrder(db(), { status: "pending", createdAt: hoursAgo(0.5) });
+      const response = await server.request("POST", "/api/orders/cleanup-expired", { cookie });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ expiredOrderIds: [] });
+    });
+  });
+
+  describe("POST /api/orders/:id/notify-dispatch", () => {
+    it("tells the customer their order was dispatched, with the tracking number", async () => {
+      const { order } = await insertOrder(db(), { status: "processing", telegramUserId: "777001" });
+      const dispatched = await server.request("PUT", `/api/orders/${order.id}`, {
+        cookie,
+        body: { status: "dispatched", trackingNumber: "RM987654321GB" },
+      });
+      expect(dispatched.status).toBe(200);
+
+      const response = await server.request("POST", `/api/orders/${order.id}/notify-dispatch`, { cookie });
+      expect(response.status).toBe(200);
+      expect(notifier.sent).toHaveLength(1);
+      expect(notifier.sent[0]!.chatId).toBe("777001");
+      expect(notifier.sent[0]!.text).toContain(`Your order #${order.id.slice(0, 8)} has been dispatched.`);
+      expect(notifier.sent[0]!.text).toContain("Tracking number: RM987654321GB");
+    });
+
+    it("leaves out the tracking number when there is none", async () => {
+      const { order } = await insertOrder(db(), { status: "dispatched", telegramUserId: "777002" });
+      const response = await server.request("POST", `/api/orders/${order.id}/notify-dispatch`, { cookie });
+      expect(response.status).toBe(200);
+      expect(notifier.sent).toEqual([{ chatId: "777002", text: expect.stringContaining(`#${order.id.slice(0, 8)}`) }]);
+      expect(notifier.sent[0]!.text).not.toMatch(/tracking/i);
+    });
+
+    it("answers 502 with the reason when Telegram refuses, and the order stays dispatched", async () => {
+      const { order } = await insertOrder(db(), { status: "dispatched" });
+      notifier.failWith(unavailable("Telegram refused the message: Forbidden: bot was blocked by the user"));
+      const response = await server.request("POST", `/api/orders/${order.id}/notify-dispatch`, { cookie });
+      expect(response.status).toBe(502);
+      expect(await response.json()).toEqual({
+        error:
+          "The order is dispatched, but the customer could not be notified. Telegram refused the message: Forbidden: bot was blocked by the user",
+      });
+      expect(await statusOf(order.id)).toBe("dispatched");
+      expect(notifier.sent).toEqual([]);
+    });
+
+    it.each(["pending", "processing", "completed", "failed"])("refuses a %s order with 409 and sends nothing", async (status) => {
+      const { order } = await insertOrder(db(), { status });
+      const response = await server.request("POST", `/api/orders/${order.id}/notify-dispatch`, { cookie });
+      expect(response.status).toBe(409);
+      expect((await response.json()).error).toBe(
+        `Order #${order.id.slice(0, 8)} is ${status}; the customer is notified only once it is dispatched.`,
+      );
+      expect(notifier.sent).toEqual([]);
+    });
+
+    it("answers 404 for an unknown order", async () => {
+      const response = await server.request("POST", `/api/orders/${UNKNOWN_ID}/notify-dispatch`, { cookie });
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({ error: "Order not found." });
+    });
+  });
+});

@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { DashboardStats } from "../../../contract";
+import { customerMessages, orders, products } from "../../db/schema";
+import { getDashboardStats } from "../../shop/stats";
+import { startTestServer, type TestServer } from "../../testing/app";
+import { insertCustomerMessage, insertOrder, insertProduct } from "../../testing/factories";
+
+describe("GET /api/dashboard/stats", () => {
+  let server: TestServer;
+  let cookie: string;
+  let clock = new Date("2026-01-15T10:00:00Z");
+
+  beforeAll(async () => {
+    server = await startTestServer({ deps: { now: () => clock } });
+    cookie = await server.login();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  beforeEach(async () => {
+    await server.database.db.delete(orders);
+    await server.database.db.delete(products);
+    await server.database.db.delete(customerMessages);
+  });
+
+  const db = () => server.database.db;
+  /** Moves the fixed clock; a jump of months outlives the session, so this logs in again. */
+  const setClock = async (iso: string) => {
+    clock = new Date(iso);
+    cookie = await server.login();
+  };
+  const stats = async () => {
+    const response = await server.request("GET", "/api/dashboard/stats", { cookie });
+    expect(response.status).toBe(200);
+    return (await response.json()) as DashboardStats;
+  };
+  const paidAt = (iso: string, totalAmount: string, status = "processing") =>
+    insertOrder(db(), { createdAt: new Date(iso), totalAmount, status });
+
+  it("refuses without a session", async () => {
+    const response = await server.request("GET", "/api/dashboard/stats");
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ error: "Not logged in." });
+  });
+
+  it("answers zeros and 0.00 revenues for an empty shop", async () => {
+    expect(await stats()).toEqual({
+      totalProducts: 0,
+      pendingOrders: 0,
+      processingOrders: 0,
+      unreadMessages: 0,
+      dailyRevenue: "0.00",
+      weeklyRevenue: "0.00",
+      totalRevenue: "0.00",
+    });
+  });
+
+  it("counts products, pending and ready-to-dispatch orders, and unread customer messages", async () => {
+    await setClock("2026-01-15T10:00:00Z");
+    await insertProduct(db());
+    await insertProduct(db(), { isActive: false });
+    await insertProduct(db(), { stock: 0 });
+    await insertOrder(db(), { status: "pending", totalAmount: "1.00" });
+    await insertOrder(db(), { status: "pending", totalAmount: "1.00" });
+    await insertOrder(db(), { status: "processing", totalAmount: "1.00" });
+    await insertOrder(db(), { status: "failed", totalAmount: "1.00" });
+    await insertCustomerMessage(db());
+    await insertCustomerMessage(db(), { isRead: true });
+    await insertCustomerMessage(db(), { isFromCustomer: false, isRead: false });
+    expect(await stats()).toMatchObject({ totalProducts: 3, pendingOrders: 2, processingOrders: 1, unreadMessages: 1 });
+  });
+
+  it("counts only paid orders as revenue: processing, dispatched and completed", async () => {
+    await setClock("2026-01-15T10:00:00Z");
+    await paidAt("2026-01-15T09:00:00Z", "10.00", "processing");
+    await paidAt("2026-01-15T09:00:00Z", "20.50", "dispatched");
+    await paidAt("2026-01-15T09:00:00Z", "5.25", "completed");
+    await paidAt("2026-01-15T09:00:00Z", "100.00", "pending");
+    await paidAt("2026-01-15T09:00:00Z", "200.00", "failed");
+    expect(await stats()).toMatchObject({ dailyRevenue: "35.75", weeklyRevenue: "35.75", totalRevenue: "35.75" });
+  });
+
+  it("starts the day at London midnight in winter (GMT)", async () => {
+    await setClock("2026-01-15T10:00:00Z");
+    await paidAt("2026-01-15T00:00:00Z", "1.00"); // local midnight exactly: today
+    await paidAt("2026-01-14T23:59:59Z", "2.00"); // one second before: yesterday
+    expect(await stats()).toMatchObject({ dailyRevenue: "1.00", weeklyRevenue: "3.00", totalRevenue: "3.00" });
+  });
+
+  it("starts the day at London midnight in summer (BST, 23:00 UTC the day before)", async () => {
+    // 00:30 on 15 July in London.
+    await setClock("2026-07-14T23:30:00Z");
+    await paidAt("2026-07-14T23:05:00Z", "4.00"); // 00:05 London time: today
+    await paidAt("2026-07-14T22:55:00Z", "8.00"); // 23:55 London time on the 14th: yesterday, although the same UTC date
+    expect(await stats()).toMatchObject({ dailyRevenue: "4.00", weeklyRevenue: "12.00" });
+  });
+
+  it("covers the last 7 days in weekly revenue and everything in total revenue", async () => {
+    await setClock("2026-03-10T12:00:00Z");
+    await paidAt("2026-03-03T12:01:00Z", "7.00"); // 6 days 23:59 ago: in the week
+    await paidAt("2026-03-03T11:59:00Z", "30.00"); // 7 days 1 minute ago: outside it
+    await paidAt("2025-01-01T12:00:00Z", "100.00", "completed");
+    expect(await stats()).toMatchObject({ dailyRevenue: "0.00", weeklyRevenue: "7.00", totalRevenue: "137.00" });
+  });
+
+  it("uses the configured time zone", async () => {
+    const now = new Date("2026-01-15T10:00:00Z"); // 05:00 in New York; its day began at 05:00 UTC
+    await paidAt("2026-01-15T05:30:00Z", "3.00");
+    await paidAt("2026-01-15T04:30:00Z", "6.00");
+    expect(await getDashboardStats(db(), now, "America/New_York")).toMatchObject({ dailyRevenue: "3.00" });
+    expect(await getDashboardStats(db(), now, "Europe/London")).toMatchObject({ dailyRevenue: "9.00" });
+  });
+});

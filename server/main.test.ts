@@ -1,0 +1,204 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+
+// The server and the maintenance scripts as an operator runs them: real processes, a real folder.
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const TSX = path.join(ROOT, "node_modules/.bin/tsx");
+const PASSWORD = "operator password 1";
+
+type Run = {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  /** Resolves with the exit code once the process ended. */
+  exited: Promise<number | null>;
+  /** Resolves with the first match of `pattern` in stdout; rejects if the process ends first. */
+  waitForOutput(pattern: RegExp): Promise<RegExpMatchArray>;
+};
+
+const running: Run[] = [];
+const tempDirs: string[] = [];
+
+function tempDataDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-main-test-"));
+  tempDirs.push(dir);
+  return dir;
+}
+
+function run(script: string, args: string[], env: Record<string, string>): Run {
+  const child = spawn(TSX, [script, ...args], {
+    cwd: ROOT,
+    // A clean environment: only what is given, and outside services pointed at a closed local port.
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? os.tmpdir(),
+      HOST: "127.0.0.1",
+      PORT: "0",
+      LOG_LEVEL: "info",
+      TELEGRAM_API_ROOT: "http://127.0.0.1:9",
+      NOWPAYMENTS_API_URL: "http://127.0.0.1:9",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  const listeners = new Set<() => void>();
+  child.stdout!.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString();
+    for (const listener of listeners) listener();
+  });
+  child.stderr!.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  const result: Run = {
+    child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    exited,
+    waitForOutput(pattern) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const match = stdout.match(pattern);
+          if (match) {
+            listeners.delete(check);
+            resolve(match);
+          }
+        };
+        listeners.add(check);
+        check();
+        void exited.then((code) => {
+          listeners.delete(check);
+          reject(new Error(`exited with ${code} before printing ${pattern}\nstdout: ${stdout}\nstderr: ${stderr}`));
+        });
+      });
+    },
+  };
+  running.push(result);
+  return result;
+}
+
+async function startServer(env: Record<string, string>) {
+  const server = run("server/main.ts", [], env);
+  const [, port] = await server.waitForOutput(/Server listening at http:\/\/127\.0\.0\.1:(\d+)/);
+  return { ...server, baseUrl: `http://127.0.0.1:${port}` };
+}
+
+async function stop(server: Run): Promise<number | null> {
+  server.child.kill("SIGTERM");
+  return server.exited;
+}
+
+const login = (baseUrl: string, password: string) =>
+  fetch(`${baseUrl}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ password }),
+  });
+
+afterEach(async () => {
+  for (const leftover of running.splice(0)) {
+    if (leftover.child.exitCode === null && leftover.child.signalCode === null) {
+      leftover.child.kill("SIGKILL");
+      await leftover.exited;
+    }
+  }
+});
+afterAll(() => {
+  for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("server process", () => {
+  it("serves, refuses a second server on the same data folder, and stops cleanly on SIGTERM", { timeout: 90_000 }, async () => {
+    const dataDir = tempDataDir();
+    const first = await startServer({ DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD });
+    expect(first.stdout()).not.toMatch(/Admin password:/);
+
+    const health = await fetch(`${first.baseUrl}/api/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: "ok" });
+    expect((await login(first.baseUrl, PASSWORD)).status).toBe(200);
+
+    const second = run("server/main.ts", [], { DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD });
+    expect(await second.exited).not.toBe(0);
+    const message = second.stderr().trim();
+    expect(message.split("\n")).toHaveLength(1);
+    expect(message).toMatch(/^The database in .+ is already in use by another server process \(pid \d+\)\./);
+
+    // The maintenance script is refused in the same way while the server runs.
+    const script = run("scripts/admin-password.ts", ["another password"], { DATA_DIR: dataDir });
+    expect(await script.exited).toBe(1);
+    expect(script.stderr()).toMatch(/already in use by another server process/);
+
+    // The first server is unharmed.
+    const stillThere = await fetch(`${first.baseUrl}/api/health`);
+    expect(await stillThere.json()).toEqual({ status: "ok" });
+    expect((await login(first.baseUrl, PASSWORD)).status).toBe(200);
+
+    expect(await stop(first)).toBe(0);
+    expect(fs.existsSync(path.join(dataDir, "server.lock"))).toBe(false);
+  });
+
+  it("exits with a one-line message on an invalid configuration", async () => {
+    const server = run("server/main.ts", [], { DATA_DIR: tempDataDir(), PORT: "abc" });
+    expect(await server.exited).not.toBe(0);
+    const message = server.stderr().trim();
+    expect(message.split("\n")).toHaveLength(1);
+    expect(message).toMatch(/^Invalid configuration: PORT /);
+  });
+
+  it("prints a generated password on the first start only; admin:password replaces it", { timeout: 120_000 }, async () => {
+    const dataDir = tempDataDir();
+    const first = await startServer({ DATA_DIR: dataDir });
+    const [, generated] = await first.waitForOutput(/Admin password: (\S+)/);
+    expect((await login(first.baseUrl, generated!)).status).toBe(200);
+    expect((await login(first.baseUrl, "not the password")).status).toBe(401);
+    expect(await stop(first)).toBe(0);
+
+    const change = run("scripts/admin-password.ts", ["brand new password"], { DATA_DIR: dataDir });
+    expect(await change.exited).toBe(0);
+    expect(change.stdout()).toMatch(/The admin password was changed/);
+
+    const again = await startServer({ DATA_DIR: dataDir });
+    expect(again.stdout()).not.toMatch(/Admin password:/);
+    expect((await login(again.baseUrl, "brand new password")).status).toBe(200);
+    expect((await login(again.baseUrl, generated!)).status).toBe(401);
+    expect(await stop(again)).toBe(0);
+  });
+});
+
+describe("admin:password", () => {
+  it("refuses a password shorter than 8 characters and changes nothing", async () => {
+    const dataDir = tempDataDir();
+    const script = run("scripts/admin-password.ts", ["short"], { DATA_DIR: dataDir });
+    expect(await script.exited).toBe(1);
+    expect(script.stderr().trim()).toBe("The password must be at least 8 characters long; nothing was changed.");
+    expect(fs.existsSync(path.join(dataDir, "pglite"))).toBe(false);
+  });
+
+  it("explains how to give the password when there is no terminal to ask", async () => {
+    const script = run("scripts/admin-password.ts", [], { DATA_DIR: tempDataDir() });
+    expect(await script.exited).toBe(1);
+    expect(script.stderr()).toMatch(/^No password given and no terminal to ask one from\.\nUsage: npm run admin:password/);
+  });
+});
+
+describe("seed:demo", () => {
+  it("fills an empty database once and refuses the second time", { timeout: 60_000 }, async () => {
+    const dataDir = tempDataDir();
+    const seed = run("scripts/seed-demo.ts", [], { DATA_DIR: dataDir });
+    expect(await seed.exited).toBe(0);
+    expect(seed.stdout()).toMatch(/^Demo shop added: 8 categories, 12 products, 3 postage options, 10 orders and 8 messages\./);
+
+    const again = run("scripts/seed-demo.ts", [], { DATA_DIR: dataDir });
+    expect(await again.exited).toBe(1);
+    expect(again.stderr().trim()).toBe(
+      "The database already has 12 products and 10 orders. Demo data goes only into an empty shop; nothing was added.",
+    );
+  });
+});

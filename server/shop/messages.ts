@@ -1,0 +1,120 @@
+import { and, asc, count, desc, eq } from "drizzle-orm";
+import type { z } from "zod";
+import type { CustomerMessage, MessageInputSchema } from "../../contract";
+import type { DbOrTx } from "../db/client";
+import { customerMessages, orders } from "../db/schema";
+import { invalid, notFound } from "./errors";
+import { isUuid, type CustomerNotifier } from "./orders";
+
+type MessageRow = typeof customerMessages.$inferSelect;
+export type AdminReply = z.output<typeof MessageInputSchema>;
+
+function toMessage(row: MessageRow): CustomerMessage {
+  return { ...row, createdAt: row.createdAt.toISOString() };
+}
+
+/** Every message, customer and admin alike, newest first. */
+export async function listMessages(db: DbOrTx): Promise<CustomerMessage[]> {
+  const rows = await db
+    .select()
+    .from(customerMessages)
+    .orderBy(desc(customerMessages.createdAt), desc(customerMessages.id));
+  return rows.map(toMessage);
+}
+
+/** One customer's conversation, oldest first, as a chat reads. */
+export async function listThread(db: DbOrTx, telegramUserId: string): Promise<CustomerMessage[]> {
+  const rows = await db
+    .select()
+    .from(customerMessages)
+    .where(eq(customerMessages.telegramUserId, telegramUserId))
+    .orderBy(asc(customerMessages.createdAt), asc(customerMessages.id));
+  return rows.map(toMessage);
+}
+
+/** Messages customers sent that the admin has not read yet. */
+export async function countUnread(db: DbOrTx): Promise<number> {
+  const [row] = await db
+    .select({ count: count() })
+    .from(customerMessages)
+    .where(and(eq(customerMessages.isFromCustomer, true), eq(customerMessages.isRead, false)));
+  return row?.count ?? 0;
+}
+
+export async function markMessageRead(db: DbOrTx, id: string): Promise<CustomerMessage> {
+  if (!isUuid(id)) throw notFound("Message not found.");
+  const [row] = await db
+    .update(customerMessages)
+    .set({ isRead: true })
+    .where(eq(customerMessages.id, id))
+    .returning();
+  if (!row) throw notFound("Message not found.");
+  return toMessage(row);
+}
+
+/**
+ * The admin's reply (DESIGN decision 7): delivered through Telegram first and stored only once
+ * delivered, so a stored reply is one the customer received. When Telegram refuses, the notifier's
+ * error goes up and nothing is stored. Admin messages are stored as read.
+ */
+export async function sendAdminReply(
+  db: DbOrTx,
+  notifier: CustomerNotifier,
+  reply: AdminReply,
+  now: Date,
+): Promise<CustomerMessage> {
+  if (reply.orderId) {
+    const [order] = await db
+      .select({ telegramUserId: orders.telegramUserId })
+      .from(orders)
+      .where(eq(orders.id, reply.orderId));
+    if (!order) throw invalid("Invalid orderId: no order has this id.");
+    if (order.telegramUserId !== reply.telegramUserId) {
+      throw invalid("Invalid orderId: that order belongs to another customer.");
+    }
+  }
+  await notifier.sendMessage(reply.telegramUserId, reply.message);
+  const [row] = await db
+    .insert(customerMessages)
+    .values({
+      telegramUserId: reply.telegramUserId,
+      telegramUsername: reply.telegramUsername,
+      message: reply.message,
+      isFromCustomer: false,
+      isRead: true,
+      orderId: reply.orderId,
+      createdAt: now,
+    })
+    .returning();
+  return toMessage(row!);
+}
+
+/**
+ * A message a customer sent to the bot: stored unread, linked to the customer's latest order when
+ * there is one so the admin sees what it is about.
+ */
+export async function recordCustomerMessage(
+  db: DbOrTx,
+  message: { telegramUserId: string; telegramUsername?: string | null; message: string },
+  now: Date = new Date(),
+): Promise<CustomerMessage> {
+  const [latest] = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(eq(orders.telegramUserId, message.telegramUserId))
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(1);
+  const [row] = await db
+    .insert(customerMessages)
+    .values({
+      telegramUserId: message.telegramUserId,
+      telegramUsername: message.telegramUsername ?? null,
+      message: message.message,
+      isFromCustomer: true,
+      isRead: false,
+      orderId: latest?.id ?? null,
+      createdAt: now,
+    })
+    .returning();
+  return toMessage(row!);
+}

@@ -1,0 +1,103 @@
+import type { DbOrTx } from "../db/client";
+import { customerMessages, orderItems, orders, products } from "../db/schema";
+import { reserveStock } from "../shop/stock";
+
+// Rows the API cannot create (orders come from the bot, customer messages from Telegram), inserted
+// directly. Every field can be overridden; the defaults make a plausible row.
+
+export type ProductRow = typeof products.$inferSelect;
+export type OrderRow = typeof orders.$inferSelect;
+export type OrderItemRow = typeof orderItems.$inferSelect;
+export type CustomerMessageRow = typeof customerMessages.$inferSelect;
+
+let sequence = 0;
+const next = () => ++sequence;
+
+export async function insertProduct(
+  db: DbOrTx,
+  overrides: Partial<typeof products.$inferInsert> = {},
+): Promise<ProductRow> {
+  const n = next();
+  const [row] = await db
+    .insert(products)
+    .values({ name: `Product ${n}`, description: `Description of product ${n}`, price: "9.99", stock: 10, ...overrides })
+    .returning();
+  return row!;
+}
+
+export type OrderLine = {
+  product: Pick<ProductRow, "id" | "name" | "price">;
+  quantity?: number;
+  /** Unit price as a decimal string; defaults to the product's price. */
+  price?: string;
+};
+
+/**
+ * An order with its items. totalAmount defaults to the sum of the lines. `reserveStock: true`
+ * takes the quantities off the products' stock, as a real checkout does.
+ */
+export async function insertOrder(
+  db: DbOrTx,
+  options: Partial<typeof orders.$inferInsert> & { items?: OrderLine[]; reserveStock?: boolean } = {},
+): Promise<{ order: OrderRow; items: OrderItemRow[] }> {
+  const { items: lines = [], reserveStock: reserve = false, ...overrides } = options;
+  const pence = lines.reduce(
+    (sum, line) => sum + Math.round(Number(line.price ?? line.product.price) * 100) * (line.quantity ?? 1),
+    0,
+  );
+  const n = next();
+  const [order] = await db
+    .insert(orders)
+    .values({
+      telegramUserId: `10000${n}`,
+      telegramUsername: `customer${n}`,
+      totalAmount: (pence / 100).toFixed(2),
+      currency: "GBP",
+      paymentMethod: "btc",
+      shippingAddress: { name: `Customer ${n}`, streetAddress: `${n} High Street, London`, postcode: "SW1A 1AA", contact: null },
+      ...overrides,
+    })
+    .returning();
+  if (reserve) {
+    await reserveStock(
+      db,
+      lines.map((line) => ({ productId: line.product.id, productName: line.product.name, quantity: line.quantity ?? 1 })),
+    );
+  }
+  const items =
+    lines.length === 0
+      ? []
+      : await db
+          .insert(orderItems)
+          .values(
+            lines.map((line) => ({
+              orderId: order!.id,
+              productId: line.product.id,
+              productName: line.product.name,
+              quantity: line.quantity ?? 1,
+              price: line.price ?? line.product.price,
+              createdAt: order!.createdAt,
+            })),
+          )
+          .returning();
+  return { order: order!, items };
+}
+
+export async function insertCustomerMessage(
+  db: DbOrTx,
+  overrides: Partial<typeof customerMessages.$inferInsert> = {},
+): Promise<CustomerMessageRow> {
+  const n = next();
+  const [row] = await db
+    .insert(customerMessages)
+    .values({
+      telegramUserId: `10000${n}`,
+      telegramUsername: `customer${n}`,
+      message: `Hello, a question about my order (${n})`,
+      isFromCustomer: true,
+      isRead: false,
+      ...overrides,
+    })
+    .returning();
+  return row!;
+}
