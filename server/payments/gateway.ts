@@ -1,0 +1,62 @@
+// The payment gateway as the shop sees it. NOWPayments implements it (nowpayments.ts); BTCPay
+// Server can be added later behind the same interface without touching checkout or the IPN logic.
+
+/** The coins the shop sells for, as the gateways write them. */
+export type PayCoin = "btc" | "ltc" | "xmr";
+
+/**
+ * Payment statuses (NOWPayments' vocabulary, which other gateways are mapped onto).
+ * DESIGN decision 3 says what each one does to an order (see ipn.ts).
+ */
+export const PAYMENT_STATUSES = [
+  "waiting",
+  "confirming",
+  "partially_paid",
+  "confirmed",
+  "sending",
+  "finished",
+  "failed",
+  "expired",
+  "refunded",
+] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+export function isPaymentStatus(value: unknown): value is PaymentStatus {
+  return typeof value === "string" && (PAYMENT_STATUSES as readonly string[]).includes(value);
+}
+
+export type CreatePaymentRequest = {
+  orderId: string;
+  /** The GBP amount to collect. */
+  pricePence: number;
+  coin: PayCoin;
+  description: string;
+  /** Where the gateway posts status updates; absent when the server has no public address. */
+  callbackUrl?: string;
+};
+
+/** A payment as the gateway reports it; amounts in the coin stay decimal strings, exactly as sent. */
+export type GatewayPayment = {
+  paymentId: string;
+  status: string;
+  orderId: string | null;
+  payAddress: string | null;
+  payAmount: string | null;
+  payCurrency: string | null;
+  priceCurrency: string | null;
+  actuallyPaid: string | null;
+  transactionHash: string | null;
+  /** When the customer's time to pay runs out, when the gateway says. */
+  expiresAt: Date | null;
+  /** The gateway's own answer, kept in payment_events for the record. */
+  raw: Record<string, unknown>;
+};
+
+export interface PaymentGateway {
+  readonly name: string;
+  /** False while the shop has no keys for it; checkout refuses before it creates anything. */
+  isConfigured(): Promise<boolean>;
+  /** Throws a ShopError("unavailable") with a sentence a customer can read when it refuses or cannot be reached. */
+  createPayment(request: CreatePaymentRequest): Promise<GatewayPayment>;
+  getPayment(paymentId: string): Promise<GatewayPayment>;
+}

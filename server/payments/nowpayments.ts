@@ -1,0 +1,148 @@
+import type { Config } from "../config";
+import type { SecretBox } from "../crypto";
+import type { DbOrTx } from "../db/client";
+import { unavailable } from "../shop/errors";
+import { formatPence } from "../shop/pricing";
+import { getBotSettings } from "../shop/settings";
+import type { CreatePaymentRequest, GatewayPayment, PaymentGateway } from "./gateway";
+
+// A small NOWPayments client over fetch (DESIGN "Stack"): the two calls of their API v1 the shop
+// makes, POST /payment (create) and GET /payment/{id} (status), with the key in x-api-key.
+
+export type NowPaymentsOptions = {
+  /** NOWPAYMENTS_API_URL, e.g. https://api.nowpayments.io/v1 (no trailing slash). */
+  apiUrl: string;
+  /** Read at each call, so a key saved in Bot Settings is used at once. */
+  getApiKey: () => Promise<string | null | undefined>;
+  /** How long one call may take before the customer is told to try again. */
+  timeoutMs?: number;
+};
+
+export const DEFAULT_GATEWAY_TIMEOUT_MS = 15_000;
+
+export const NOT_CONFIGURED_MESSAGE = "Payments are not configured yet, so orders cannot be paid right now. Please try again later.";
+
+/** NOWPayments writes amounts as JSON numbers; keep them as plain decimal text (never "1e-7"). */
+function decimalText(value: unknown): string | null {
+  if (typeof value === "string" && value.trim() !== "") return value.trim();
+  if (typeof value !== "number" || !Number.isFinite(value)) return null;
+  const text = String(value);
+  return /e/i.test(text) ? value.toFixed(12).replace(/\.?0+$/, "") : text;
+}
+
+function text(value: unknown): string | null {
+  if (typeof value === "string" && value !== "") return value;
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  return null;
+}
+
+function date(value: unknown): Date | null {
+  if (typeof value !== "string" || value === "") return null;
+  const parsed = new Date(value);
+  return Number.isNaN(parsed.getTime()) ? null : parsed;
+}
+
+/** A NOWPayments payment object (create answer, status answer or IPN body) in the gateway's terms. */
+export function parseNowPayment(body: Record<string, unknown>): GatewayPayment {
+  const paymentId = text(body.payment_id);
+  const status = text(body.payment_status);
+  if (!paymentId || !status) throw unavailable("The payment service sent an answer we could not read. Please try again.");
+  return {
+    paymentId,
+    status,
+    orderId: text(body.order_id),
+    payAddress: text(body.pay_address),
+    payAmount: decimalText(body.pay_amount),
+    payCurrency: text(body.pay_currency)?.toLowerCase() ?? null,
+    priceCurrency: text(body.price_currency)?.toLowerCase() ?? null,
+    actuallyPaid: decimalText(body.actually_paid),
+    transactionHash: text(body.payin_hash),
+    expiresAt: date(body.expiration_estimate_date),
+    raw: body,
+  };
+}
+
+export function createNowPaymentsGateway(options: NowPaymentsOptions): PaymentGateway {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_GATEWAY_TIMEOUT_MS;
+
+  async function call(method: "GET" | "POST", path: string, body?: unknown): Promise<Record<string, unknown>> {
+    const apiKey = await options.getApiKey();
+    if (!apiKey) throw unavailable(NOT_CONFIGURED_MESSAGE);
+    let response: Response;
+    try {
+      response = await fetch(options.apiUrl + path, {
+        method,
+        headers: { "x-api-key": apiKey, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
+        body: body !== undefined ? JSON.stringify(body) : undefined,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (error) {
+      if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
+        throw unavailable("The payment service did not answer in time. Please try again in a few minutes.");
+      }
+      throw unavailable("The payment service could not be reached. Please try again in a few minutes.");
+    }
+    let payload: unknown = null;
+    try {
+      payload = await response.json();
+    } catch {
+      // Not JSON (a proxy's error page): the status code below says enough.
+    }
+    const record = payload && typeof payload === "object" ? (payload as Record<string, unknown>) : {};
+    if (!response.ok) {
+      if (response.status === 401 || response.status === 403) {
+        throw unavailable("The payment service refused the shop's API key. Please try again later.");
+      }
+      const reason = typeof record.message === "string" && record.message.trim() !== "" ? record.message.trim() : null;
+      if (response.status >= 400 && response.status < 500 && reason) {
+        throw unavailable(`The payment service refused the payment: ${reason.replace(/\.?$/, ".")}`);
+      }
+      throw unavailable(`The payment service answered with an error (${response.status}). Please try again in a few minutes.`);
+    }
+    return record;
+  }
+
+  return {
+    name: "NOWPayments",
+    async isConfigured() {
+      return Boolean(await options.getApiKey());
+    },
+    async createPayment(request: CreatePaymentRequest) {
+      const body: Record<string, unknown> = {
+        price_amount: Number(formatPence(request.pricePence)),
+        price_currency: "gbp",
+        pay_currency: request.coin,
+        order_id: request.orderId,
+        order_description: request.description,
+      };
+      if (request.callbackUrl) body.ipn_callback_url = request.callbackUrl;
+      const payment = parseNowPayment(await call("POST", "/payment", body));
+      if (!payment.payAddress || !payment.payAmount) {
+        throw unavailable("The payment service did not give an address to pay to. Please try again.");
+      }
+      return payment;
+    },
+    async getPayment(paymentId: string) {
+      return parseNowPayment(await call("GET", `/payment/${encodeURIComponent(paymentId)}`));
+    },
+  };
+}
+
+/** What paymentGatewayFor needs; AppDeps and the bot's deps both fit. */
+export type GatewayDeps = {
+  db: DbOrTx;
+  secrets: SecretBox;
+  config: Pick<Config, "nowpaymentsApiUrl">;
+  /** Given by tests or by a future BTCPay setup; otherwise NOWPayments with the key from Bot Settings. */
+  gateway?: PaymentGateway;
+};
+
+export function paymentGatewayFor(deps: GatewayDeps): PaymentGateway {
+  return (
+    deps.gateway ??
+    createNowPaymentsGateway({
+      apiUrl: deps.config.nowpaymentsApiUrl,
+      getApiKey: async () => (await getBotSettings(deps.db, deps.secrets))?.nowpaymentsApiKey,
+    })
+  );
+}
