@@ -16,7 +16,11 @@ const EnvSchema = z.object({
     .url()
     .transform((url) => url.replace(/\/+$/, ""))
     .optional(),
-  TELEGRAM_API_ROOT: z.url().default("https://api.telegram.org"),
+  // grammY refuses an API root that ends in "/".
+  TELEGRAM_API_ROOT: z
+    .url()
+    .transform((url) => url.replace(/\/+$/, ""))
+    .default("https://api.telegram.org"),
   NOWPAYMENTS_API_URL: z
     .url()
     .transform((url) => url.replace(/\/+$/, ""))

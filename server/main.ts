@@ -6,9 +6,11 @@ import { DatabaseLockedError, openDatabase } from "./db/client";
 import { buildApp } from "./http/app";
 import type { AppDeps } from "./http/deps";
 import { webRoutes } from "./http/web";
+import { startPaymentJobs } from "./payments/jobs";
 import { getBotSettings } from "./shop/settings";
 import { createDiskStorage } from "./storage";
 import { createTelegramNotifier } from "./telegram/notifier";
+import { createBotRunner } from "./telegram/runner";
 
 // Wiring only: config -> database -> services -> HTTP (+ bot, payment jobs) -> graceful shutdown.
 async function main() {
@@ -55,6 +57,15 @@ async function main() {
   });
 
   const stopHooks: (() => Promise<void> | void)[] = [];
+  // Rescue sweep + expired-order cleanup, every few minutes and once now.
+  const paymentJobs = startPaymentJobs({ ...deps, logger: app.log });
+  stopHooks.push(() => paymentJobs.stop());
+  // The Telegram bot: by webhook when PUBLIC_URL is https, else long polling; off without a token.
+  // Saving Bot Settings rebuilds it with the new token and texts.
+  const bot = createBotRunner(deps, { log: app.log });
+  deps.bot = bot;
+  (deps.hooks ??= {}).onSettingsSaved = () => bot.reload();
+  stopHooks.push(() => bot.stop());
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -70,6 +81,7 @@ async function main() {
   process.on("SIGINT", () => void shutdown("SIGINT"));
 
   await app.listen({ host: config.host, port: config.port });
+  await bot.start(); // after listen: Telegram may call the webhook as soon as it is set
 }
 
 main().catch((error: unknown) => {

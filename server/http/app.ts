@@ -9,9 +9,11 @@ import { categoryRoutes } from "./routes/categories";
 import { healthRoutes } from "./routes/health";
 import { messageRoutes } from "./routes/messages";
 import { orderRoutes } from "./routes/orders";
+import { paymentWebhookRoutes } from "./routes/payments-webhook";
 import { postageRoutes } from "./routes/postage";
 import { productRoutes } from "./routes/products";
 import { statsRoutes } from "./routes/stats";
+import { telegramWebhookRoutes } from "./routes/telegram-webhook";
 import { uploadRoutes } from "./routes/uploads";
 import { registerSecurity } from "./security";
 
@@ -32,6 +34,8 @@ const API_ROUTES: Routes[] = [
   messageRoutes,
   statsRoutes,
   uploadRoutes,
+  paymentWebhookRoutes,
+  telegramWebhookRoutes,
 ];
 
 /** The HTTP app, without listening. No side effects beyond what deps do. */

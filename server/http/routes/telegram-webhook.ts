@@ -1,0 +1,76 @@
+import crypto from "node:crypto";
+import type { FastifyRequest } from "fastify";
+import type { Update } from "grammy/types";
+import { previewUpdate } from "../../telegram/preview";
+import { TELEGRAM_WEBHOOK_PATH } from "../../telegram/runner";
+import type { Routes } from "../deps";
+import { HttpError } from "../errors";
+import { hasAdminSession } from "../security";
+
+// Telegram's webhook (DESIGN decision 9). Public in security.ts; the check is here: Telegram's
+// secret token header, or a logged-in admin (the Bot Preview tester, which gets back what the bot
+// would have sent instead of it going to Telegram).
+
+const SECRET_HEADER = "x-telegram-bot-api-secret-token";
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && crypto.timingSafeEqual(a, b);
+}
+
+/** The tester posts with the admin's cookie; a page on another site must not be able to. */
+function isCrossSite(request: FastifyRequest): boolean {
+  const site = request.headers["sec-fetch-site"];
+  return typeof site === "string" && site !== "same-origin" && site !== "none";
+}
+
+function asUpdate(body: unknown, { requireId }: { requireId: boolean }): Update {
+  if (!body || typeof body !== "object" || Array.isArray(body)) {
+    throw new HttpError(400, "Invalid update: the body must be a JSON object (a Telegram update).");
+  }
+  const update = body as Record<string, unknown>;
+  if (update.update_id === undefined && !requireId) return { ...update, update_id: 0 } as Update;
+  if (typeof update.update_id !== "number" || !Number.isInteger(update.update_id)) {
+    throw new HttpError(400, "Invalid update_id: must be a whole number.");
+  }
+  return update as unknown as Update;
+}
+
+export const telegramWebhookRoutes: Routes = (app, deps) => {
+  const fromTelegram = new WeakSet<FastifyRequest>();
+
+  app.post(
+    TELEGRAM_WEBHOOK_PATH,
+    {
+      // Checked before the body is read: an unauthorised caller learns nothing, whatever it sends.
+      onRequest: async (request) => {
+        const given = request.headers[SECRET_HEADER];
+        if (given !== undefined) {
+          const expected = deps.bot?.webhookSecret();
+          if (typeof given === "string" && expected && sameSecret(given, expected)) {
+            fromTelegram.add(request);
+            return;
+          }
+          request.log.warn("Telegram webhook call with a wrong secret token refused");
+          throw new HttpError(401, "Invalid Telegram secret token.");
+        }
+        if (await hasAdminSession(request, deps)) {
+          if (isCrossSite(request)) throw new HttpError(403, "Cross-site requests are not allowed.");
+          return;
+        }
+        throw new HttpError(401, "Missing Telegram secret token.");
+      },
+    },
+    async (request) => {
+      if (fromTelegram.has(request)) {
+        const update = asUpdate(request.body, { requireId: true });
+        const handled = (await deps.bot?.handleUpdate(update)) ?? false;
+        if (!handled) throw new HttpError(503, "The Telegram bot is not running.");
+        return { ok: true };
+      }
+      const update = asUpdate(request.body, { requireId: false });
+      return previewUpdate(deps, update, { log: request.log, botInfo: deps.bot?.botInfo() });
+    },
+  );
+};

@@ -1,0 +1,298 @@
+import { Composer, InlineKeyboard } from "grammy";
+import { CURRENCIES, type Currency } from "../../../contract";
+import { getCart } from "../../shop/cart";
+import { checkout } from "../../shop/checkout";
+import {
+  IDLE,
+  replaceConversation,
+  saveConversation,
+  type CheckoutDraft,
+  type CheckoutStage,
+  type ConversationState,
+} from "../../shop/conversations";
+import { ShopError } from "../../shop/errors";
+import { listPostageOptions, type PostageRow } from "../../shop/postage";
+import { toPence } from "../../shop/pricing";
+import type { BotContext } from "../context";
+import { coinLabel, data, formatDateTime, gbp, label, MAIN_MENU_BUTTON, MENU, notice, say, shortId, show } from "../ui";
+import { removalNotes, showCart } from "./cart";
+
+// Checkout: name -> street address -> postcode -> optional contact -> postage -> coin -> summary
+// -> the order and its payment. Each step is stored (bot_conversations) before it is shown, so a
+// restart or another server instance carries on at the same step. Any step can be cancelled.
+
+type CheckoutState = Extract<ConversationState, { step: "checkout" }>;
+
+const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+
+export const checkoutFeature = new Composer<BotContext>();
+
+const PROMPTS: Record<Exclude<CheckoutStage, "confirm">, string> = {
+  name: "Checkout: delivery name\n\nPlease send the full name of the person receiving the parcel.",
+  street: "Checkout: street address\n\nPlease send the street address: house number, street and town.",
+  postcode: "Checkout: postcode\n\nPlease send the postcode.",
+  contact:
+    "Checkout: contact (optional)\n\nIf you like, send a phone number, email or Telegram username we can reach you on about the delivery. Or press Skip.",
+  postage: "Checkout: postage\n\nPlease choose how your order is sent:",
+  coin: "Checkout: payment\n\nPlease choose the cryptocurrency you will pay with:",
+};
+
+const CANCEL_BUTTON = "✖ Cancel checkout";
+
+function inCheckout(ctx: BotContext): CheckoutState | null {
+  return ctx.conversation.step === "checkout" ? ctx.conversation : null;
+}
+
+async function activePostage(ctx: BotContext): Promise<PostageRow[]> {
+  return (await listPostageOptions(ctx.deps.db)).filter((option) => option.isActive);
+}
+
+function acceptedCoins(ctx: BotContext): Currency[] {
+  const accepted = ctx.settings.acceptedCurrencies.filter((c): c is Currency => (CURRENCIES as readonly string[]).includes(c));
+  return accepted.length > 0 ? accepted : [...CURRENCIES];
+}
+
+function postageLabel(option: PostageRow) {
+  const days = option.estimatedDays ? ` (${option.estimatedDays} ${option.estimatedDays === 1 ? "day" : "days"})` : "";
+  return `${option.name}: ${gbp(toPence(option.price))}${days}`;
+}
+
+async function summaryText(ctx: BotContext, draft: CheckoutDraft): Promise<{ text: string; empty: boolean }> {
+  const cart = await getCart(ctx.deps.db, ctx.customerId);
+  const notes = removalNotes(cart);
+  if (cart.lines.length === 0) return { text: [notes, "Your cart is empty."].filter(Boolean).join("\n\n"), empty: true };
+  const postage = draft.postageOptionId ? (await activePostage(ctx)).find((o) => o.id === draft.postageOptionId) : undefined;
+  const postagePence = postage ? toPence(postage.price) : 0;
+  const items = cart.lines.map((line) => `${line.quantity} × ${line.name} (${gbp(line.unitPricePence)} each): ${gbp(line.linePricePence)}`);
+  const text = [
+    notes,
+    "Please check your order",
+    items.join("\n"),
+    [
+      `Subtotal: ${gbp(cart.subtotalPence)}`,
+      `Postage: ${postage ? `${postage.name}: ${gbp(postagePence)}` : "none"}`,
+      `Total: ${gbp(cart.subtotalPence + postagePence)}`,
+    ].join("\n"),
+    ["Deliver to:", draft.name, draft.streetAddress, draft.postcode, ...(draft.contact ? [`Contact: ${draft.contact}`] : [])].join("\n"),
+    `Pay with: ${draft.coin ? coinLabel(draft.coin) : "-"}`,
+  ];
+  return { text: text.filter(Boolean).join("\n\n"), empty: false };
+}
+
+/** Shows the current step; `problem` (a re-prompt after bad input) comes first. */
+async function render(ctx: BotContext, state: CheckoutState, options: { problem?: string; fresh?: boolean } = {}) {
+  const out = options.fresh ? say : show;
+  const withProblem = (text: string) => (options.problem ? `${options.problem}\n\n${text}` : text);
+  const keyboard = new InlineKeyboard();
+  switch (state.stage) {
+    case "name":
+    case "street":
+    case "postcode":
+      return out(ctx, withProblem(PROMPTS[state.stage]), keyboard.text(CANCEL_BUTTON, data("co:cancel")));
+    case "contact":
+      keyboard.text("Skip", data("co:skip")).row().text(CANCEL_BUTTON, data("co:cancel"));
+      return out(ctx, withProblem(PROMPTS.contact), keyboard);
+    case "postage":
+      for (const option of await activePostage(ctx)) keyboard.text(label(postageLabel(option), 60), data(`co:post:${option.id}`)).row();
+      keyboard.text(CANCEL_BUTTON, data("co:cancel"));
+      return out(ctx, withProblem(PROMPTS.postage), keyboard);
+    case "coin":
+      for (const coin of acceptedCoins(ctx)) keyboard.text(coinLabel(coin), data(`co:coin:${coin}`)).row();
+      keyboard.text(CANCEL_BUTTON, data("co:cancel"));
+      return out(ctx, withProblem(PROMPTS.coin), keyboard);
+    case "confirm": {
+      const summary = await summaryText(ctx, state.draft);
+      if (summary.empty) {
+        await ctx.setConversation(IDLE);
+        return out(ctx, summary.text, new InlineKeyboard().text(MENU.browse, data("cats:0")).text(MAIN_MENU_BUTTON, data("menu")));
+      }
+      keyboard.text("✅ Confirm and pay", data("co:ok")).row().text(CANCEL_BUTTON, data("co:cancel"));
+      return out(ctx, withProblem(summary.text), keyboard);
+    }
+  }
+}
+
+async function goTo(ctx: BotContext, state: CheckoutState, options: { fresh?: boolean } = {}) {
+  await ctx.setConversation(state);
+  await render(ctx, state, options);
+}
+
+/** After the contact step: the postage choice, or straight on to the coin when there is none to choose. */
+async function afterContact(ctx: BotContext, draft: CheckoutDraft, options: { fresh?: boolean }) {
+  if ((await activePostage(ctx)).length === 0) {
+    return goTo(ctx, { step: "checkout", stage: "coin", draft: { ...draft, postageOptionId: null } }, options);
+  }
+  return goTo(ctx, { step: "checkout", stage: "postage", draft }, options);
+}
+
+// --- Cancel: first, so "/cancel" is never taken for an answer ---
+
+async function cancel(ctx: BotContext) {
+  await ctx.setConversation(IDLE);
+  await show(
+    ctx,
+    "Checkout cancelled. Your cart is kept for later.",
+    new InlineKeyboard().text(MENU.cart, data("cart")).text(MAIN_MENU_BUTTON, data("menu")),
+  );
+}
+
+checkoutFeature.command("cancel", async (ctx, next) => (inCheckout(ctx) ? cancel(ctx) : next()));
+checkoutFeature.callbackQuery("co:cancel", async (ctx, next) => (inCheckout(ctx) ? cancel(ctx) : next()));
+
+// --- Typed answers: validated, with a clear re-prompt when they do not fit ---
+
+type TextStage = "name" | "street" | "postcode" | "contact";
+
+const POSTCODE = /^(?=.*\d)[A-Z0-9][A-Z0-9 -]{1,8}[A-Z0-9]$/i;
+
+function validate(stage: TextStage, input: string): { value: string } | { problem: string } {
+  const text = input.trim().replace(/\s+/g, " ");
+  switch (stage) {
+    case "name":
+      if (text.length < 2 || text.length > 100 || !/\p{L}/u.test(text)) {
+        return { problem: "Please send a name of 2 to 100 characters, for example Jane Smith." };
+      }
+      return { value: text };
+    case "street":
+      if (text.length < 5 || text.length > 300) {
+        return { problem: "Please send the street address (5 to 300 characters), for example 12 High Street, London." };
+      }
+      return { value: text };
+    case "postcode":
+      if (!POSTCODE.test(text)) return { problem: "That doesn't look like a postcode. Please send it again, for example SW1A 1AA." };
+      return { value: text.toUpperCase() };
+    case "contact":
+      if (text.length < 3 || text.length > 100) return { problem: "Please send a contact of 3 to 100 characters, or press Skip." };
+      return { value: text };
+  }
+}
+
+checkoutFeature.on("message", async (ctx, next) => {
+  const state = inCheckout(ctx);
+  if (!state) return next();
+  const text = ctx.message.text;
+  if (state.stage === "postage" || state.stage === "coin" || state.stage === "confirm") {
+    return render(ctx, state, { problem: "Please choose one of the buttons below.", fresh: true });
+  }
+  if (text === undefined || text.startsWith("/")) {
+    return render(ctx, state, { problem: "Please send your answer as a text message.", fresh: true });
+  }
+  const result = validate(state.stage, text);
+  if ("problem" in result) return render(ctx, state, { problem: result.problem, fresh: true });
+  const draft = state.draft;
+  switch (state.stage) {
+    case "name":
+      return goTo(ctx, { step: "checkout", stage: "street", draft: { ...draft, name: result.value } }, { fresh: true });
+    case "street":
+      return goTo(ctx, { step: "checkout", stage: "postcode", draft: { ...draft, streetAddress: result.value } }, { fresh: true });
+    case "postcode":
+      return goTo(ctx, { step: "checkout", stage: "contact", draft: { ...draft, postcode: result.value } }, { fresh: true });
+    case "contact":
+      return afterContact(ctx, { ...draft, contact: result.value }, { fresh: true });
+  }
+});
+
+// --- Buttons ---
+
+checkoutFeature.callbackQuery("checkout", async (ctx) => {
+  const cart = await getCart(ctx.deps.db, ctx.customerId);
+  if (cart.lines.length === 0) {
+    await notice(ctx, "Your cart is empty.");
+    return showCart(ctx, cart);
+  }
+  await goTo(ctx, { step: "checkout", stage: "name", draft: {} });
+});
+
+
+/** A checkout button from another step (an older message): say so and show the current step. */
+async function stale(ctx: BotContext, state: CheckoutState) {
+  await notice(ctx, "That button belongs to another step of the checkout.");
+  await render(ctx, state, { fresh: true });
+}
+
+checkoutFeature.callbackQuery("co:skip", async (ctx, next) => {
+  const state = inCheckout(ctx);
+  if (!state) return next();
+  if (state.stage !== "contact") return stale(ctx, state);
+  await afterContact(ctx, { ...state.draft, contact: null }, {});
+});
+
+checkoutFeature.callbackQuery(new RegExp(`^co:post:(${UUID})$`), async (ctx, next) => {
+  const state = inCheckout(ctx);
+  if (!state) return next();
+  if (state.stage !== "postage") return stale(ctx, state);
+  const option = (await activePostage(ctx)).find((o) => o.id === ctx.match[1]);
+  if (!option) {
+    await notice(ctx, "That postage option is no longer available.");
+    return afterContact(ctx, state.draft, {});
+  }
+  await goTo(ctx, { step: "checkout", stage: "coin", draft: { ...state.draft, postageOptionId: option.id } });
+});
+
+checkoutFeature.callbackQuery(/^co:coin:([A-Z]{3})$/, async (ctx, next) => {
+  const state = inCheckout(ctx);
+  if (!state) return next();
+  if (state.stage !== "coin") return stale(ctx, state);
+  const coin = acceptedCoins(ctx).find((c) => c === ctx.match[1]);
+  if (!coin) {
+    await notice(ctx, "That coin is no longer accepted.");
+    return render(ctx, state);
+  }
+  await goTo(ctx, { step: "checkout", stage: "confirm", draft: { ...state.draft, coin } });
+});
+
+checkoutFeature.callbackQuery("co:ok", async (ctx, next) => {
+  const state = inCheckout(ctx);
+  if (!state) return next();
+  if (state.stage !== "confirm") return stale(ctx, state);
+  const { name, streetAddress, postcode, contact, coin } = state.draft;
+  if (!name || !streetAddress || !postcode || !coin) {
+    return goTo(ctx, { step: "checkout", stage: "name", draft: {} });
+  }
+  // Two presses of "Confirm" (or two instances) must not make two orders: only one moves on.
+  if (!(await replaceConversation(ctx.deps.db, ctx.customerId, state, IDLE))) {
+    await notice(ctx, "Your order is already being placed.");
+    return;
+  }
+  ctx.conversation = IDLE;
+  await notice(ctx, "Placing your order…");
+  let result;
+  try {
+    result = await checkout(
+      { ...ctx.deps, logger: ctx.log },
+      {
+        telegramUserId: ctx.customerId,
+        telegramUsername: ctx.from.username ?? null,
+        shippingAddress: { name, streetAddress, postcode, contact: contact ?? null },
+        postageOptionId: state.draft.postageOptionId ?? null,
+        coin,
+      },
+    );
+  } catch (error) {
+    if (!(error instanceof ShopError)) {
+      await saveConversation(ctx.deps.db, ctx.customerId, state);
+      throw error;
+    }
+    if (error.kind === "unavailable") {
+      // The gateway could not take the payment: nothing was bought, the cart is back; let them retry.
+      await ctx.setConversation(state);
+      return render(ctx, state, { problem: `⚠️ ${error.message}`, fresh: true });
+    }
+    return show(ctx, `⚠️ ${error.message}`, new InlineKeyboard().text(MENU.cart, data("cart")).text(MAIN_MENU_BUTTON, data("menu")));
+  }
+
+  const { order, payment } = result;
+  const expiry = payment.expiresAt
+    ? `Please pay by ${formatDateTime(new Date(payment.expiresAt), ctx.deps.config.timeZone)}.`
+    : "Please pay soon: the payment expires if it does not arrive in time.";
+  await show(
+    ctx,
+    [
+      `Order #${shortId(order.id)} is placed. Total: ${gbp(toPence(order.totalAmount))}`,
+      `To pay, send exactly\n${payment.payAmount} ${payment.payCurrency.toUpperCase()}`,
+      `to this address:\n${payment.payAddress}`,
+      `${expiry} We'll message you here as soon as your payment arrives.`,
+    ].join("\n\n"),
+    new InlineKeyboard().text(MENU.orders, data("orders")).text(MAIN_MENU_BUTTON, data("menu")),
+  );
+});

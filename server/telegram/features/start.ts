@@ -1,0 +1,32 @@
+import { Composer } from "grammy";
+import { IDLE } from "../../shop/conversations";
+import { DEFAULT_WELCOME_MESSAGE } from "../../shop/settings";
+import type { BotContext } from "../context";
+import { mainMenuKeyboard, say, show } from "../ui";
+
+// /start, the main menu, and the buttons that only need an answer.
+
+export const MAIN_MENU_TEXT = "Main menu: what would you like to do?";
+
+export function welcomeText(ctx: BotContext): string {
+  return ctx.settings.welcomeMessage?.trim() || DEFAULT_WELCOME_MESSAGE;
+}
+
+/** Back to the main menu, leaving any checkout or support conversation. */
+export async function showMainMenu(ctx: BotContext, text = MAIN_MENU_TEXT): Promise<void> {
+  await ctx.setConversation(IDLE);
+  await show(ctx, text, mainMenuKeyboard());
+}
+
+export const startFeature = new Composer<BotContext>();
+
+startFeature.command("start", async (ctx) => {
+  await ctx.setConversation(IDLE);
+  await say(ctx, welcomeText(ctx), mainMenuKeyboard());
+});
+
+startFeature.command("menu", (ctx) => showMainMenu(ctx));
+startFeature.callbackQuery("menu", (ctx) => showMainMenu(ctx));
+
+// Page counters and other labels are buttons too; pressing them does nothing but must be answered.
+startFeature.callbackQuery("noop", (ctx) => ctx.answerCallbackQuery());

@@ -1,0 +1,211 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startShopWithBot, type Customer, type ShopWithBot } from "../testing/bot-harness";
+import { startFakeNowPayments, type FakeNowPayments } from "../testing/fake-nowpayments";
+import { startFakeTelegram, type FakeTelegram } from "../testing/fake-telegram";
+import { TEST_IPN_SECRET, TEST_NOWPAYMENTS_API_KEY } from "../testing/payments-setup";
+import { postIpn } from "../testing/sign-ipn";
+
+const TOKEN = "7000000001:purchase-test-token";
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+  "base64",
+);
+
+describe("a customer buys through the bot, end to end", () => {
+  let telegram: FakeTelegram;
+  let gateway: FakeNowPayments;
+  let shop: ShopWithBot;
+  let admin: string;
+  let customer: Customer;
+
+  const api = async (method: string, url: string, body?: unknown) => {
+    const response = await shop.server.request(method, url, { cookie: admin, body });
+    expect(response.status, `${method} ${url}: ${await response.clone().text()}`).toBeLessThan(300);
+    return response.json();
+  };
+
+  beforeAll(async () => {
+    telegram = await startFakeTelegram();
+    gateway = await startFakeNowPayments({ apiKey: TEST_NOWPAYMENTS_API_KEY });
+    shop = await startShopWithBot({ telegram, config: { nowpaymentsApiUrl: gateway.url } });
+    admin = await shop.server.login();
+
+    // The admin sets the shop up through the dashboard's API.
+    await api("POST", "/api/bot-settings", {
+      botName: "Tea Shop",
+      botToken: TOKEN,
+      acceptedCurrencies: ["BTC", "LTC"],
+      welcomeMessage: "Welcome to the Tea Shop!",
+      faqContent: "Fresh tea, shipped in 2 days.",
+      nowpaymentsApiKey: TEST_NOWPAYMENTS_API_KEY,
+      nowpaymentsIpnSecret: TEST_IPN_SECRET,
+    });
+    const tea = await api("POST", "/api/categories", { name: "Tea" });
+    await api("POST", "/api/categories", { name: "Coffee" });
+    const green = await api("POST", "/api/categories", { name: "Green Tea", parentId: tea.id });
+    await shop.server.deps.storage.put("sencha-image-1", PNG, "image/png");
+    await api("POST", "/api/products", {
+      name: "Sencha",
+      description: "A bright Japanese green tea, 50 g.",
+      price: "4.99",
+      stock: 20,
+      categoryId: green.id,
+      imageUrl: "/objects/sencha-image-1",
+      bulkPricing: [
+        { minQuantity: 10, price: 4 },
+        { minQuantity: 5, price: 4.5 },
+      ],
+    });
+    await api("POST", "/api/products", { name: "Matcha", description: "Ceremonial grade.", price: "12.00", stock: 0, categoryId: green.id });
+    await api("POST", "/api/postage-options", { name: "Royal Mail 1st Class", price: "3.50", estimatedDays: 2 });
+    await api("POST", "/api/postage-options", { name: "Courier", price: "9.00", isActive: false });
+    await shop.bot.started();
+
+    customer = shop.customer(81_000_001, "alice");
+  });
+  afterAll(async () => {
+    await shop?.close();
+    await gateway?.close();
+    await telegram?.close();
+  });
+
+  it("welcomes the customer and lets them browse two levels down to a product card with its image", async () => {
+    await customer.send("/start");
+    expect(customer.text()).toBe("Welcome to the Tea Shop!");
+
+    await customer.press("Browse Products");
+    expect(customer.text()).toMatch(/Choose a category/);
+    expect(customer.buttons()).toEqual(["Coffee", "Tea", "« Main menu"]);
+
+    await customer.press("Tea");
+    expect(customer.text()).toMatch(/^Tea/);
+    await customer.press("📁 Green Tea");
+    expect(customer.text()).toMatch(/^Green Tea/);
+    expect(customer.buttons()).toEqual(["Matcha · out of stock", "Sencha · £4.99", "« Back", "« Main menu"]);
+
+    await customer.press("Sencha · £4.99");
+    const photo = telegram.callsOf("sendPhoto").at(-1)!;
+    expect(Object.values(photo.files)).toEqual([expect.objectContaining({ size: PNG.length })]);
+    expect(customer.text()).toBe(
+      [
+        "Sencha",
+        "A bright Japanese green tea, 50 g.",
+        "Price: £4.99\nBulk pricing:\n• 5+ for £4.50\n• 10+ for £4.00\nStock: 20 available\n\nQuantity: 1 × £4.99 = £4.99",
+      ].join("\n\n"),
+    );
+  });
+
+  it("does not offer an out-of-stock product for sale", async () => {
+    await customer.press("« Back");
+    expect(customer.text()).toMatch(/^Green Tea/);
+    await customer.press("Matcha · out of stock");
+    expect(customer.text()).toMatch(/Out of stock/);
+    expect(customer.buttons().some((b) => b.startsWith("Add"))).toBe(false);
+    await customer.press("« Back");
+  });
+
+  it("reuses the uploaded image's file_id, picks a bulk tier and adds it to the cart", async () => {
+    await customer.press("Sencha · £4.99");
+    const again = telegram.callsOf("sendPhoto").at(-1)!;
+    expect(again.files).toEqual({});
+    expect(again.payload.photo).toBe("photo-file-1");
+
+    await customer.press("5+");
+    expect(customer.text()).toMatch(/Quantity: 5 × £4\.50 = £22\.50$/);
+    expect(telegram.callsOf("editMessageCaption").length).toBeGreaterThan(0);
+
+    const from = telegram.calls.length;
+    await customer.press("Add 5 to cart");
+    expect(customer.notices(from)).toEqual(["Added 5 × Sencha to your cart. You now have 5 in your cart."]);
+  });
+
+  it("shows the cart priced by tier and changes its quantity", async () => {
+    await customer.press("🛒 My Cart");
+    expect(customer.text()).toBe("My Cart\n\n1. Sencha\n    5 × £4.50 = £22.50\n\nSubtotal: £22.50");
+    await customer.press("➖");
+    expect(customer.text()).toMatch(/4 × £4\.99 = £19\.96\n\nSubtotal: £19\.96$/);
+    await customer.press("➕");
+    await customer.press("➕");
+    expect(customer.text()).toMatch(/6 × £4\.50 = £27\.00\n\nSubtotal: £27\.00$/);
+  });
+
+  it("checks out with address and postage, re-prompting bad input, and gets the payment details", async () => {
+    await customer.press("✅ Checkout");
+    expect(customer.text()).toMatch(/full name/);
+
+    await customer.send("A");
+    expect(customer.text()).toMatch(/^Please send a name of 2 to 100 characters/);
+    await customer.send("Alice Smith");
+    expect(customer.text()).toMatch(/street address/);
+    await customer.send("12 High Street, London");
+    expect(customer.text()).toMatch(/postcode/);
+    await customer.send("not a postcode!");
+    expect(customer.text()).toMatch(/^That doesn't look like a postcode/);
+    await customer.send("sw1a 1aa");
+    expect(customer.text()).toMatch(/contact \(optional\)/);
+    await customer.press("Skip");
+
+    expect(customer.text()).toMatch(/postage/);
+    expect(customer.buttons()).toEqual(["Royal Mail 1st Class: £3.50 (2 days)", "✖ Cancel checkout"]);
+    await customer.press("Royal Mail 1st Class: £3.50 (2 days)");
+    expect(customer.buttons()).toEqual(["Bitcoin (BTC)", "Litecoin (LTC)", "✖ Cancel checkout"]);
+    await customer.press("Bitcoin (BTC)");
+
+    expect(customer.text()).toBe(
+      [
+        "Please check your order",
+        "6 × Sencha (£4.50 each): £27.00",
+        "Subtotal: £27.00\nPostage: Royal Mail 1st Class: £3.50\nTotal: £30.50",
+        "Deliver to:\nAlice Smith\n12 High Street, London\nSW1A 1AA",
+        "Pay with: Bitcoin (BTC)",
+      ].join("\n\n"),
+    );
+    await customer.press("✅ Confirm and pay");
+
+    expect(gateway.created).toHaveLength(1);
+    const payment = [...gateway.payments.values()][0]!;
+    expect(payment.price_amount).toBe(30.5);
+    expect(customer.text()).toContain(`Order #${payment.order_id.slice(0, 8)} is placed. Total: £30.50`);
+    expect(customer.text()).toContain(`To pay, send exactly\n${payment.pay_amount} BTC`);
+    expect(customer.text()).toContain(`to this address:\n${payment.pay_address}`);
+    expect(customer.text()).toMatch(/Please pay by \d{1,2} \w{3} \d{4}, \d{2}:\d{2}/);
+  });
+
+  it("tells the customer when the payment arrives, and shows the order as paid", async () => {
+    const payment = [...gateway.payments.values()][0]!;
+    const from = telegram.calls.length;
+    gateway.setStatus(payment.payment_id, "finished");
+    const ipn = await postIpn(shop.server.baseUrl, gateway.ipnBody(payment.payment_id, "finished"), { secret: TEST_IPN_SECRET });
+    expect(ipn.status).toBe(200);
+    const paid = await telegram.waitForCall(
+      (c) => c.method === "sendMessage" && c.payload.chat_id === customer.id && /Payment received/.test(String(c.payload.text)),
+      { from },
+    );
+    expect(paid.payload.text).toContain(`#${payment.order_id.slice(0, 8)}`);
+
+    await customer.send("/start");
+    await customer.press("My Orders");
+    expect(customer.text()).toMatch(
+      new RegExp(`Order #${payment.order_id.slice(0, 8)} · \\d{1,2} \\w{3} \\d{4}\\nTotal: £30\\.50\\nStatus: Paid, being prepared for dispatch`),
+    );
+  });
+
+  it("shows the order to the admin as Ready to Dispatch; the admin dispatches it and the customer hears", async () => {
+    const payment = [...gateway.payments.values()][0]!;
+    const orders = await api("GET", "/api/orders");
+    const order = orders.find((o: { id: string }) => o.id === payment.order_id);
+    expect(order).toMatchObject({ status: "processing", telegramUserId: customer.id, telegramUsername: "alice", totalAmount: "30.50" });
+    expect(order.shippingAddress).toEqual({ name: "Alice Smith", streetAddress: "12 High Street, London", postcode: "SW1A 1AA", contact: null });
+    expect((await api("GET", "/api/dashboard/stats")).processingOrders).toBe(1);
+
+    const from = telegram.calls.length;
+    await api("PUT", `/api/orders/${order.id}`, { status: "dispatched" });
+    await api("POST", `/api/orders/${order.id}/notify-dispatch`);
+    const dispatched = await telegram.waitForCall((c) => c.method === "sendMessage" && c.payload.chat_id === customer.id, { from });
+    expect(dispatched.payload.text).toMatch(new RegExp(`order #${order.id.slice(0, 8)} has been dispatched`));
+
+    await customer.send("/start");
+    await customer.press("My Orders");
+    expect(customer.text()).toMatch(/Status: Dispatched/);
+  });
+});

@@ -1,0 +1,167 @@
+import crypto from "node:crypto";
+import type { Bot } from "grammy";
+import type { Update, UserFromGetMe } from "grammy/types";
+import { getBotSettings } from "../shop/settings";
+import { ALLOWED_UPDATES, createBot } from "./bot";
+import type { BotContext, BotDeps, BotLogger } from "./context";
+
+// Runs the bot the settings describe: by webhook when the server has a public https address
+// (PUBLIC_URL), else by long polling, so the shop also works on a laptop. No token: the bot is off
+// and the rest of the server runs. Saving the settings rebuilds it (reload).
+
+export const TELEGRAM_WEBHOOK_PATH = "/api/telegram/webhook";
+
+/**
+ * The secret Telegram sends back in X-Telegram-Bot-Api-Secret-Token. Derived from the token, so
+ * every server instance knows it without storing anything, and it changes with the token.
+ */
+export function webhookSecretFor(botToken: string): string {
+  return crypto.createHmac("sha256", "telegram-webhook-secret").update(botToken).digest("hex");
+}
+
+export type BotStatus =
+  | { mode: "off"; reason: string }
+  | { mode: "webhook" | "polling"; botUsername: string | null; error: string | null };
+
+export type BotRuntime = {
+  /** Reads the settings and starts the bot (or leaves it off). Never throws: problems are logged and shown in status(). */
+  start(): Promise<void>;
+  /** Stops the running bot and starts it again from the settings as saved now. */
+  reload(): Promise<void>;
+  stop(): Promise<void>;
+  status(): BotStatus;
+  /** The secret a webhook call must carry, or null when no bot is configured. */
+  webhookSecret(): string | null;
+  /** Resolves once the current start-up attempt is over (running, or failed and logged). */
+  started(): Promise<void>;
+  /** The running bot's identity, once Telegram told it. */
+  botInfo(): UserFromGetMe | null;
+  /** An update received by webhook. Resolves once it is handled; false when no bot is running. */
+  handleUpdate(update: Update): Promise<boolean>;
+};
+
+/** grammY types its signals with the abort-controller package's shim; the platform's signal works the same. */
+type GrammySignal = NonNullable<Parameters<Bot["init"]>[0]>;
+const grammySignal = (signal: AbortSignal) => signal as unknown as GrammySignal;
+
+type Running = {
+  bot: Bot<BotContext>;
+  secret: string;
+  /** Stops a start-up still waiting for Telegram (grammY retries getMe until it answers). */
+  abort: AbortController;
+  /** Start-up, then (polling) the polling loop; settles once the bot is fully stopped. */
+  task: Promise<void>;
+  /** Settles when start-up is over. */
+  startup: Promise<void>;
+};
+
+export function createBotRunner(deps: BotDeps, options: { log: BotLogger }): BotRuntime {
+  const { log } = options;
+  let running: Running | null = null;
+  let status: BotStatus = { mode: "off", reason: "not started" };
+  // start/reload/stop run one at a time, in the order they were asked for.
+  let queue: Promise<void> = Promise.resolve();
+  const serial = (task: () => Promise<void>) => {
+    const next = queue.then(task, task);
+    queue = next.catch(() => {});
+    return next;
+  };
+
+  async function runWebhook(bot: Bot<BotContext>, secret: string, signal: AbortSignal) {
+    const url = deps.config.publicUrl + TELEGRAM_WEBHOOK_PATH;
+    await bot.init(grammySignal(signal));
+    await bot.api.setWebhook(url, { secret_token: secret, allowed_updates: [...ALLOWED_UPDATES] }, grammySignal(signal));
+    status = { mode: "webhook", botUsername: bot.botInfo.username, error: null };
+    log.info({ url, bot: bot.botInfo.username }, "Telegram bot running by webhook");
+  }
+
+  async function runPolling(bot: Bot<BotContext>, signal: AbortSignal, onStarted: () => void) {
+    await bot.init(grammySignal(signal));
+    if (signal.aborted) return;
+    await bot.start({
+      allowed_updates: [...ALLOWED_UPDATES],
+      onStart: (info) => {
+        status = { mode: "polling", botUsername: info.username, error: null };
+        log.info({ bot: info.username }, "Telegram bot running by long polling");
+        onStarted();
+      },
+    });
+  }
+
+  /** Starts the bot in the background: a Telegram that does not answer never holds up the server. */
+  async function launch() {
+    const settings = await getBotSettings(deps.db, deps.secrets);
+    if (!settings?.botToken) {
+      status = { mode: "off", reason: "No bot token is configured. Add it in Bot Settings." };
+      log.info("Telegram bot is off: no bot token in Bot Settings");
+      return;
+    }
+    const bot = createBot(deps, settings, { log });
+    const secret = webhookSecretFor(settings.botToken);
+    const abort = new AbortController();
+    const publicUrl = deps.config.publicUrl;
+    const webhook = Boolean(publicUrl?.startsWith("https://"));
+    if (publicUrl && !webhook) {
+      log.warn({ publicUrl }, "PUBLIC_URL is not https, and Telegram only calls https webhooks: using long polling");
+    }
+    const mode = webhook ? "webhook" : "polling";
+    status = { mode, botUsername: null, error: null };
+    let startupOver!: () => void;
+    const startup = new Promise<void>((resolve) => (startupOver = resolve));
+    const current: Running = { bot, secret, abort, task: Promise.resolve(), startup };
+    // Kept as the current bot even if start-up fails: updates that do arrive are handled, and a save retries.
+    running = current;
+    current.task = (webhook ? runWebhook(bot, secret, abort.signal) : runPolling(bot, abort.signal, startupOver))
+      .catch((error: unknown) => {
+        if (abort.signal.aborted) return;
+        if (running === current) status = { mode, botUsername: null, error: describe(error) };
+        log.error({ err: error }, `Telegram bot: could not run by ${mode}`);
+      })
+      .finally(startupOver);
+  }
+
+  async function halt() {
+    const current = running;
+    running = null;
+    status = { mode: "off", reason: "stopped" };
+    if (!current) return;
+    current.abort.abort();
+    if (current.bot.isRunning()) {
+      await current.bot.stop().catch((error: unknown) => log.warn({ err: error }, "Telegram bot: stopping long polling"));
+    }
+    await current.task; // the update in hand finishes before the bot is let go
+  }
+
+  return {
+    start: () => serial(launch),
+    reload: () =>
+      serial(async () => {
+        await halt();
+        await launch();
+      }),
+    stop: () => serial(halt),
+    status: () => status,
+    async started() {
+      await queue;
+      await running?.startup;
+    },
+    webhookSecret: () => running?.secret ?? null,
+    botInfo: () => (running?.bot.isInited() ? running.bot.botInfo : null),
+    async handleUpdate(update) {
+      const current = running;
+      if (!current) return false;
+      try {
+        if (!current.bot.isInited()) await current.bot.init(grammySignal(AbortSignal.timeout(10_000)));
+        await current.bot.handleUpdate(update);
+      } catch (error) {
+        // Telegram would send a failed update again and again: it is logged and answered as handled.
+        log.error({ err: error, updateId: update.update_id }, "Telegram bot: an update failed");
+      }
+      return true;
+    },
+  };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,127 @@
+import { GrammyError, InlineKeyboard } from "grammy";
+import { formatPence } from "../shop/pricing";
+import type { BotContext } from "./context";
+
+// How the bot shows things: Telegram's limits, money, the main menu, and "show this screen"
+// (edit the message the button sat on when possible, else send a new one).
+
+/** Telegram's limits: message text 4096 characters, photo captions 1024, callback data 64 bytes. */
+export const MAX_TEXT = 4096;
+export const MAX_CAPTION = 1024;
+export const MAX_CALLBACK_BYTES = 64;
+
+/** Cuts text to fit a Telegram limit, marking the cut. */
+export function fit(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : chars.slice(0, max - 1).join("") + "…";
+}
+
+export const gbp = (pence: number) => `£${formatPence(pence)}`;
+
+/** Tier prices are plain numbers ("4.5"): shown like every price, with two decimals. */
+export const gbpAmount = (amount: string | number) => `£${Number(amount).toFixed(2)}`;
+
+export const COIN_NAMES: Record<string, string> = { BTC: "Bitcoin", LTC: "Litecoin", XMR: "Monero" };
+export const coinLabel = (coin: string) => `${COIN_NAMES[coin] ?? coin} (${coin})`;
+
+export const shortId = (id: string) => id.slice(0, 8);
+
+export function formatDate(date: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat("en-GB", { timeZone, day: "numeric", month: "short", year: "numeric" }).format(date);
+}
+
+export function formatDateTime(date: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat("en-GB", {
+    timeZone,
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZoneName: "short",
+  }).format(date);
+}
+
+/** Callback data is limited to 64 bytes; every button goes through here so a too-long one fails loudly in tests. */
+export function data(value: string): string {
+  if (Buffer.byteLength(value, "utf8") > MAX_CALLBACK_BYTES) throw new Error(`callback data too long: ${value}`);
+  return value;
+}
+
+/** Button labels longer than this are cut, so rows stay readable on a phone. */
+export const label = (text: string, max = 40) => fit(text.replace(/\s+/g, " ").trim(), max);
+
+// The main menu's entries are SPEC §2's Bot Preview feature list, word for word.
+export const MENU = {
+  browse: "Browse Products",
+  cart: "My Cart",
+  orders: "My Orders",
+  support: "Contact Support",
+  about: "About",
+} as const;
+
+export function mainMenuKeyboard(): InlineKeyboard {
+  return new InlineKeyboard()
+    .text(MENU.browse, data("cats:0"))
+    .text(MENU.cart, data("cart"))
+    .row()
+    .text(MENU.orders, data("orders"))
+    .text(MENU.support, data("support"))
+    .row()
+    .text(MENU.about, data("about"));
+}
+
+export const MAIN_MENU_BUTTON = "« Main menu";
+
+/** Adds pager buttons when there is more than one page; `target(page)` makes their callback data. */
+export function addPager(keyboard: InlineKeyboard, page: number, pageCount: number, target: (page: number) => string) {
+  if (pageCount <= 1) return keyboard;
+  if (page > 0) keyboard.text("‹ Previous", data(target(page - 1)));
+  keyboard.text(`Page ${page + 1} of ${pageCount}`, data("noop"));
+  if (page < pageCount - 1) keyboard.text("Next ›", data(target(page + 1)));
+  return keyboard.row();
+}
+
+function isNotModified(error: unknown) {
+  return error instanceof GrammyError && /message is not modified/i.test(error.description);
+}
+
+/** The message the pressed button sat on, when the update is a button press. */
+function pressedMessage(ctx: BotContext) {
+  const message = ctx.callbackQuery?.message;
+  return message && "date" in message && message.date !== 0 ? message : undefined;
+}
+
+/**
+ * Shows a text screen: replaces the text message whose button was pressed, or sends a new message
+ * (a photo card is deleted first, since a photo cannot become text).
+ */
+export async function show(ctx: BotContext, text: string, keyboard?: InlineKeyboard): Promise<void> {
+  const body = fit(text, MAX_TEXT);
+  const pressed = pressedMessage(ctx);
+  if (pressed && "text" in pressed && pressed.text !== undefined) {
+    try {
+      await ctx.api.editMessageText(pressed.chat.id, pressed.message_id, body, { reply_markup: keyboard });
+      return;
+    } catch (error) {
+      if (isNotModified(error)) return;
+      if (!(error instanceof GrammyError)) throw error;
+      // Too old or gone: fall through and send it anew.
+    }
+  } else if (pressed) {
+    await ctx.api.deleteMessage(pressed.chat.id, pressed.message_id).catch(() => {});
+  }
+  await ctx.reply(body, { reply_markup: keyboard });
+}
+
+/** Sends a new text message (answers to typed input, notices that must not replace a screen). */
+export async function say(ctx: BotContext, text: string, keyboard?: InlineKeyboard): Promise<void> {
+  await ctx.reply(fit(text, MAX_TEXT), { reply_markup: keyboard });
+}
+
+/** Answers a button press with a short notice (or an alert box), once. */
+export async function notice(ctx: BotContext, text: string, alert = false): Promise<void> {
+  if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: fit(text, 200), show_alert: alert });
+}
+
+export { isNotModified, pressedMessage };

@@ -1,0 +1,228 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createBotSettings, DEFAULT_WELCOME_MESSAGE } from "../shop/settings";
+import { startShopWithBot, type ShopWithBot } from "../testing/bot-harness";
+import { startFakeTelegram, telegramUser, textUpdate, type FakeTelegram } from "../testing/fake-telegram";
+import { startTestServer } from "../testing/app";
+import { webhookSecretFor } from "./runner";
+
+const TOKEN = "123456:webhook-test-token";
+
+describe("Telegram webhook", () => {
+  let telegram: FakeTelegram;
+  let shop: ShopWithBot;
+
+  beforeAll(async () => {
+    telegram = await startFakeTelegram();
+    shop = await startShopWithBot({ telegram });
+    const cookie = await shop.server.login();
+    const saved = await shop.server.request("POST", "/api/bot-settings", {
+      cookie,
+      body: {
+        botName: "Corner Shop",
+        botToken: TOKEN,
+        acceptedCurrencies: ["BTC", "LTC"],
+        welcomeMessage: "Hello and welcome to the Corner Shop!",
+        faqContent: "We ship within 2 days.\nPayments in BTC or LTC.",
+      },
+    });
+    expect(saved.status).toBeLessThan(300);
+    await shop.bot.started();
+  });
+  afterAll(async () => {
+    await shop?.close();
+    await telegram?.close();
+  });
+
+  it("sets the webhook with a secret token and only the update types the bot handles, once settings are saved", async () => {
+    const call = telegram.callsOf("setWebhook").find((c) => c.token === TOKEN)!;
+    expect(call.payload).toMatchObject({
+      url: "https://shop.example/api/telegram/webhook",
+      secret_token: webhookSecretFor(TOKEN),
+      allowed_updates: ["message", "callback_query"],
+    });
+    expect(shop.bot.status()).toMatchObject({ mode: "webhook", botUsername: "test_shop_bot", error: null });
+  });
+
+  it("refuses an update with a wrong or missing secret token, and sends nothing", async () => {
+    const before = telegram.calls.length;
+    const user = telegramUser(4242);
+    const wrong = await shop.postUpdate(textUpdate(user, "/start"), "not-the-secret");
+    expect(wrong.status).toBe(401);
+    expect((await wrong.json()).error).toMatch(/secret token/i);
+    const missing = await shop.postUpdate(textUpdate(user, "/start"), null);
+    expect(missing.status).toBe(401);
+    const oldToken = await shop.postUpdate(textUpdate(user, "/start"), webhookSecretFor("123456:an-old-token"));
+    expect(oldToken.status).toBe(401);
+    expect(telegram.calls.length).toBe(before);
+  });
+
+  it("answers /start with the welcome message from settings and the main menu", async () => {
+    const customer = shop.customer(5001, "alice");
+    await customer.send("/start");
+    expect(customer.text()).toBe("Hello and welcome to the Corner Shop!");
+    expect(customer.buttons()).toEqual(["Browse Products", "My Cart", "My Orders", "Contact Support", "About"]);
+  });
+
+  it("shows the FAQ under About, with a way back", async () => {
+    const customer = shop.customer(5002);
+    await customer.send("/start");
+    await customer.press("About");
+    expect(customer.text()).toBe("About\n\nWe ship within 2 days.\nPayments in BTC or LTC.");
+    await customer.press("« Main menu");
+    expect(customer.buttons()).toContain("Browse Products");
+  });
+
+  it("brings the main menu back for an unknown message or a stale button", async () => {
+    const customer = shop.customer(5003);
+    await customer.send("what is this?");
+    expect(customer.text()).toMatch(/didn't understand/);
+    expect(customer.buttons()).toContain("Browse Products");
+    const from = telegram.calls.length;
+    await customer.pressData("prod:00000000-0000-4000-8000-000000000000:1");
+    expect(customer.notices(from).join(" ")).toMatch(/no longer available/);
+    await customer.pressData("some-old-button");
+    expect(customer.notices(from).join(" ")).toMatch(/no longer valid/);
+    expect(customer.buttons()).toContain("My Orders");
+  });
+
+  it("runs an update for a logged-in admin (Bot Preview) and answers what the bot did, without sending it", async () => {
+    const cookie = await shop.server.login();
+    const before = telegram.calls.length;
+    const response = await shop.server.request("POST", "/api/telegram/webhook", {
+      cookie,
+      body: textUpdate(telegramUser(6001, "previewer"), "/start"),
+    });
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body.ok).toBe(true);
+    expect(body.replies).toHaveLength(1);
+    expect(body.replies[0]).toMatchObject({ method: "sendMessage", chat_id: 6001, text: "Hello and welcome to the Corner Shop!" });
+    expect(body.replies[0].reply_markup.inline_keyboard.flat().map((b: { text: string }) => b.text)).toContain("Browse Products");
+    expect(telegram.calls.length).toBe(before);
+
+    // Typed by hand, without the command entity Telegram adds: still a /start.
+    const typed = textUpdate(telegramUser(6002), "/start") as { message: Record<string, unknown> };
+    delete typed.message.entities;
+    const typedAnswer = await shop.server.request("POST", "/api/telegram/webhook", { cookie, body: typed });
+    expect((await typedAnswer.json()).replies[0].text).toBe("Hello and welcome to the Corner Shop!");
+  });
+
+  it("rebuilds the bot when the settings are saved with a new token", async () => {
+    const cookie = await shop.server.login();
+    const current = await (await shop.server.request("GET", "/api/bot-settings", { cookie })).json();
+    const newToken = "123456:a-new-token";
+    const saved = await shop.server.request("PUT", `/api/bot-settings/${current.id}`, {
+      cookie,
+      body: { ...current, botToken: newToken, welcomeMessage: "Welcome back!" },
+    });
+    expect(saved.status).toBe(200);
+    await shop.bot.started();
+    expect(telegram.callsOf("setWebhook").at(-1)).toMatchObject({ token: newToken, payload: { secret_token: webhookSecretFor(newToken) } });
+
+    const user = telegramUser(5009);
+    expect((await shop.postUpdate(textUpdate(user, "/start"), webhookSecretFor(TOKEN))).status).toBe(401);
+    expect((await shop.postUpdate(textUpdate(user, "/start"), webhookSecretFor(newToken))).status).toBe(200);
+    const reply = telegram.callsOf("sendMessage").at(-1)!;
+    expect(reply).toMatchObject({ token: newToken, payload: { chat_id: 5009, text: "Welcome back!" } });
+
+    // Back as it was for the other tests.
+    await shop.server.request("PUT", `/api/bot-settings/${current.id}`, { cookie, body: current });
+    await shop.bot.started();
+  });
+
+  it("answers the tester 400 for an update that is not a JSON object", async () => {
+    const cookie = await shop.server.login();
+    const notObject = await shop.server.request("POST", "/api/telegram/webhook", { cookie, body: [1, 2] });
+    expect(notObject.status).toBe(400);
+    expect((await notObject.json()).error).toMatch(/JSON object/);
+    const broken = await fetch(shop.server.baseUrl + "/api/telegram/webhook", {
+      method: "POST",
+      headers: { cookie, "content-type": "application/json" },
+      body: "{ not json",
+    });
+    expect(broken.status).toBe(400);
+    expect((await broken.json()).error).toMatch(/JSON/);
+  });
+});
+
+describe("Telegram webhook without bot settings", () => {
+  it("keeps the bot off, the server up, and tells the tester to configure the bot first", async () => {
+    const telegram = await startFakeTelegram();
+    const shop = await startShopWithBot({ telegram });
+    try {
+      expect(shop.bot.status()).toMatchObject({ mode: "off" });
+      expect((await shop.server.request("GET", "/api/health")).status).toBe(200);
+      const refused = await shop.postUpdate(textUpdate(telegramUser(1), "/start"), webhookSecretFor(TOKEN));
+      expect(refused.status).toBe(401);
+      const cookie = await shop.server.login();
+      const preview = await shop.server.request("POST", "/api/telegram/webhook", {
+        cookie,
+        body: textUpdate(telegramUser(1), "/start"),
+      });
+      expect(preview.status).toBe(409);
+      expect(await preview.json()).toEqual({ error: "No bot settings found. Please configure your bot settings first." });
+      expect(telegram.calls).toEqual([]);
+    } finally {
+      await shop.close();
+      await telegram.close();
+    }
+  });
+
+  it("uses SPEC's default welcome text in the preview when settings have none", async () => {
+    // The settings form requires a welcome message; an older record may still have an empty one.
+    const server = await startTestServer();
+    try {
+      await createBotSettings(server.deps.db, server.deps.secrets, {
+        botName: "Shop",
+        botToken: TOKEN,
+        acceptedCurrencies: ["BTC"],
+        welcomeMessage: " ",
+        faqContent: "FAQ",
+        nowpaymentsApiKey: null,
+        nowpaymentsIpnSecret: null,
+        webhookUrl: null,
+      });
+      const cookie = await server.login();
+      const response = await server.request("POST", "/api/telegram/webhook", {
+        cookie,
+        body: textUpdate(telegramUser(7), "/start"),
+      });
+      expect((await response.json()).replies[0].text).toBe(DEFAULT_WELCOME_MESSAGE);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("long polling, when there is no PUBLIC_URL", () => {
+  it("takes updates from getUpdates and answers them", async () => {
+    const telegram = await startFakeTelegram();
+    const shop = await startShopWithBot({ telegram, config: { publicUrl: undefined } });
+    try {
+      await createBotSettings(shop.server.deps.db, shop.server.deps.secrets, {
+        botName: "Shop",
+        botToken: TOKEN,
+        acceptedCurrencies: ["BTC"],
+        welcomeMessage: "Hello from polling!",
+        faqContent: "FAQ",
+        nowpaymentsApiKey: null,
+        nowpaymentsIpnSecret: null,
+        webhookUrl: null,
+      });
+      await shop.bot.reload();
+      await shop.bot.started();
+      expect(shop.bot.status()).toMatchObject({ mode: "polling", botUsername: "test_shop_bot" });
+      expect(telegram.callsOf("setWebhook")).toEqual([]);
+      expect(telegram.callsOf("deleteWebhook")).toHaveLength(1);
+
+      telegram.pushUpdate(textUpdate(telegramUser(3001), "/start"));
+      const reply = await telegram.waitForCall((c) => c.method === "sendMessage" && c.payload.chat_id === 3001);
+      expect(reply.payload.text).toBe("Hello from polling!");
+      expect(telegram.callsOf("getUpdates")[0]!.payload.allowed_updates).toEqual(["message", "callback_query"]);
+    } finally {
+      await shop.close();
+      await telegram.close();
+    }
+    expect(shop.bot.status()).toMatchObject({ mode: "off" });
+  });
+});

@@ -1,0 +1,141 @@
+import { expect } from "vitest";
+import type { Config } from "../config";
+import type { Database } from "../db/client";
+import type { AppDeps, AppHooks } from "../http/deps";
+import { createTelegramNotifier } from "../telegram/notifier";
+import { createBotRunner, webhookSecretFor, type BotRuntime } from "../telegram/runner";
+import { getBotSettings } from "../shop/settings";
+import { startTestServer, type TestServer } from "./app";
+import {
+  callbackUpdate,
+  findButton,
+  telegramUser,
+  textUpdate,
+  type FakeMessage,
+  type FakeTelegram,
+  type TelegramUser,
+} from "./fake-telegram";
+
+// The shop with its bot wired as in production (server/main.ts), Telegram being the fake one:
+// updates are posted to /api/telegram/webhook as Telegram would, and what the bot sends lands in
+// the fake. `customer()` plays a person tapping through the bot.
+
+export const silentLog = { info: () => {}, warn: () => {}, error: () => {} };
+
+export type ShopWithBot = {
+  server: TestServer;
+  bot: BotRuntime;
+  telegram: FakeTelegram;
+  /** Posts an update to the webhook with Telegram's secret header (or `secret` when given). */
+  postUpdate(update: unknown, secret?: string | null): Promise<Response>;
+  customer(id: number, username?: string): Customer;
+  close(): Promise<void>;
+};
+
+export async function startShopWithBot(options: {
+  telegram: FakeTelegram;
+  database?: Database;
+  config?: Partial<Config>;
+  deps?: Partial<AppDeps>;
+}): Promise<ShopWithBot> {
+  const { telegram } = options;
+  const hooks: AppHooks = {};
+  const server = await startTestServer({
+    database: options.database,
+    config: { telegramApiRoot: telegram.apiRoot, publicUrl: "https://shop.example", ...options.config },
+    deps: { hooks, ...options.deps },
+  });
+  const deps = server.deps;
+  if (!options.deps?.notifier) {
+    deps.notifier = createTelegramNotifier({
+      apiRoot: telegram.apiRoot,
+      getToken: async () => (await getBotSettings(deps.db, deps.secrets))?.botToken,
+    });
+  }
+  // Wired as server/main.ts does.
+  const runtime = createBotRunner(deps, { log: silentLog });
+  deps.bot = runtime;
+  hooks.onSettingsSaved = () => runtime.reload();
+  await runtime.start();
+
+  const shop: ShopWithBot = {
+    server,
+    bot: runtime,
+    telegram,
+    async postUpdate(update, secret) {
+      const settings = await getBotSettings(deps.db, deps.secrets);
+      const header = secret === undefined ? (settings ? webhookSecretFor(settings.botToken) : null) : secret;
+      return server.request("POST", "/api/telegram/webhook", {
+        body: update,
+        headers: header === null ? {} : { "x-telegram-bot-api-secret-token": header },
+      });
+    },
+    customer: (id, username) => new Customer(shop, telegramUser(id, username)),
+    async close() {
+      await runtime.stop();
+      await server.close();
+    },
+  };
+  return shop;
+}
+
+export class Customer {
+  constructor(
+    private readonly shop: ShopWithBot,
+    readonly user: TelegramUser,
+  ) {}
+
+  get id(): string {
+    return String(this.user.id);
+  }
+
+  /** The message the customer sees last (sent or edited most recently). */
+  screen(): FakeMessage {
+    const screen = this.shop.telegram.screen(this.user.id);
+    if (!screen) throw new Error("The bot has not sent this customer anything yet");
+    return screen;
+  }
+
+  /** The text (or photo caption) on the last screen. */
+  text(): string {
+    const screen = this.screen();
+    return screen.text ?? screen.caption ?? "";
+  }
+
+  buttons(): string[] {
+    return (this.screen().reply_markup?.inline_keyboard ?? []).flat().map((b) => b.text);
+  }
+
+  async send(text: string): Promise<void> {
+    const response = await this.shop.postUpdate(textUpdate(this.user, text));
+    expect(response.status).toBe(200);
+  }
+
+  /** Taps a button on the last screen. */
+  async press(label: string | RegExp): Promise<void> {
+    const screen = this.screen();
+    // Telegram refuses callback data over 64 bytes (the whole message would not be sent).
+    for (const b of screen.reply_markup?.inline_keyboard?.flat() ?? []) {
+      expect(Buffer.byteLength(b.callback_data ?? "", "utf8")).toBeLessThanOrEqual(64);
+    }
+    const button = findButton(screen, label);
+    await this.pressData(button.callback_data!, screen);
+  }
+
+  /** Taps a button with this callback data (an old or made-up one). */
+  async pressData(data: string, message: FakeMessage = this.screen()): Promise<void> {
+    const from = this.shop.telegram.calls.length;
+    const response = await this.shop.postUpdate(callbackUpdate(this.user, data, message));
+    expect(response.status).toBe(200);
+    // Every button press is answered, so the spinner on the button stops.
+    expect(this.shop.telegram.calls.slice(from).some((c) => c.method === "answerCallbackQuery")).toBe(true);
+  }
+
+  /** The notices (answerCallbackQuery texts) shown to the customer since call index `from`. */
+  notices(from = 0): string[] {
+    return this.shop.telegram.calls
+      .slice(from)
+      .filter((c) => c.method === "answerCallbackQuery" && typeof c.payload.text === "string")
+      .map((c) => String(c.payload.text));
+  }
+}

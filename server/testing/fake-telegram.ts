@@ -1,0 +1,345 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+// A fake Telegram Bot API on 127.0.0.1 for tests: real HTTP, so grammY runs exactly as in
+// production (pointed here through TELEGRAM_API_ROOT). It records every call, keeps the
+// messages the bot sent (and edits them in place), and serves getUpdates for polling.
+
+export const FAKE_BOT_INFO = {
+  id: 7_000_000_001,
+  is_bot: true as const,
+  first_name: "Test Shop Bot",
+  username: "test_shop_bot",
+  can_join_groups: false,
+  can_read_all_group_messages: false,
+  supports_inline_queries: false,
+  can_connect_to_business: false,
+  has_main_web_app: false,
+  has_topics_enabled: false,
+  allows_users_to_create_topics: false,
+  can_manage_bots: false,
+  supports_join_request_queries: false,
+};
+
+export type TelegramCall = {
+  method: string;
+  token: string;
+  payload: Record<string, unknown>;
+  /** Files sent as multipart parts: field name -> byte count. */
+  files: Record<string, { filename: string; size: number }>;
+};
+
+export type Button = { text: string; callback_data?: string; url?: string };
+
+/** A message as the bot left it: the last text or caption and keyboard it sent or edited in. */
+export type FakeMessage = {
+  message_id: number;
+  date: number;
+  chat: { id: number; type: "private" };
+  text?: string;
+  caption?: string;
+  photo?: { file_id: string; file_unique_id: string; width: number; height: number }[];
+  reply_markup?: { inline_keyboard?: Button[][] };
+};
+
+type Failure = { error_code: number; description: string; parameters?: Record<string, unknown> };
+
+export type TelegramUser = { id: number; is_bot: false; first_name: string; username?: string };
+
+export type FakeTelegram = {
+  /** Base URL to use as TELEGRAM_API_ROOT (no trailing slash). */
+  apiRoot: string;
+  calls: TelegramCall[];
+  /** Calls of one method, in order. */
+  callsOf(method: string): TelegramCall[];
+  /** The message most recently sent or edited in a chat (what the customer sees last). */
+  screen(chatId: number | string): FakeMessage | undefined;
+  /** Every message still in a chat, oldest first. */
+  messages(chatId: number | string): FakeMessage[];
+  /** Resolves with the first call (from index `from`) matching `predicate`; rejects after `timeoutMs`. */
+  waitForCall(predicate: (call: TelegramCall) => boolean, options?: { from?: number; timeoutMs?: number }): Promise<TelegramCall>;
+  /** Queues an update for getUpdates (long polling); answers its update_id. */
+  pushUpdate(update: Record<string, unknown>): number;
+  /** The next `times` calls of `method` answer this error instead. */
+  failNext(method: string, failure: Failure, times?: number): void;
+  close(): Promise<void>;
+};
+
+let nextUpdateId = 1;
+export function newUpdateId(): number {
+  return nextUpdateId++;
+}
+
+function parseMultipart(body: Buffer, boundary: string) {
+  const fields: Record<string, string> = {};
+  const files: Record<string, { filename: string; size: number }> = {};
+  const text = body.toString("latin1");
+  for (const part of text.split(`--${boundary}`)) {
+    const headerEnd = part.indexOf("\r\n\r\n");
+    if (headerEnd < 0) continue;
+    const headers = part.slice(0, headerEnd);
+    let value = part.slice(headerEnd + 4);
+    if (value.endsWith("\r\n")) value = value.slice(0, -2);
+    const name = /name="([^"]*)"/i.exec(headers)?.[1];
+    if (!name) continue;
+    const filename = /filename="?([^";\r\n]*)"?/i.exec(headers)?.[1];
+    if (filename !== undefined) files[name] = { filename, size: Buffer.byteLength(value, "latin1") };
+    else fields[name] = Buffer.from(value, "latin1").toString("utf8");
+  }
+  const payload: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    payload[key] = /^[[{]/.test(value) ? JSON.parse(value) : value;
+  }
+  return { payload, files };
+}
+
+export async function startFakeTelegram(): Promise<FakeTelegram> {
+  const calls: TelegramCall[] = [];
+  const chats = new Map<string, FakeMessage[]>();
+  const lastTouched = new Map<string, FakeMessage>();
+  const failures = new Map<string, { failure: Failure; times: number }>();
+  const updates: Record<string, unknown>[] = [];
+  let updateWaiters: (() => void)[] = [];
+  let callWaiters: (() => void)[] = [];
+  let messageId = 1000;
+  let fileCounter = 0;
+
+  const chatOf = (chatId: unknown) => {
+    const key = String(chatId);
+    if (!chats.has(key)) chats.set(key, []);
+    return chats.get(key)!;
+  };
+  const findMessage = (chatId: unknown, id: unknown) => chatOf(chatId).find((m) => m.message_id === Number(id));
+  const touch = (message: FakeMessage) => {
+    lastTouched.set(String(message.chat.id), message);
+    return message;
+  };
+
+  function newMessage(payload: Record<string, unknown>, extra: Partial<FakeMessage>): FakeMessage {
+    const message: FakeMessage = {
+      message_id: ++messageId,
+      date: Math.floor(Date.now() / 1000),
+      chat: { id: Number(payload.chat_id), type: "private" },
+      ...extra,
+      ...(payload.reply_markup ? { reply_markup: payload.reply_markup as FakeMessage["reply_markup"] } : {}),
+    };
+    chatOf(payload.chat_id).push(message);
+    return touch(message);
+  }
+
+  function answer(call: TelegramCall): { status: number; body: unknown } {
+    const p = call.payload;
+    const ok = (result: unknown) => ({ status: 200, body: { ok: true, result } });
+    switch (call.method) {
+      case "getMe":
+        return ok(FAKE_BOT_INFO);
+      case "setWebhook":
+      case "deleteWebhook":
+      case "setMyCommands":
+      case "answerCallbackQuery":
+        return ok(true);
+      case "sendMessage":
+        return ok(newMessage(p, { text: String(p.text) }));
+      case "sendPhoto": {
+        const id = ++fileCounter;
+        const fileId = typeof p.photo === "string" && !p.photo.startsWith("attach://") ? p.photo : `photo-file-${id}`;
+        return ok(
+          newMessage(p, {
+            caption: typeof p.caption === "string" ? p.caption : undefined,
+            photo: [
+              { file_id: `${fileId}-small`, file_unique_id: `u${id}s`, width: 90, height: 90 },
+              { file_id: fileId, file_unique_id: `u${id}`, width: 800, height: 800 },
+            ],
+          }),
+        );
+      }
+      case "editMessageText":
+      case "editMessageCaption":
+      case "editMessageReplyMarkup": {
+        const message = findMessage(p.chat_id, p.message_id);
+        if (!message) return { status: 400, body: { ok: false, error_code: 400, description: "Bad Request: message to edit not found" } };
+        if (call.method === "editMessageText") message.text = String(p.text);
+        if (call.method === "editMessageCaption") message.caption = typeof p.caption === "string" ? p.caption : undefined;
+        message.reply_markup = p.reply_markup as FakeMessage["reply_markup"];
+        return ok(touch(message));
+      }
+      case "deleteMessage": {
+        const list = chatOf(p.chat_id);
+        const index = list.findIndex((m) => m.message_id === Number(p.message_id));
+        if (index >= 0) list.splice(index, 1);
+        return ok(true);
+      }
+      case "getUpdates": {
+        const offset = Number(p.offset ?? 0);
+        while (updates.length > 0 && Number(updates[0]!.update_id) < offset) updates.shift();
+        return ok(updates.slice(0, Number(p.limit ?? 100)));
+      }
+      default:
+        return { status: 404, body: { ok: false, error_code: 404, description: "Not Found: method not found" } };
+    }
+  }
+
+  async function readBody(req: http.IncomingMessage) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    const type = req.headers["content-type"] ?? "";
+    const boundary = /boundary=([^;]+)/.exec(type)?.[1];
+    if (type.startsWith("multipart/form-data") && boundary) return parseMultipart(body, boundary);
+    const text = body.toString("utf8");
+    return { payload: (text ? JSON.parse(text) : {}) as Record<string, unknown>, files: {} };
+  }
+
+  const server = http.createServer((req, res) => {
+    void (async () => {
+      const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(req.url?.split("?")[0] ?? "");
+      const send = (status: number, body: unknown) => {
+        res.writeHead(status, { "content-type": "application/json" });
+        res.end(JSON.stringify(body));
+      };
+      if (!match) return send(404, { ok: false, error_code: 404, description: "Not Found" });
+      const { payload, files } = await readBody(req);
+      const call: TelegramCall = { token: match[1]!, method: match[2]!, payload, files };
+
+      if (call.method === "getUpdates" && Number(payload.timeout ?? 0) > 0) {
+        // Long polling: hold the request until an update is queued, the timeout passes or the client leaves.
+        const offset = Number(payload.offset ?? 0);
+        const ready = () => updates.some((u) => Number(u.update_id) >= offset);
+        if (!ready()) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(done, Number(payload.timeout) * 1000);
+            function done() {
+              clearTimeout(timer);
+              updateWaiters = updateWaiters.filter((w) => w !== check);
+              resolve();
+            }
+            function check() {
+              if (ready()) done();
+            }
+            updateWaiters.push(check);
+            res.on("close", done);
+          });
+        }
+        if (res.destroyed) return;
+      }
+
+      calls.push(call);
+      for (const waiter of callWaiters) waiter();
+      const pending = failures.get(call.method);
+      if (pending && pending.times > 0) {
+        pending.times -= 1;
+        return send(pending.failure.error_code, { ok: false, ...pending.failure });
+      }
+      const { status, body } = answer(call);
+      send(status, body);
+    })().catch((error: unknown) => {
+      res.writeHead(500);
+      res.end(String(error));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    apiRoot: `http://127.0.0.1:${port}`,
+    calls,
+    callsOf: (method) => calls.filter((c) => c.method === method),
+    screen: (chatId) => lastTouched.get(String(chatId)),
+    messages: (chatId) => [...chatOf(chatId)],
+    waitForCall(predicate, { from = 0, timeoutMs = 10_000 } = {}) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const found = calls.slice(from).find(predicate);
+          if (!found) return false;
+          clearTimeout(timer);
+          callWaiters = callWaiters.filter((w) => w !== waiter);
+          resolve(found);
+          return true;
+        };
+        const waiter = () => void check();
+        const timer = setTimeout(() => {
+          callWaiters = callWaiters.filter((w) => w !== waiter);
+          reject(new Error(`No matching Telegram call within ${timeoutMs} ms. Calls: ${calls.map((c) => c.method).join(", ")}`));
+        }, timeoutMs);
+        if (!check()) callWaiters.push(waiter);
+      });
+    },
+    pushUpdate(update) {
+      const withId = { update_id: newUpdateId(), ...update };
+      updates.push(withId);
+      for (const waiter of [...updateWaiters]) waiter();
+      return Number(withId.update_id);
+    },
+    failNext(method, failure, times = 1) {
+      failures.set(method, { failure, times });
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+// --- Updates as Telegram would send them ---
+
+export function telegramUser(id: number, username?: string): TelegramUser {
+  return { id, is_bot: false, first_name: `Customer ${id}`, ...(username ? { username } : {}) };
+}
+
+let incomingMessageId = 1;
+
+export function textUpdate(user: TelegramUser, text: string): Record<string, unknown> {
+  const command = /^\/\w+/.exec(text);
+  return {
+    update_id: newUpdateId(),
+    message: {
+      message_id: incomingMessageId++,
+      date: Math.floor(Date.now() / 1000),
+      chat: { id: user.id, type: "private", first_name: user.first_name },
+      from: user,
+      text,
+      ...(command ? { entities: [{ type: "bot_command", offset: 0, length: command[0].length }] } : {}),
+    },
+  };
+}
+
+export function photoUpdate(user: TelegramUser): Record<string, unknown> {
+  return {
+    update_id: newUpdateId(),
+    message: {
+      message_id: incomingMessageId++,
+      date: Math.floor(Date.now() / 1000),
+      chat: { id: user.id, type: "private", first_name: user.first_name },
+      from: user,
+      photo: [{ file_id: "customer-photo", file_unique_id: "cp", width: 10, height: 10 }],
+    },
+  };
+}
+
+/** A press on an inline button: `data` as given, on `message` (the message the button sat on). */
+export function callbackUpdate(user: TelegramUser, data: string, message?: FakeMessage): Record<string, unknown> {
+  return {
+    update_id: newUpdateId(),
+    callback_query: {
+      id: `cb-${newUpdateId()}`,
+      from: user,
+      chat_instance: "test",
+      data,
+      ...(message ? { message: { ...message, from: { ...FAKE_BOT_INFO } } } : {}),
+    },
+  };
+}
+
+export function buttonsOf(message: FakeMessage | undefined): Button[] {
+  return message?.reply_markup?.inline_keyboard?.flat() ?? [];
+}
+
+/** The button whose label matches (exactly, or by a regular expression). */
+export function findButton(message: FakeMessage | undefined, label: string | RegExp): Button {
+  const buttons = buttonsOf(message);
+  const button = buttons.find((b) => (typeof label === "string" ? b.text === label : label.test(b.text)));
+  if (!button) {
+    throw new Error(`No button ${String(label)} on the screen. Buttons: ${buttons.map((b) => JSON.stringify(b.text)).join(", ")}`);
+  }
+  return button;
+}
