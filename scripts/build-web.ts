@@ -47,9 +47,21 @@ function precompress(dir: string) {
   }
 }
 
+/**
+ * The JavaScript the login screen needs: the entry script and what index.html preloads with it
+ * (everything behind the login is lazy). Answers the files and their total gzipped size.
+ */
+export function loginScriptSize(dist = WEB_DIST): { files: string[]; gzipBytes: number } {
+  const html = fs.readFileSync(path.join(dist, "index.html"), "utf8");
+  const files = [...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="([^"]+\.js)"/g)].map((m) => m[1]!);
+  const gzipBytes = files.reduce((sum, file) => sum + zlib.gzipSync(fs.readFileSync(path.join(dist, file)), { level: 9 }).length, 0);
+  return { files, gzipBytes };
+}
+
 export async function buildWeb({ quiet = false }: { quiet?: boolean } = {}) {
   await build({ configFile: path.join(root, "vite.config.ts"), logLevel: quiet ? "warn" : "info" });
   precompress(WEB_DIST);
+  if (!quiet) console.log(`Login screen JavaScript: ${(loginScriptSize().gzipBytes / 1024).toFixed(1)} kB gzipped.`);
 }
 
 /** Builds only when needed; answers whether it built. */

@@ -1,4 +1,71 @@
+import fs from "node:fs";
+import path from "node:path";
+import fastifyStatic from "@fastify/static";
 import type { Routes } from "./deps";
 
-// TODO(issue 3): serve the built web app (dist/web) with index.html fallback for client routes.
-export const webRoutes: Routes = () => {};
+/** Where `vite build` puts the web app (vite.config.ts). */
+export const WEB_DIST_DIR = path.resolve(import.meta.dirname, "../../dist/web");
+
+// Hashed file names change whenever their content does, so browsers may keep them for good;
+// index.html names the current ones, so it is revalidated on every load.
+const IMMUTABLE = "public, max-age=31536000, immutable";
+const REVALIDATE = "no-cache";
+
+/** Paths that never fall back to the app: the API and stored objects keep their JSON 404s. */
+function isServerPath(url: string): boolean {
+  return url === "/api" || url.startsWith("/api/") || url === "/objects" || url.startsWith("/objects/");
+}
+
+/**
+ * Serves the built web app: its files, and index.html for any other GET path that is not the API's
+ * (client-side routes such as /orders). Without a build it says how to make one.
+ */
+export function createWebRoutes(distDir: string = WEB_DIST_DIR): Routes {
+  return async (app) => {
+    await app.register(fastifyStatic, {
+      root: distDir,
+      // Files are looked up per request by the route below (not listed once at start-up), so a
+      // rebuild while the server runs is served at once.
+      serve: false,
+      index: false,
+      cacheControl: false,
+      preCompressed: true,
+      setHeaders(reply, filePath) {
+        const isAsset = path.relative(distDir, filePath).startsWith(`assets${path.sep}`);
+        reply.header("Cache-Control", isAsset ? IMMUTABLE : REVALIDATE);
+        reply.header("X-Content-Type-Options", "nosniff");
+      },
+    });
+
+    app.get("/*", (request, reply) => {
+      const url = request.url.split("?")[0]!;
+      if (isServerPath(url)) return reply.callNotFound();
+      const file = builtFile(distDir, url);
+      if (file) return reply.sendFile(file);
+      // A missing hashed file (an old tab after a deploy) is a real 404, not the app.
+      if (url.startsWith("/assets/")) return reply.callNotFound();
+      if (!builtFile(distDir, "/index.html")) {
+        return reply.code(503).type("text/plain").send("The web app is not built yet: run `npm run build` (or `npm start`, which builds it).");
+      }
+      return reply.sendFile("index.html");
+    });
+  };
+}
+
+/** The built file a URL names (relative to distDir), or null; never anything outside distDir. */
+function builtFile(distDir: string, url: string): string | null {
+  let relative: string;
+  try {
+    relative = path.normalize(decodeURIComponent(url)).replace(/^[/\\]+/, "");
+  } catch {
+    return null;
+  }
+  if (!relative || relative.startsWith("..")) return null;
+  try {
+    return fs.statSync(path.join(distDir, relative)).isFile() ? relative : null;
+  } catch {
+    return null;
+  }
+}
+
+export const webRoutes: Routes = createWebRoutes();

@@ -1,0 +1,162 @@
+import type { BotSettings } from "../contract";
+import { expect, expectToast, PHONE, saveScreenshot, test, toasts, type Api } from "./support/fixtures";
+
+const SETTINGS = {
+  botName: "Corner Shop Bot",
+  botToken: "123456789:AAE-test-token",
+  welcomeMessage: "Welcome to the Corner Shop!",
+  faqContent: "We ship within 2 days.",
+};
+
+async function fillSettings(page: import("@playwright/test").Page, values = SETTINGS) {
+  await page.getByLabel("Bot Name").fill(values.botName);
+  await page.getByLabel("Bot Token").fill(values.botToken);
+  await page.getByLabel("Welcome Message").fill(values.welcomeMessage);
+  await page.getByLabel("FAQ Content").fill(values.faqContent);
+}
+
+const storedSettings = (api: Api) => api.get<BotSettings | null>("/api/bot-settings");
+
+test.describe("bot settings", () => {
+  test("shows the loading text, then the empty form with its sections and hints", async ({ adminPage: page }) => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/api/bot-settings", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto("/bot-settings");
+    await expect(page.getByText("Loading settings...")).toBeVisible();
+    release();
+
+    await expect(page.getByTestId("page-title")).toHaveText("Bot Settings");
+    await expect(page.getByRole("heading", { name: "Bot Configuration" })).toBeVisible();
+    await expect(page.getByText("Configure your Telegram bot settings and preferences")).toBeVisible();
+    await expect(page.getByLabel("Bot Name")).toHaveValue("");
+    await expect(page.getByLabel("Bot Token")).toHaveAttribute("type", "password");
+    await expect(page.getByText("Get your bot token from @BotFather on Telegram")).toBeVisible();
+    for (const code of ["BTC", "LTC", "XMR"]) await expect(page.getByRole("checkbox", { name: code })).toBeChecked();
+    await expect(page.getByLabel("Welcome Message")).toHaveAttribute("rows", "4");
+    await expect(page.getByLabel("FAQ Content")).toHaveAttribute("rows", "6");
+    await expect(page.getByLabel("API Key")).toHaveAttribute("type", "password");
+    await expect(page.getByLabel("IPN Secret Key")).toHaveAttribute("type", "password");
+    await expect(page.getByText("Generate it in your NOWPayments dashboard under Store Settings → IPN")).toBeVisible();
+    await expect(page.getByText("Telegram Bot Webhook")).toBeVisible();
+    for (const step of ["Open @BotFather in Telegram", "Send /mybots", "Choose your bot", "Select Bot Settings", "Select Domain", "Paste the webhook URL"]) {
+      await expect(page.getByRole("listitem").filter({ hasText: step })).toBeVisible();
+    }
+    await expect(page.getByRole("button", { name: "Save Settings" })).toBeVisible();
+  });
+
+  test("creates the settings, then updates the same record", async ({ adminPage: page, api }) => {
+    await page.goto("/bot-settings");
+    await fillSettings(page);
+    await page.getByRole("checkbox", { name: "XMR" }).click();
+
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/api/bot-settings", async (route) => {
+      if (route.request().method() === "POST") await held;
+      await route.continue();
+    });
+    await page.getByRole("button", { name: "Save Settings" }).click();
+    await expect(page.getByRole("button", { name: "Saving..." })).toBeDisabled();
+    release();
+    await expectToast(page, "Settings created successfully!");
+
+    const created = await storedSettings(api);
+    expect(created).toMatchObject({ ...SETTINGS, acceptedCurrencies: ["BTC", "LTC"], nowpaymentsApiKey: null });
+
+    await page.getByLabel("Bot Name").fill("Renamed Bot");
+    await page.getByLabel("API Key").fill("NP-KEY-1");
+    await page.getByRole("button", { name: "Save Settings" }).click();
+    await expectToast(page, "Settings updated successfully!");
+    const updated = await storedSettings(api);
+    expect(updated).toMatchObject({ id: created!.id, botName: "Renamed Bot", nowpaymentsApiKey: "NP-KEY-1" });
+
+    // A reload shows what was stored.
+    await page.reload();
+    await expect(page.getByLabel("Bot Name")).toHaveValue("Renamed Bot");
+    await expect(page.getByRole("checkbox", { name: "XMR" })).not.toBeChecked();
+    await saveScreenshot(page, "bot-settings-desktop");
+    await page.setViewportSize(PHONE);
+    await saveScreenshot(page, "bot-settings-phone");
+  });
+
+  test("needs at least one cryptocurrency and the required fields", async ({ adminPage: page, api }) => {
+    await page.goto("/bot-settings");
+    await fillSettings(page);
+    for (const code of ["BTC", "LTC", "XMR"]) await page.getByRole("checkbox", { name: code }).click();
+    await page.getByRole("button", { name: "Save Settings" }).click();
+    await expect(page.getByText("Select at least one cryptocurrency")).toBeVisible();
+    await page.getByLabel("Bot Name").fill("");
+    await page.getByRole("button", { name: "Save Settings" }).click();
+    await expect(page.getByText("Bot Name is required")).toBeVisible();
+    expect(await storedSettings(api)).toBeNull();
+  });
+
+  test("failure toasts for create and update", async ({ adminPage: page, api }) => {
+    await page.goto("/bot-settings");
+    await fillSettings(page);
+    await page.route("**/api/bot-settings", (route) =>
+      route.request().method() === "POST"
+        ? route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ error: "Database is down" }) })
+        : route.continue(),
+    );
+    await page.getByRole("button", { name: "Save Settings" }).click();
+    const failed = await expectToast(page, "Failed to create settings", "Database is down");
+    await expect(failed).toHaveAttribute("data-variant", "destructive");
+
+    await api.post("/api/bot-settings", { ...SETTINGS, acceptedCurrencies: ["BTC"] });
+    await page.unrouteAll();
+    await page.reload();
+    await page.route("**/api/bot-settings/*", (route) =>
+      route.fulfill({ status: 502, contentType: "application/json", body: JSON.stringify({ error: "Try again" }) }),
+    );
+    await page.getByRole("button", { name: "Save Settings" }).click();
+    await expectToast(page, "Failed to update settings", "Try again");
+  });
+
+  test("the NOWPayments banner shows while an API key is filled in", async ({ adminPage: page }) => {
+    await page.goto("/bot-settings");
+    const banner = page.getByTestId("nowpayments-banner");
+    await expect(banner).toHaveCount(0);
+    await page.getByLabel("API Key").fill("NP-123");
+    await expect(banner).toContainText("Connected to NOWPayments.io");
+    await expect(banner).toContainText("Transaction fees: 0.5% same crypto, 1% for exchanges");
+    await page.getByLabel("API Key").fill("");
+    await expect(banner).toHaveCount(0);
+  });
+
+  test("webhook URLs: copy, swap to the .replit.app domain, reset", async ({ adminPage: page, baseURL, context }) => {
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
+    await page.goto("/bot-settings");
+    const telegramUrl = page.getByLabel("Webhook URL", { exact: true });
+    await expect(telegramUrl).toHaveValue(`${baseURL}/api/telegram/webhook`);
+
+    const webhookCard = page.locator('[data-slot="card"]').filter({ hasText: "Telegram Bot Webhook" });
+    await webhookCard.getByRole("button", { name: "Copy" }).click();
+    await expectToast(page, "Telegram webhook URL copied!");
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${baseURL}/api/telegram/webhook`);
+
+    await page.getByRole("button", { name: "Use .replit.app domain" }).click();
+    await expect(telegramUrl).toHaveValue("https://your-app-name.replit.app/api/telegram/webhook");
+    await page.getByRole("button", { name: "Reset to current" }).click();
+    await expect(telegramUrl).toHaveValue(`${baseURL}/api/telegram/webhook`);
+
+    // The field is editable, and Copy takes what is typed.
+    await telegramUrl.fill("https://shop.example/api/telegram/webhook");
+    await webhookCard.getByRole("button", { name: "Copy" }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("https://shop.example/api/telegram/webhook");
+
+    const paymentsUrl = page.getByLabel("Payment Webhook URL (IPN callback)");
+    await expect(paymentsUrl).toHaveValue(`${baseURL}/api/payments/webhook`);
+    await expect(paymentsUrl).toHaveAttribute("readonly", "");
+    const gatewayCard = page.locator('[data-slot="card"]').filter({ hasText: "Payment Gateway" });
+    await gatewayCard.getByRole("button", { name: "Copy" }).click();
+    await expectToast(page, "Webhook URL copied!");
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${baseURL}/api/payments/webhook`);
+    // At most one toast at a time: the newest replaced the earlier ones.
+    await expect(toasts(page)).toHaveCount(1);
+  });
+});

@@ -1,0 +1,123 @@
+import type { Product } from "../contract";
+import { expect, PHONE, saveScreenshot, test, type Api, type Seed } from "./support/fixtures";
+
+const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000).toISOString();
+
+async function stockedProduct(api: Api) {
+  return api.post<Product>("/api/products", { name: "Vintage Lamp", description: "Brass", price: "10.00", stock: 5 });
+}
+
+/** Two paid orders waiting for dispatch, one unpaid, one dispatched; newest first: B, A, D, C. */
+async function seedOrders(seed: Seed, product: Product) {
+  const item = { productId: product.id, productName: product.name, price: "10.00" };
+  const c = await seed.order({ status: "dispatched", totalAmount: "20.00", paymentMethod: "ltc", createdAt: minutesAgo(40), items: [item] });
+  const d = await seed.order({ status: "pending", totalAmount: "7.25", paymentMethod: null, createdAt: minutesAgo(30), items: [item] });
+  const a = await seed.order({ status: "processing", totalAmount: "10.00", paymentMethod: "btc", createdAt: minutesAgo(20), items: [item] });
+  const b = await seed.order({ status: "processing", totalAmount: "5.50", paymentMethod: "xmr", createdAt: minutesAgo(10), items: [item] });
+  return { a, b, c, d };
+}
+
+test.describe("dashboard", () => {
+  test("an empty shop: zero counters, £0.00 revenue, the empty texts and the payment methods", async ({ adminPage: page }) => {
+    // Hold the stats to see the loading text first.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/api/dashboard/stats", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto("/");
+    await expect(page.getByText("Loading dashboard...")).toBeVisible();
+    release();
+
+    for (const title of ["Total Products", "Pending Orders", "Ready to Dispatch", "Unread Messages"]) {
+      const card = page.getByTestId(`stat-${title}`);
+      await expect(card).toContainText(title);
+      await expect(card).toContainText("0");
+      await expect(card).toHaveAttribute("data-alert", "false");
+    }
+    for (const title of ["Daily Revenue", "Weekly Revenue", "Total Revenue"]) {
+      await expect(page.getByTestId(`stat-${title}`)).toContainText("£0.00");
+    }
+    await expect(page.getByTestId("dispatch-banner")).toHaveCount(0);
+    await expect(page.getByTestId("pulse-dot")).toHaveCount(0);
+    await expect(page.getByTestId("recent-orders")).toContainText("No recent orders");
+    await expect(page.getByTestId("recent-messages")).toContainText("No customer messages");
+
+    const methods = page.getByTestId("payment-methods");
+    for (const name of ["Bitcoin (BTC)", "Litecoin (LTC)", "Monero (XMR)"]) await expect(methods).toContainText(name);
+    await expect(methods.getByText("Active", { exact: true })).toHaveCount(3);
+    await expect(methods).toContainText("NOWPayments");
+  });
+
+  test("orders ready to dispatch: red banner and cards, recent orders and messages, revenue", async ({ adminPage: page, api, seed }) => {
+    const product = await stockedProduct(api);
+    const { a, b, c } = await seedOrders(seed, product);
+    await seed.message({ telegramUsername: "alice", telegramUserId: "501", message: "Where is my parcel?", createdAt: minutesAgo(9) });
+    await seed.message({ telegramUsername: null, telegramUserId: "777000", message: "Do you ship to Spain?", createdAt: minutesAgo(8) });
+    await seed.message({ telegramUsername: "carol", telegramUserId: "503", message: "Thanks, all good", isRead: true, createdAt: minutesAgo(7) });
+    await seed.message({ telegramUsername: "dave", telegramUserId: "504", message: "Oldest, not shown", isRead: true, createdAt: minutesAgo(50) });
+    // The admin's own reply is not a customer message.
+    await seed.message({ telegramUsername: "alice", telegramUserId: "501", message: "Sent today!", isFromCustomer: false, isRead: true, createdAt: minutesAgo(1) });
+
+    await page.goto("/");
+    const banner = page.getByTestId("dispatch-banner");
+    await expect(banner).toContainText("Orders Ready to Dispatch");
+    await expect(banner).toContainText("You have 2 paid orders waiting to be dispatched.");
+
+    const ready = page.getByTestId("stat-Ready to Dispatch");
+    await expect(ready).toContainText("2");
+    await expect(ready).toHaveAttribute("data-alert", "true");
+    await expect(ready.getByTestId("pulse-dot")).toBeVisible();
+    const unread = page.getByTestId("stat-Unread Messages");
+    await expect(unread).toContainText("2");
+    await expect(unread).toHaveAttribute("data-alert", "true");
+    await expect(page.getByTestId("stat-Total Products")).toContainText("1");
+    await expect(page.getByTestId("stat-Pending Orders")).toContainText("1");
+    // Paid orders count as revenue: 10.00 + 5.50 + 20.00 (dispatched); the pending 7.25 does not.
+    for (const title of ["Daily Revenue", "Weekly Revenue", "Total Revenue"]) {
+      await expect(page.getByTestId(`stat-${title}`)).toContainText("£35.50");
+    }
+
+    const orders = page.getByTestId("recent-orders").getByRole("listitem");
+    await expect(orders).toHaveCount(3);
+    await expect(orders.nth(0)).toContainText(`Order #${b.id.slice(0, 8)}`);
+    await expect(orders.nth(0)).toContainText("£5.50");
+    await expect(orders.nth(0)).toContainText("XMR");
+    await expect(orders.nth(0)).toContainText("Processing");
+    await expect(orders.nth(1)).toContainText(`Order #${a.id.slice(0, 8)}`);
+    await expect(orders.nth(2)).toContainText("£7.25");
+    await expect(orders.nth(2)).toContainText("Pending");
+    await expect(page.getByTestId("recent-orders")).not.toContainText(c.id.slice(0, 8));
+
+    const messages = page.getByTestId("recent-messages").getByRole("listitem");
+    await expect(messages).toHaveCount(3);
+    // Newest first.
+    await expect(messages.nth(0)).toContainText("@carol");
+    await expect(messages.nth(0).getByTestId("unread-dot")).toHaveCount(0);
+    await expect(messages.nth(1)).toContainText("777000");
+    await expect(messages.nth(1)).not.toContainText("@");
+    await expect(messages.nth(2)).toContainText("@alice");
+    await expect(messages.nth(2)).toContainText("Where is my parcel?");
+    await expect(messages.nth(2).getByTestId("unread-dot")).toBeVisible();
+    await expect(page.getByTestId("recent-messages")).not.toContainText("Sent today!");
+
+    await saveScreenshot(page, "dashboard-desktop");
+    await page.setViewportSize(PHONE);
+    await saveScreenshot(page, "dashboard-phone");
+
+    await banner.getByRole("link", { name: "View Orders" }).click();
+    await expect(page).toHaveURL(/\/orders$/);
+    await expect(page.getByTestId("page-title")).toHaveText("Orders");
+  });
+
+  test("View All links open Orders and Messages", async ({ adminPage: page }) => {
+    await page.goto("/");
+    await page.getByTestId("recent-orders").getByRole("link", { name: "View All" }).click();
+    await expect(page).toHaveURL(/\/orders$/);
+    await page.goBack();
+    await page.getByTestId("recent-messages").getByRole("link", { name: "View All" }).click();
+    await expect(page).toHaveURL(/\/messages$/);
+    await expect(page.getByTestId("page-title")).toHaveText("Messages");
+  });
+});

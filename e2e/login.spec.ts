@@ -1,0 +1,63 @@
+import { ADMIN_PASSWORD, DESKTOP, expect, expectToast, PHONE, saveScreenshot, test } from "./support/fixtures";
+
+test.describe("login", () => {
+  test("a spinner shows while the session is checked", async ({ page }) => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/api/auth/status", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto("/");
+    await expect(page.getByRole("status", { name: "Checking your session" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Access Dashboard" })).toHaveCount(0);
+    release();
+    await expect(page.getByRole("button", { name: "Access Dashboard" })).toBeVisible();
+  });
+
+  test("shows only the login screen until the admin logs in", async ({ page }) => {
+    await page.goto("/orders");
+    await expect(page.getByRole("button", { name: "Access Dashboard" })).toBeVisible();
+    await expect(page.getByLabel("Password")).toBeVisible();
+    await expect(page.getByRole("navigation", { name: "Main" })).toHaveCount(0);
+    await saveScreenshot(page, "login-desktop");
+    await page.setViewportSize(PHONE);
+    await saveScreenshot(page, "login-phone");
+    await page.setViewportSize(DESKTOP);
+  });
+
+  test("a wrong password shows 'Login failed' with the server's reason and stays on the login", async ({ page }) => {
+    await page.goto("/");
+    await page.getByLabel("Password").fill("not the password");
+    await page.getByRole("button", { name: "Access Dashboard" }).click();
+    const toast = await expectToast(page, "Login failed", "Invalid password");
+    await expect(toast).toHaveAttribute("data-variant", "destructive");
+    await expect(page.getByRole("button", { name: "Access Dashboard" })).toBeEnabled();
+  });
+
+  test("a network failure says so", async ({ page }) => {
+    await page.goto("/");
+    await page.route("**/api/auth/login", (route) => route.abort("internetdisconnected"));
+    await page.getByLabel("Password").fill(ADMIN_PASSWORD);
+    await page.getByRole("button", { name: "Access Dashboard" }).click();
+    await expectToast(page, "Error", "Network error. Please try again.");
+  });
+
+  test("the right password shows 'Logging in...', then 'Login successful!' and the dashboard", async ({ page }) => {
+    await page.goto("/");
+    // Hold the answer to see the pending state.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/api/auth/login", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByLabel("Password").fill(ADMIN_PASSWORD);
+    await page.getByRole("button", { name: "Access Dashboard" }).click();
+    await expect(page.getByRole("button", { name: "Logging in..." })).toBeDisabled();
+    release();
+    await expectToast(page, "Login successful!");
+    await expect(page.getByTestId("page-title")).toHaveText("Dashboard");
+    await expect(page.getByRole("heading", { name: "Dashboard", level: 2 })).toBeVisible();
+  });
+});

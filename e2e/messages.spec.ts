@@ -1,0 +1,159 @@
+import type { CustomerMessage } from "../contract";
+import { createBotSettings, holdRequests, inBatches } from "./fixtures/ui";
+import { expect, expectToast, PHONE, saveScreenshot, test } from "./support/fixtures";
+
+const MINUTES = 60 * 1000;
+const ago = (minutes: number) => new Date(Date.now() - minutes * MINUTES).toISOString();
+
+test.describe("messages", () => {
+  test("the empty states and the loading text", async ({ adminPage: page }) => {
+    const hold = await holdRequests(page, "**/api/messages");
+    await page.goto("/messages");
+    await expect(page.getByText("Loading conversations...")).toBeVisible();
+    await hold.release();
+    await expect(page.getByText("No conversations yet")).toBeVisible();
+    await expect(page.getByText("Select a conversation")).toBeVisible();
+    await expect(page.getByText("Choose a customer to start messaging")).toBeVisible();
+    await expect(page.getByTestId("unread-count")).toHaveText("0 unread messages");
+    await expect(page.getByTestId("message-panel")).toHaveCSS("height", "600px");
+
+    // A customer without messages (e.g. a link to a conversation that was emptied).
+    await page.goto("/messages?user=99999");
+    await expect(page.getByText("No messages in this conversation")).toBeVisible();
+  });
+
+  test("conversations: one per customer, latest first, avatar, last message, unread dot; opening marks read", async ({ adminPage: page, seed, api }) => {
+    // Customer ids of different lengths get different avatar colours (SPEC §9: by id length).
+    await seed.message({ telegramUserId: "1234", telegramUsername: "alice_smith", message: "Hi, is the phone in stock?", isRead: true, createdAt: ago(50) });
+    await seed.message({ telegramUserId: "1234", telegramUsername: null, message: "Yes, it is.", isFromCustomer: false, isRead: true, createdAt: ago(45) });
+    await seed.message({ telegramUserId: "56789", telegramUsername: "bob", message: "Where is my order?", createdAt: ago(30) });
+    await seed.message({ telegramUserId: "56789", telegramUsername: "bob", message: "Hello??", createdAt: ago(5) });
+    await seed.message({ telegramUserId: "424242", telegramUsername: null, message: "Do you ship abroad?", createdAt: ago(20) });
+    await page.goto("/messages");
+
+    await expect(page.getByTestId("unread-count")).toHaveText("3 unread messages");
+    const conversations = page.getByTestId("conversation");
+    await expect(conversations).toHaveCount(3);
+    await expect(conversations.nth(0)).toContainText("@bob");
+    await expect(conversations.nth(0)).toContainText("Hello??");
+    await expect(conversations.nth(1)).toContainText("424242");
+    await expect(conversations.nth(2)).toContainText("@alice_smith");
+    await expect(conversations.nth(2)).toContainText("You: Yes, it is.");
+    await expect(conversations.nth(0).getByTestId("unread-dot")).toBeVisible();
+    await expect(conversations.nth(1).getByTestId("unread-dot")).toBeVisible();
+    await expect(conversations.nth(2).getByTestId("unread-dot")).toHaveCount(0);
+    // Initials and the colour chosen by id length (5, 6, 4 characters).
+    await expect(conversations.nth(0).getByText("BO", { exact: true })).toHaveClass(/bg-blue-500/);
+    await expect(conversations.nth(1).getByText("42", { exact: true })).toHaveClass(/bg-green-500/);
+    await expect(conversations.nth(2).getByText("AS", { exact: true })).toHaveClass(/bg-pink-500/);
+    await expect(conversations.nth(0)).toContainText(new Date(ago(5)).toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit" }));
+
+    // Opening bob's conversation shows the thread and marks his messages read.
+    await conversations.nth(0).click();
+    const panel = page.getByTestId("message-panel");
+    await expect(panel.getByTestId("thread-customer")).toHaveText("@bob");
+    await expect(panel.getByTestId("customer-bubble")).toHaveText([/Where is my order\?/, /Hello\?\?/]);
+    await expect(page.getByTestId("unread-count")).toHaveText("1 unread messages");
+    await expect(conversations.nth(0).getByTestId("unread-dot")).toHaveCount(0);
+    await expect
+      .poll(async () => (await api.get<CustomerMessage[]>("/api/messages/user/56789")).map((m) => m.isRead))
+      .toEqual([true, true]);
+    expect((await api.get<CustomerMessage[]>("/api/messages/user/424242"))[0]!.isRead).toBe(false);
+
+    // Alice's thread has both sides.
+    await conversations.nth(2).click();
+    await expect(panel.getByTestId("customer-bubble")).toHaveText([/Hi, is the phone in stock\?/]);
+    await expect(panel.getByTestId("admin-bubble")).toHaveText([/Yes, it is\./]);
+  });
+
+  test("a reply reaches the customer's Telegram chat; Enter sends; a refusal shows the failure toast", async ({ adminPage: page, seed, api, telegram }) => {
+    await createBotSettings(api);
+    await seed.message({ telegramUserId: "8675309", telegramUsername: "jenny", message: "Can I change my address?" });
+    await page.goto("/messages");
+    await page.getByTestId("conversation").first().click();
+    const panel = page.getByTestId("message-panel");
+    const reply = panel.getByRole("textbox", { name: "Reply" });
+    await expect(panel.getByRole("button", { name: "Send" })).toBeDisabled();
+
+    // Enter sends.
+    let from = telegram.calls.length;
+    await reply.fill("Yes, send me the new one.");
+    await reply.press("Enter");
+    await expectToast(page, "Message sent successfully!");
+    let call = await telegram.waitForCall((c) => c.method === "sendMessage", { from });
+    expect(String(call.payload.chat_id)).toBe("8675309");
+    expect(call.payload.text).toBe("Yes, send me the new one.");
+    await expect(reply).toHaveValue("");
+    await expect(panel.getByTestId("admin-bubble")).toHaveText([/Yes, send me the new one\./]);
+
+    // The button sends too.
+    from = telegram.calls.length;
+    await reply.fill("Thanks!");
+    await panel.getByRole("button", { name: "Send" }).click();
+    await expectToast(page, "Message sent successfully!");
+    call = await telegram.waitForCall((c) => c.method === "sendMessage", { from });
+    expect(call.payload.text).toBe("Thanks!");
+    await expect(page.getByTestId("conversation").first()).toContainText("You: Thanks!");
+
+    const thread = await api.get<CustomerMessage[]>("/api/messages/user/8675309");
+    expect(thread.filter((m) => !m.isFromCustomer).map((m) => m.message)).toEqual(["Yes, send me the new one.", "Thanks!"]);
+
+    // Telegram refuses: the failure toast, nothing stored, the text stays to try again.
+    telegram.failNext("sendMessage", { error_code: 403, description: "Forbidden: bot was blocked by the user" });
+    await reply.fill("Hello again");
+    await reply.press("Enter");
+    const toast = await expectToast(page, "Failed to send message");
+    await expect(toast).toHaveAttribute("data-variant", "destructive");
+    await expect(reply).toHaveValue("Hello again");
+    expect(await api.get<CustomerMessage[]>("/api/messages/user/8675309")).toHaveLength(3);
+  });
+
+  test("pages through hundreds of conversations", async ({ adminPage: page, seed }) => {
+    const start = Date.now();
+    await inBatches(120, 12, (i) =>
+      seed.message({
+        telegramUserId: String(700000 + i),
+        telegramUsername: `shopper${i}`,
+        message: `Question number ${i}`,
+        createdAt: new Date(start - i * MINUTES).toISOString(),
+      }),
+    );
+    await page.goto("/messages");
+    const conversations = page.getByTestId("conversation");
+    await expect(conversations).toHaveCount(50);
+    await expect(conversations.first()).toContainText("@shopper0");
+    const pager = page.getByRole("navigation", { name: "Pagination" });
+    await expect(pager).toContainText("1–50 of 120 conversations");
+    await saveScreenshot(page, "messages-paged-desktop");
+    await pager.getByRole("button", { name: "Next page" }).click();
+    await pager.getByRole("button", { name: "Next page" }).click();
+    await expect(conversations).toHaveCount(20);
+    await expect(conversations.last()).toContainText("@shopper119");
+    await expect(page.getByTestId("unread-count")).toHaveText("120 unread messages");
+  });
+
+  test("phone size: the list, then the thread with a way back; screenshots", async ({ adminPage: page, seed }) => {
+    await seed.message({ telegramUserId: "1234", telegramUsername: "alice_smith", message: "Hi, is the phone in stock?", isRead: true, createdAt: ago(50) });
+    await seed.message({ telegramUserId: "1234", telegramUsername: null, message: "Yes, we have 12 left. Would you like me to reserve one?", isFromCustomer: false, isRead: true, createdAt: ago(45) });
+    await seed.message({ telegramUserId: "1234", telegramUsername: "alice_smith", message: "Yes please!", isRead: true, createdAt: ago(40) });
+    await seed.message({ telegramUserId: "56789", telegramUsername: "bob", message: "Where is my order?", createdAt: ago(30) });
+    await seed.message({ telegramUserId: "424242", telegramUsername: null, message: "Do you ship abroad?", createdAt: ago(20) });
+    await page.goto("/messages");
+    await expect(page.getByTestId("conversation")).toHaveCount(3);
+    await saveScreenshot(page, "messages-desktop");
+    await page.getByTestId("conversation").filter({ hasText: "alice_smith" }).click();
+    await expect(page.getByTestId("admin-bubble")).toHaveCount(1);
+    await saveScreenshot(page, "messages-thread-desktop");
+
+    await page.setViewportSize(PHONE);
+    // The thread fills the screen on a phone; the back button returns to the list.
+    await expect(page.getByTestId("conversation")).toHaveCount(0);
+    await saveScreenshot(page, "messages-thread-phone");
+    await page.getByRole("button", { name: "Back to conversations" }).click();
+    await expect(page.getByTestId("conversation")).toHaveCount(3);
+    await expect(page.getByText("Select a conversation")).toHaveCount(0);
+    await saveScreenshot(page, "messages-phone");
+    await page.getByTestId("conversation").filter({ hasText: "bob" }).click();
+    await expect(page.getByTestId("thread-customer")).toHaveText("@bob");
+  });
+});

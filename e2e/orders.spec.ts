@@ -1,0 +1,378 @@
+import type { CustomerMessage, Order, PostageOption } from "../contract";
+import { choose, createBotSettings, holdRequests, inBatches, settle } from "./fixtures/ui";
+import { expect, expectToast, PHONE, saveScreenshot, test } from "./support/fixtures";
+
+const HOURS = 60 * 60 * 1000;
+const ADDRESS = { name: "Jane Smith", streetAddress: "1 High Street, London", postcode: "SW1A 1AA", contact: "jane@example.com" };
+const PRODUCT_A = "0a1b2c3d-0000-4000-8000-000000000001";
+const PRODUCT_B = "9f8e7d6c-0000-4000-8000-000000000002";
+
+const short = (id: string) => id.slice(0, 8);
+
+test.describe("orders", () => {
+  test("shows the loading text, then both empty states", async ({ adminPage: page }) => {
+    const hold = await holdRequests(page, "**/api/orders");
+    await page.goto("/orders");
+    await expect(page.getByText("Loading orders...")).toBeVisible();
+    await hold.release();
+    await expect(page.getByText("No orders found")).toBeVisible();
+    await expect(page.getByText("Orders will appear here when customers make purchases")).toBeVisible();
+    await choose(page, page.getByRole("combobox", { name: "Filter by status" }), "Failed");
+    await expect(page.getByText("Try adjusting your filter")).toBeVisible();
+  });
+
+  test("lists orders with every column, fallbacks, filter and row actions", async ({ adminPage: page, seed }) => {
+    const named = await seed.order({
+      telegramUsername: "alice",
+      status: "processing",
+      paymentMethod: "btc",
+      paymentStatus: "confirmed",
+      totalAmount: "42.50",
+    });
+    const byId = await seed.order({
+      telegramUserId: "777123",
+      telegramUsername: null,
+      status: "pending",
+      paymentMethod: null,
+      paymentStatus: null,
+      totalAmount: "10.00",
+      createdAt: new Date(Date.now() - 30 * 60 * 1000).toISOString(),
+    });
+    const anonymous = await seed.order({
+      telegramUserId: "",
+      telegramUsername: null,
+      status: "failed",
+      paymentMethod: "xmr",
+      paymentStatus: "expired",
+      totalAmount: "7.25",
+      createdAt: new Date(Date.now() - 60 * 60 * 1000).toISOString(),
+    });
+    await page.goto("/orders");
+    await expect(page.getByRole("columnheader")).toHaveText(["Order ID", "Customer", "Total", "Payment", "Status", "Actions"]);
+    const rows = page.getByTestId("order-row");
+    await expect(rows).toHaveCount(3);
+
+    const first = rows.filter({ hasText: short(named.id) });
+    await expect(first.getByRole("cell").nth(0)).toContainText(`#${short(named.id)}`);
+    await expect(first.getByRole("cell").nth(0)).toContainText(new Date(named.createdAt).toLocaleDateString("en-GB"));
+    await expect(first.getByRole("cell").nth(1)).toHaveText("@alice");
+    await expect(first.getByRole("cell").nth(2)).toHaveText("£42.50Inc. shipping");
+    await expect(first.getByRole("cell").nth(3)).toHaveText("BTCconfirmed");
+    await expect(first.getByRole("cell").nth(4)).toHaveText("Processing");
+    await expect(first.getByRole("button", { name: `Dispatch order ${short(named.id)}` })).toBeVisible();
+    await expect(first.getByRole("button", { name: /Delete order/ })).toHaveCount(0);
+
+    const second = rows.filter({ hasText: short(byId.id) });
+    await expect(second.getByRole("cell").nth(1)).toHaveText("777123");
+    await expect(second.getByRole("cell").nth(3)).toHaveText("N/Apending");
+    await expect(second.getByRole("button", { name: /Dispatch order/ })).toHaveCount(0);
+    await expect(second.getByRole("button", { name: /Delete order/ })).toHaveCount(0);
+
+    const third = rows.filter({ hasText: short(anonymous.id) });
+    await expect(third.getByRole("cell").nth(1)).toHaveText("Telegram User");
+    await expect(third.getByRole("cell").nth(3)).toHaveText("XMRexpired");
+    await expect(third.getByRole("button", { name: `Delete order ${short(anonymous.id)}` })).toBeVisible();
+
+    const filter = page.getByRole("combobox", { name: "Filter by status" });
+    await filter.click();
+    await expect(page.getByRole("option")).toHaveText(["All Orders", "Pending", "Processing", "Dispatched", "Completed", "Failed"]);
+    await page.getByRole("option", { name: "Processing" }).click();
+    await expect(rows).toHaveCount(1);
+    await expect(rows).toContainText("@alice");
+    await choose(page, filter, "Dispatched");
+    await expect(page.getByText("No orders found")).toBeVisible();
+    await expect(page.getByText("Try adjusting your filter")).toBeVisible();
+    await choose(page, filter, "All Orders");
+    await expect(rows).toHaveCount(3);
+  });
+
+  test("the details dialog: customer, payment, items, the three postage lines, total, address", async ({ adminPage: page, seed, api }) => {
+    const postage = await api.post<PostageOption>("/api/postage-options", {
+      name: "Royal Mail 1st Class",
+      description: "Tracked",
+      price: "3.95",
+      estimatedDays: 2,
+    });
+    const withPostage = await seed.order({
+      telegramUsername: "alice",
+      status: "processing",
+      paymentMethod: "ltc",
+      paymentStatus: "confirmed",
+      paymentId: "np-555",
+      shippingAddress: ADDRESS,
+      postageOptionId: postage.id,
+      totalAmount: "28.95",
+      items: [
+        { productId: PRODUCT_A, productName: "Wireless Headphones", price: "10.00", quantity: 2 },
+        { productId: PRODUCT_B, productName: "", price: "5.00", quantity: 1 },
+      ],
+    });
+    const without = await seed.order({
+      telegramUserId: "4242",
+      telegramUsername: null,
+      status: "pending",
+      paymentMethod: null,
+      paymentStatus: "waiting",
+      shippingAddress: { ...ADDRESS, contact: null },
+      postageOptionId: null,
+      items: [{ productId: PRODUCT_A, productName: "Cable", price: "3.00" }],
+    });
+
+    await page.goto("/orders");
+    await page.getByRole("button", { name: `View order ${short(withPostage.id)}` }).click();
+    const dialog = page.getByRole("dialog");
+    await expect(dialog.getByRole("heading", { name: `Order Details - #${short(withPostage.id)}` })).toBeVisible();
+    const customer = dialog.getByRole("region", { name: "Customer Information" });
+    await expect(customer).toContainText("Username@alice");
+    await expect(customer).toContainText("NameJane Smith");
+    await expect(customer).toContainText("Address1 High Street, London");
+    await expect(customer).toContainText("PostcodeSW1A 1AA");
+    await expect(customer).toContainText("Contactjane@example.com");
+    const payment = dialog.getByRole("region", { name: "Payment Information" });
+    await expect(payment).toContainText("MethodLTC");
+    await expect(payment).toContainText("Amount£28.95");
+    await expect(payment.getByTestId("payment-status")).toHaveText("confirmed");
+    await expect(payment.getByTestId("payment-status")).toHaveClass(/text-green-600/);
+    await expect(payment).toContainText("Payment IDnp-555");
+    const items = dialog.getByTestId("order-item");
+    await expect(items).toHaveCount(2);
+    await expect(items.nth(0)).toHaveText(/Wireless Headphones.*2 × £10\.00.*£20\.00/);
+    await expect(items.nth(1)).toHaveText(new RegExp(`Product ${short(PRODUCT_B)}.*1 × £5\\.00.*£5\\.00`));
+    await expect(dialog.getByTestId("postage-line")).toHaveText(/Royal Mail 1st Class - Tracked.*£3\.95/);
+    await expect(dialog.getByTestId("order-total")).toHaveText("£28.95");
+    await expect(dialog.getByRole("button", { name: "Mark as Dispatched" })).toBeVisible();
+    await dialog.getByRole("button", { name: "View Address" }).click();
+    await expect(dialog.getByTestId("shipping-label")).toHaveText(/Jane Smith.*1 High Street, London.*SW1A 1AA/);
+    await settle(page);
+    await saveScreenshot(page, "orders-details-desktop");
+    await dialog.getByRole("button", { name: "Close" }).click();
+
+    // No postage option: free shipping or pickup.
+    await page.getByRole("button", { name: `View order ${short(without.id)}` }).click();
+    await expect(dialog.getByRole("heading", { name: `Order Details - #${short(without.id)}` })).toBeVisible();
+    await expect(dialog.getByRole("region", { name: "Customer Information" })).toContainText("Username4242");
+    await expect(dialog.getByRole("region", { name: "Customer Information" })).not.toContainText("Contact");
+    await expect(dialog.getByRole("region", { name: "Payment Information" })).toContainText("MethodNot specified");
+    await expect(dialog.getByTestId("payment-status")).toHaveText("waiting");
+    await expect(dialog.getByTestId("payment-status")).not.toHaveClass(/text-green-600/);
+    await expect(dialog.getByTestId("postage-line")).toHaveText(/No Postage Method Selected.*Free shipping or pickup.*£0\.00/);
+    await expect(dialog.getByRole("button", { name: "Mark as Dispatched" })).toHaveCount(0);
+    await dialog.getByRole("button", { name: "Close" }).click();
+
+    // The option is not in the postage list (here: the list answers empty).
+    await page.route("**/api/postage-options", (route) => route.fulfill({ json: [] }));
+    await page.reload();
+    await page.getByRole("button", { name: `View order ${short(withPostage.id)}` }).click();
+    await expect(dialog.getByTestId("postage-line")).toHaveText(/Selected Postage Method.*Included/);
+  });
+
+  test("sends a message from the details dialog with a template", async ({ adminPage: page, seed, api, telegram }) => {
+    await createBotSettings(api);
+    const order = await seed.order({ telegramUserId: "31337", telegramUsername: "bob", status: "processing" });
+    const ref = short(order.id);
+    await page.goto("/orders");
+    await page.getByRole("button", { name: `View order ${ref}` }).click();
+    const dialog = page.getByRole("dialog");
+    const text = dialog.getByLabel("Message", { exact: true });
+    const template = dialog.getByRole("combobox", { name: "Message Template" });
+    await expect(dialog.getByText("0/4096 characters")).toBeVisible();
+    await expect(dialog.getByRole("button", { name: "Send Message" })).toBeDisabled();
+
+    await template.click();
+    await expect(page.getByRole("option")).toHaveText([
+      "Out of Stock - Refund Processed",
+      "Shipping Delay",
+      "Payment Verification Needed",
+      "Custom Message",
+    ]);
+    await page.getByRole("option", { name: "Out of Stock - Refund Processed" }).click();
+    await expect(text).toHaveValue(new RegExp(`#${ref}.*refund.*3-5 business days`));
+    await choose(page, template, "Shipping Delay");
+    await expect(text).toHaveValue(new RegExp(`#${ref}.*2-3 business days`));
+    await choose(page, template, "Custom Message");
+    await expect(text).toHaveValue("");
+    await choose(page, template, "Payment Verification Needed");
+    await expect(text).toHaveValue(new RegExp(`#${ref}.*on hold`));
+    const message = await text.inputValue();
+    await expect(dialog.getByText(`${message.length}/4096 characters`)).toBeVisible();
+
+    const from = telegram.calls.length;
+    await dialog.getByRole("button", { name: "Send Message" }).click();
+    await expectToast(page, "Message sent successfully!");
+    const call = await telegram.waitForCall((c) => c.method === "sendMessage", { from });
+    expect(String(call.payload.chat_id)).toBe("31337");
+    expect(call.payload.text).toBe(message);
+    await expect(text).toHaveValue("");
+    const stored = await api.get<CustomerMessage[]>("/api/messages/user/31337");
+    expect(stored).toEqual([expect.objectContaining({ message, isFromCustomer: false, isRead: true, orderId: order.id })]);
+
+    // Telegram refuses: nothing is stored and the toast says so.
+    telegram.failNext("sendMessage", { error_code: 403, description: "Forbidden: bot was blocked by the user" });
+    await text.fill("Are you still there?");
+    await expect(dialog.getByText("20/4096 characters")).toBeVisible();
+    await dialog.getByRole("button", { name: "Send Message" }).click();
+    const toast = await expectToast(page, "Failed to send message");
+    await expect(toast).toHaveAttribute("data-variant", "destructive");
+    expect(await api.get<CustomerMessage[]>("/api/messages/user/31337")).toHaveLength(1);
+  });
+
+  test("dispatch: status update then notification; the notification failure; a refused update", async ({ adminPage: page, seed, api, telegram }) => {
+    await createBotSettings(api);
+    const first = await seed.order({ telegramUserId: "5001", status: "processing", paymentStatus: "confirmed" });
+    const second = await seed.order({ telegramUserId: "5002", status: "processing", paymentStatus: "confirmed" });
+    const third = await seed.order({ telegramUserId: "5003", status: "processing", paymentStatus: "confirmed" });
+    await page.goto("/orders");
+    const statusOf = async (id: string) => (await api.get<Order[]>("/api/orders")).find((o) => o.id === id)!.status;
+
+    // From the row: accepted by Telegram.
+    let from = telegram.calls.length;
+    await page.getByRole("button", { name: `Dispatch order ${short(first.id)}` }).click();
+    await expectToast(page, "Order dispatched and customer notified!");
+    const call = await telegram.waitForCall((c) => c.method === "sendMessage", { from });
+    expect(String(call.payload.chat_id)).toBe("5001");
+    expect(String(call.payload.text)).toContain(`#${short(first.id)} has been dispatched`);
+    const firstRow = page.getByTestId("order-row").filter({ hasText: short(first.id) });
+    await expect(firstRow.getByRole("cell").nth(4)).toHaveText("Dispatched");
+    await expect(firstRow.getByRole("button", { name: /Dispatch order/ })).toHaveCount(0);
+    expect(await statusOf(first.id)).toBe("dispatched");
+
+    // From the details dialog: Telegram refuses the notification; the order stays dispatched.
+    telegram.failNext("sendMessage", { error_code: 403, description: "Forbidden: bot was blocked by the user" });
+    from = telegram.calls.length;
+    await page.getByRole("button", { name: `View order ${short(second.id)}` }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("button", { name: "Mark as Dispatched" }).click();
+    const toast = await expectToast(
+      page,
+      "Order updated but notification failed",
+      "The order was marked as dispatched, but the customer notification could not be sent.",
+    );
+    await expect(toast).toHaveAttribute("data-variant", "destructive");
+    await telegram.waitForCall((c) => c.method === "sendMessage", { from });
+    await expect(dialog.getByRole("button", { name: "Mark as Dispatched" })).toHaveCount(0);
+    await expect(dialog.getByText("Dispatched", { exact: true })).toBeVisible();
+    expect(await statusOf(second.id)).toBe("dispatched");
+    await dialog.getByRole("button", { name: "Close" }).click();
+
+    // Someone else dispatched it meanwhile: the update is refused and nothing is sent.
+    await api.put(`/api/orders/${third.id}`, { status: "dispatched" });
+    from = telegram.calls.length;
+    await page.getByRole("button", { name: `Dispatch order ${short(third.id)}` }).click();
+    await expectToast(page, "Failed to update order", "already dispatched");
+    expect(telegram.calls.slice(from).filter((c) => c.method === "sendMessage")).toEqual([]);
+  });
+
+  test("Cleanup Expired: both toasts, and its failure", async ({ adminPage: page, seed, api, context }) => {
+    const old = await seed.order({
+      status: "pending",
+      paymentStatus: "waiting",
+      createdAt: new Date(Date.now() - 3 * HOURS).toISOString(),
+    });
+    const fresh = await seed.order({ status: "pending", paymentStatus: "waiting" });
+    await page.goto("/orders");
+    await page.getByRole("button", { name: "Cleanup Expired" }).click();
+    await expectToast(page, "1 expired orders marked as failed", "Orders older than 2 hours have been automatically failed");
+    const oldRow = page.getByTestId("order-row").filter({ hasText: short(old.id) });
+    await expect(oldRow.getByRole("cell").nth(4)).toHaveText("Failed");
+    await expect(oldRow.getByRole("button", { name: /Delete order/ })).toBeVisible();
+    const statuses = Object.fromEntries((await api.get<Order[]>("/api/orders")).map((o) => [o.id, o.status]));
+    expect(statuses).toEqual({ [old.id]: "failed", [fresh.id]: "pending" });
+
+    await page.getByRole("button", { name: "Cleanup Expired" }).click();
+    await expectToast(page, "0 expired orders marked as failed", "No expired orders found");
+
+    // Without a session the server refuses.
+    await context.clearCookies();
+    await page.getByRole("button", { name: "Cleanup Expired" }).click();
+    const toast = await expectToast(page, "Failed to cleanup expired orders");
+    await expect(toast).toHaveAttribute("data-variant", "destructive");
+  });
+
+  test("deletes a failed order after the 'Delete Order' confirmation; a refused delete", async ({ adminPage: page, seed, api }) => {
+    const failed = await seed.order({ status: "failed", paymentStatus: "expired" });
+    const gone = await seed.order({ status: "failed", paymentStatus: "expired" });
+    await page.goto("/orders");
+
+    await page.getByRole("button", { name: `Delete order ${short(failed.id)}` }).click();
+    const confirm = page.getByRole("alertdialog");
+    await expect(confirm.getByRole("heading", { name: "Delete Order" })).toBeVisible();
+    await expect(confirm).toContainText(
+      "Are you sure you want to permanently delete this order? This action cannot be undone.",
+    );
+    await confirm.getByRole("button", { name: "Cancel" }).click();
+    await expect(confirm).toBeHidden();
+    expect(await api.get<Order[]>("/api/orders")).toHaveLength(2);
+
+    await page.getByRole("button", { name: `Delete order ${short(failed.id)}` }).click();
+    await confirm.getByRole("button", { name: "Delete Order" }).click();
+    await expectToast(page, "Order deleted successfully!");
+    await expect(page.getByTestId("order-row").filter({ hasText: short(failed.id) })).toHaveCount(0);
+    expect((await api.get<Order[]>("/api/orders")).map((o) => o.id)).toEqual([gone.id]);
+
+    await api.delete(`/api/orders/${gone.id}`);
+    await page.getByRole("button", { name: `Delete order ${short(gone.id)}` }).click();
+    await confirm.getByRole("button", { name: "Delete Order" }).click();
+    await expectToast(page, "Failed to delete order", "Order not found.");
+  });
+
+  test("pages through hundreds of orders", async ({ adminPage: page, seed }) => {
+    const start = Date.now();
+    await inBatches(260, 13, (i) =>
+      seed.order({
+        telegramUserId: String(900000 + i),
+        telegramUsername: null,
+        status: i % 10 === 0 ? "processing" : "completed",
+        createdAt: new Date(start - i * 60_000).toISOString(),
+      }),
+    );
+    await page.goto("/orders");
+    const rows = page.getByTestId("order-row");
+    await expect(rows).toHaveCount(25);
+    const pager = page.getByRole("navigation", { name: "Pagination" });
+    await expect(pager).toContainText("1–25 of 260 orders");
+    // Newest first.
+    await expect(rows.first().getByRole("cell").nth(1)).toHaveText("900000");
+    for (let i = 0; i < 10; i++) await pager.getByRole("button", { name: "Next page" }).click();
+    await expect(pager).toContainText("251–260 of 260 orders");
+    await expect(rows).toHaveCount(10);
+    await expect(pager.getByRole("button", { name: "Next page" })).toBeDisabled();
+    await pager.getByRole("button", { name: "Previous page" }).click();
+    await expect(pager).toContainText("Page 10 of 11");
+    // Filtering starts again at page 1.
+    await choose(page, page.getByRole("combobox", { name: "Filter by status" }), "Processing");
+    await expect(pager).toContainText("1–25 of 26 orders");
+  });
+
+  test("phone size: cards; screenshots", async ({ adminPage: page, seed, api }) => {
+    const postage = await api.post<PostageOption>("/api/postage-options", { name: "Royal Mail 1st Class", price: "3.95" });
+    await seed.order({
+      telegramUsername: "alice",
+      status: "processing",
+      paymentMethod: "btc",
+      paymentStatus: "confirmed",
+      shippingAddress: ADDRESS,
+      postageOptionId: postage.id,
+      items: [{ productId: PRODUCT_A, productName: "Wireless Headphones", price: "59.99" }],
+    });
+    await seed.order({ telegramUsername: "bob", status: "pending", paymentMethod: "ltc" });
+    await seed.order({ telegramUserId: "123456", telegramUsername: null, status: "dispatched", paymentMethod: "xmr" });
+    await seed.order({ status: "failed", paymentStatus: "expired", createdAt: new Date(Date.now() - 5 * HOURS).toISOString() });
+    await page.goto("/orders");
+    await expect(page.getByTestId("order-row")).toHaveCount(4);
+    await saveScreenshot(page, "orders-desktop");
+
+    await page.setViewportSize(PHONE);
+    const cards = page.getByTestId("order-card");
+    await expect(cards).toHaveCount(4);
+    await expect(page.getByRole("table")).toHaveCount(0);
+    const alice = cards.filter({ hasText: "@alice" });
+    await expect(alice).toContainText("Processing");
+    await expect(alice).toContainText("Inc. shipping");
+    await expect(alice.getByRole("button", { name: /Dispatch order/ })).toBeVisible();
+    await saveScreenshot(page, "orders-phone");
+    await alice.getByRole("button", { name: /View order/ }).click();
+    await expect(page.getByRole("dialog").getByTestId("order-item")).toHaveCount(1);
+    await settle(page);
+    await saveScreenshot(page, "orders-details-phone");
+  });
+});

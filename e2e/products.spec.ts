@@ -1,0 +1,318 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { Category, Product } from "../contract";
+import { answerNextConfirm, choose, holdRequests, inBatches, settle } from "./fixtures/ui";
+import { expect, expectToast, PHONE, saveScreenshot, test } from "./support/fixtures";
+
+const PNG = path.join(import.meta.dirname, "fixtures/product.png");
+const DELETE_CONFIRM = "Are you sure you want to delete this product?";
+
+async function seedCatalogue(api: import("./support/fixtures").Api) {
+  const electronics = await api.post<Category>("/api/categories", { name: "Electronics" });
+  const phones = await api.post<Category>("/api/categories", { name: "Phones", parentId: electronics.id });
+  const clothing = await api.post<Category>("/api/categories", { name: "Clothing" });
+  return { electronics, phones, clothing };
+}
+
+test.describe("products", () => {
+  test("shows the loading text, then the empty state", async ({ adminPage: page }) => {
+    const hold = await holdRequests(page, "**/api/products");
+    await page.goto("/products");
+    await expect(page.getByText("Loading products...")).toBeVisible();
+    await hold.release();
+    await expect(page.getByText("No products found")).toBeVisible();
+    await expect(page.getByText("Create your first product to start selling")).toBeVisible();
+  });
+
+  test("creates a product with an uploaded image and bulk tiers, edits and deletes it", async ({ adminPage: page, api }) => {
+    const { phones } = await seedCatalogue(api);
+    await page.goto("/products");
+    await page.getByRole("button", { name: "Add Product" }).click();
+    const dialog = page.getByRole("dialog");
+    await expect(dialog.getByRole("heading", { name: "Add New Product" })).toBeVisible();
+    // SPEC §4 defaults: price '0', stock 0, active.
+    await expect(dialog.getByLabel("Price (£)")).toHaveValue("0");
+    await expect(dialog.getByLabel("Price (£)")).toHaveAttribute("step", "0.01");
+    await expect(dialog.getByLabel("Stock")).toHaveValue("0");
+    await expect(dialog.getByRole("switch", { name: "Active" })).toBeChecked();
+
+    await dialog.getByLabel("Product Name").fill("Smartphone X");
+    await dialog.getByLabel("Description").fill("A fast phone");
+    await dialog.getByLabel("Price (£)").fill("19.99");
+    // Stock is parsed as an integer.
+    await dialog.getByLabel("Stock").fill("7.9");
+    await dialog.getByRole("combobox", { name: "Category" }).click();
+    await expect(page.getByRole("option")).toHaveText(["No category", "Clothing", "Electronics", "↳ Phones"]);
+    await page.getByRole("option", { name: "↳ Phones" }).click();
+
+    // The image: the progress bar shows while the bytes travel, then the preview.
+    const upload = await holdRequests(page, /\/api\/objects\/upload\/[^/]+$/, "PUT");
+    await dialog.getByTestId("product-image-input").setInputFiles(PNG);
+    await expect(dialog.getByRole("progressbar", { name: "Upload progress" })).toBeVisible();
+    await expect(dialog.getByText(/Uploading\.\.\. \d+%/)).toBeVisible();
+    await expect(dialog.getByRole("button", { name: "Create Product" })).toBeDisabled();
+    await upload.release();
+    await expectToast(page, "Image uploaded successfully!");
+    await expect(dialog.getByRole("progressbar")).toHaveCount(0);
+    const preview = dialog.getByRole("img", { name: "Product image preview" });
+    await expect(preview).toHaveAttribute("src", /^\/objects\/[^/]+$/);
+    await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(96);
+
+    // Bulk tiers: a new tier defaults to 2 / 0; empty fields fall back to those values.
+    await dialog.getByRole("button", { name: "Add Tier" }).click();
+    await dialog.getByRole("button", { name: "Add Tier" }).click();
+    await dialog.getByRole("button", { name: "Add Tier" }).click();
+    const tiers = dialog.getByTestId("bulk-tier");
+    await expect(tiers).toHaveCount(3);
+    await expect(tiers.nth(0).getByLabel("Min Quantity")).toHaveValue("2");
+    await expect(tiers.nth(0).getByLabel("Price per unit (£)")).toHaveValue("0");
+    await tiers.nth(0).getByLabel("Min Quantity").fill("5");
+    await tiers.nth(0).getByLabel("Price per unit (£)").fill("17.5");
+    await tiers.nth(1).getByLabel("Min Quantity").fill("");
+    await tiers.nth(1).getByLabel("Price per unit (£)").fill("");
+    await dialog.getByRole("button", { name: "Remove tier 3" }).click();
+    await expect(tiers).toHaveCount(2);
+
+    await dialog.getByRole("button", { name: "Create Product" }).click();
+    await expectToast(page, "Product created successfully!");
+    await expect(dialog).toBeHidden();
+
+    const row = page.getByTestId("product-row").filter({ hasText: "Smartphone X" });
+    await expect(row).toContainText("Phones");
+    await expect(row).toContainText("£19.99");
+    await expect(row).toContainText("2+ for £0.00");
+    await expect(row).toContainText("5+ for £17.50");
+    await expect(row.getByRole("cell").nth(3)).toHaveText("7");
+    await expect(row).toContainText("In Stock");
+    const thumbnail = row.getByRole("img", { name: "Smartphone X" });
+    await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(96);
+
+    let [product] = await api.get<Product[]>("/api/products");
+    expect(product).toMatchObject({
+      name: "Smartphone X",
+      description: "A fast phone",
+      price: "19.99",
+      stock: 7,
+      categoryId: phones.id,
+      isActive: true,
+      bulkPricing: [
+        { minQuantity: 2, price: 0 },
+        { minQuantity: 5, price: 17.5 },
+      ],
+    });
+    expect(product!.imageUrl).toMatch(/^\/objects\//);
+    const image = await api.context.get(product!.imageUrl!);
+    expect(image.status()).toBe(200);
+    expect(image.headers()["content-type"]).toBe("image/png");
+
+    // Edit: new price, out of stock, no tiers (saved as null), inactive.
+    await row.getByRole("button", { name: "Edit Smartphone X" }).click();
+    await expect(dialog.getByRole("heading", { name: "Edit Product" })).toBeVisible();
+    await expect(dialog.getByLabel("Product Name")).toHaveValue("Smartphone X");
+    await expect(dialog.getByTestId("bulk-tier")).toHaveCount(2);
+    await dialog.getByLabel("Price (£)").fill("21.50");
+    await dialog.getByLabel("Stock").fill("0");
+    await dialog.getByRole("button", { name: "Remove tier 2" }).click();
+    await dialog.getByRole("button", { name: "Remove tier 1" }).click();
+    await dialog.getByRole("switch", { name: "Active" }).click();
+    const saving = await holdRequests(page, "**/api/products/*", "PUT");
+    await dialog.getByRole("button", { name: "Update Product" }).click();
+    await expect(dialog.getByRole("button", { name: "Saving..." })).toBeDisabled();
+    await saving.release();
+    await expectToast(page, "Product updated successfully!");
+    await expect(row).toContainText("£21.50");
+    await expect(row).toContainText("Out of Stock");
+    await expect(row).toContainText("Inactive");
+    await expect(row).not.toContainText("for £");
+    [product] = await api.get<Product[]>("/api/products");
+    expect(product).toMatchObject({ price: "21.50", stock: 0, bulkPricing: null, isActive: false });
+    expect(product!.imageUrl).toMatch(/^\/objects\//);
+
+    // Delete asks first.
+    let confirmed = answerNextConfirm(page, DELETE_CONFIRM, false);
+    await row.getByRole("button", { name: "Delete Smartphone X" }).click();
+    await confirmed;
+    await expect(row).toBeVisible();
+    confirmed = answerNextConfirm(page, DELETE_CONFIRM, true);
+    await row.getByRole("button", { name: "Delete Smartphone X" }).click();
+    await confirmed;
+    await expectToast(page, "Product deleted successfully!");
+    await expect(page.getByText("No products found")).toBeVisible();
+    expect(await api.get<Product[]>("/api/products")).toEqual([]);
+  });
+
+  test("filters by category (children under parents), stock status and name", async ({ adminPage: page, api }) => {
+    const { electronics, phones, clothing } = await seedCatalogue(api);
+    const add = (name: string, categoryId: string | null, stock: number) =>
+      api.post("/api/products", { name, description: "", price: "5.00", stock, categoryId });
+    await add("Laptop Pro", electronics.id, 3);
+    await add("Phone Mini", phones.id, 0);
+    await add("Winter Coat", clothing.id, 8);
+    await add("Gift Card", null, 100);
+    await page.goto("/products");
+    const rows = page.getByTestId("product-row");
+    await expect(rows).toHaveCount(4);
+
+    const categoryFilter = page.getByRole("combobox", { name: "Filter by category" });
+    await categoryFilter.click();
+    await expect(page.getByRole("option")).toHaveText(["All Categories", "Clothing", "Electronics", "↳ Phones"]);
+    await page.getByRole("option", { name: "↳ Phones" }).click();
+    await expect(rows).toHaveCount(1);
+    await expect(rows).toContainText("Phone Mini");
+    // A main category includes its subcategories' products.
+    await choose(page, categoryFilter, "Electronics");
+    await expect(rows).toHaveCount(2);
+    await choose(page, categoryFilter, "All Categories");
+
+    const statusFilter = page.getByRole("combobox", { name: "Filter by status" });
+    await choose(page, statusFilter, "Out of Stock");
+    await expect(rows).toHaveCount(1);
+    await expect(rows).toContainText("Phone Mini");
+    await choose(page, statusFilter, "In Stock");
+    await expect(rows).toHaveCount(3);
+    await choose(page, statusFilter, "All Status");
+
+    const search = page.getByRole("searchbox", { name: "Search products" });
+    await search.fill("LAPTOP");
+    await expect(rows).toHaveCount(1);
+    await expect(rows).toContainText("Laptop Pro");
+    await search.fill("coat");
+    await expect(rows).toHaveText([/Winter Coat/]);
+    await search.fill("nothing like this");
+    await expect(page.getByText("No products found")).toBeVisible();
+    await expect(page.getByText("Try adjusting your search or filters")).toBeVisible();
+  });
+
+  test("server refusals show the create, update and delete failure toasts", async ({ adminPage: page, api }) => {
+    await page.goto("/products");
+    const dialog = page.getByRole("dialog");
+
+    // A tier below the minimum quantity: the server refuses and says why.
+    await page.getByRole("button", { name: "Add Product" }).click();
+    await dialog.getByLabel("Product Name").fill("Bad Tiers");
+    await dialog.getByRole("button", { name: "Add Tier" }).click();
+    await dialog.getByLabel("Min Quantity").fill("1");
+    await dialog.getByRole("button", { name: "Create Product" }).click();
+    const toast = await expectToast(page, "Failed to create product", "min quantity must be at least 2");
+    await expect(toast).toHaveAttribute("data-variant", "destructive");
+    await expect(dialog).toBeVisible();
+    expect(await api.get<Product[]>("/api/products")).toEqual([]);
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+
+    // The product disappears while it is being edited, then when it is deleted.
+    const product = await api.post<Product>("/api/products", { name: "Ghost", description: "", price: "1.00", stock: 1 });
+    await page.reload();
+    await page.getByRole("button", { name: "Edit Ghost" }).click();
+    await api.delete(`/api/products/${product.id}`);
+    await dialog.getByLabel("Price (£)").fill("2.00");
+    await dialog.getByRole("button", { name: "Update Product" }).click();
+    await expectToast(page, "Failed to update product", "not found");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+
+    const confirmed = answerNextConfirm(page, DELETE_CONFIRM, true);
+    await page.getByRole("button", { name: "Delete Ghost" }).click();
+    await confirmed;
+    await expectToast(page, "Failed to delete product", "not found");
+  });
+
+  test("image upload failures: too large, not an image, no upload URL, not confirmed", async ({ adminPage: page, api, context }) => {
+    await page.goto("/products");
+    await page.getByRole("button", { name: "Add Product" }).click();
+    const input = page.getByRole("dialog").getByTestId("product-image-input");
+    const uploadCalls: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().includes("/api/objects/upload")) uploadCalls.push(request.method());
+    });
+
+    // Over 5 MB: refused before anything is sent.
+    const big = Buffer.alloc(5_242_881, 0);
+    await input.setInputFiles({ name: "huge.png", mimeType: "image/png", buffer: big });
+    await expectToast(page, "Upload failed", "larger than 5 MB");
+    expect(uploadCalls).toEqual([]);
+    // ... and the server refuses such a file too (413), should anything send one.
+    const { uploadURL } = await api.post<{ uploadURL: string }>("/api/objects/upload");
+    const tooLarge = await api.context.put(uploadURL, { data: big, headers: { "Content-Type": "image/png" } });
+    expect(tooLarge.status()).toBe(413);
+
+    // Not an image (checked by content, not by name): the server refuses with 415.
+    await input.setInputFiles({ name: "notes.png", mimeType: "image/png", buffer: Buffer.from("just some text") });
+    await expectToast(page, "Upload failed", "Only PNG, JPEG or WebP images can be uploaded.");
+    await expect(page.getByRole("img", { name: "Product image preview" })).toHaveCount(0);
+
+    // The upload URL cannot be confirmed: the server refuses the object path.
+    await page.route("**/api/product-images", (route) =>
+      route.fallback({ postData: JSON.stringify({ imageURL: "/somewhere/else.png" }) }),
+    );
+    await input.setInputFiles(PNG);
+    await expectToast(page, "Error processing upload", "Invalid imageURL");
+    await expect(page.getByRole("img", { name: "Product image preview" })).toHaveCount(0);
+    await page.unrouteAll();
+
+    // The session is gone: no upload URL.
+    await context.clearCookies();
+    await input.setInputFiles(PNG);
+    await expectToast(page, "Failed to get upload URL");
+  });
+
+  test("pages through hundreds of products", async ({ adminPage: page, api }) => {
+    await inBatches(230, 10, (i) =>
+      api.post("/api/products", { name: `Item ${String(i + 1).padStart(3, "0")}`, description: "", price: "1.00", stock: i }),
+    );
+    await page.goto("/products");
+    const rows = page.getByTestId("product-row");
+    await expect(rows).toHaveCount(25);
+    const pager = page.getByRole("navigation", { name: "Pagination" });
+    await expect(pager).toContainText("1–25 of 230 products");
+    await expect(pager).toContainText("Page 1 of 10");
+    await expect(pager.getByRole("button", { name: "Previous page" })).toBeDisabled();
+    await pager.getByRole("button", { name: "Next page" }).click();
+    await expect(pager).toContainText("26–50 of 230 products");
+    await expect(rows).toHaveCount(25);
+    // A new search starts again at page 1.
+    await page.getByRole("searchbox", { name: "Search products" }).fill("Item 2");
+    await expect(pager).toContainText("1–25 of 31 products");
+    await page.getByRole("searchbox", { name: "Search products" }).fill("Item 229");
+    await expect(rows).toHaveCount(1);
+    await expect(pager).toHaveCount(0);
+  });
+
+  test("phone size: cards instead of the table; screenshots", async ({ adminPage: page, api }) => {
+    const { electronics } = await seedCatalogue(api);
+    const { uploadURL } = await api.post<{ uploadURL: string }>("/api/objects/upload");
+    await api.context.put(uploadURL, { data: fs.readFileSync(PNG), headers: { "Content-Type": "image/png" } });
+    const { objectPath } = await api.put<{ objectPath: string }>("/api/product-images", { imageURL: uploadURL });
+    await api.post("/api/products", {
+      name: "Wireless Headphones",
+      description: "Noise cancelling, 30 hours of battery",
+      price: "59.99",
+      stock: 12,
+      categoryId: electronics.id,
+      imageUrl: objectPath,
+      bulkPricing: [
+        { minQuantity: 3, price: 54.5 },
+        { minQuantity: 10, price: 49 },
+      ],
+    });
+    await api.post("/api/products", { name: "Cotton T-Shirt", description: "Organic", price: "15.00", stock: 0 });
+    await page.goto("/products");
+    await expect(page.getByTestId("product-row")).toHaveCount(2);
+    await saveScreenshot(page, "products-desktop");
+
+    await page.setViewportSize(PHONE);
+    const cards = page.getByTestId("product-card");
+    await expect(cards).toHaveCount(2);
+    await expect(page.getByRole("table")).toHaveCount(0);
+    const headphones = cards.filter({ hasText: "Wireless Headphones" });
+    await expect(headphones).toContainText("£59.99");
+    await expect(headphones).toContainText("3+ for £54.50");
+    await expect(headphones).toContainText("In Stock");
+    await expect(cards.filter({ hasText: "Cotton T-Shirt" })).toContainText("Out of Stock");
+    await saveScreenshot(page, "products-phone");
+
+    // The card's edit button opens the dialog.
+    await headphones.getByRole("button", { name: "Edit Wireless Headphones" }).click();
+    await expect(page.getByRole("dialog").getByLabel("Product Name")).toHaveValue("Wireless Headphones");
+    await settle(page);
+    await saveScreenshot(page, "products-dialog-phone");
+  });
+});

@@ -1,0 +1,87 @@
+import { getTableName, is, sql, Table } from "drizzle-orm";
+import { z } from "zod";
+import { ORDER_STATUSES } from "../../contract";
+import * as schema from "../../server/db/schema";
+import type { Routes } from "../../server/http/deps";
+import { insertCustomerMessage, insertOrder } from "../../server/testing/factories";
+
+// Test-only routes, mounted by the e2e server script and never by the real server: they reset the
+// shop between tests and insert what the API cannot create (orders come from the bot, customer
+// messages from Telegram). Under /api, so they need the admin session like everything else.
+
+/** Tables the reset keeps: the admin's password and sessions. */
+const KEPT_TABLES = new Set(["admin_credentials", "sessions"]);
+
+const dateOrNow = z
+  .string()
+  .datetime()
+  .optional()
+  .transform((value) => (value ? new Date(value) : undefined));
+
+const SeedOrderSchema = z.object({
+  telegramUserId: z.string().optional(),
+  telegramUsername: z.string().nullable().optional(),
+  status: z.enum(ORDER_STATUSES).optional(),
+  totalAmount: z.string().optional(),
+  paymentMethod: z.string().nullable().optional(),
+  paymentStatus: z.string().nullable().optional(),
+  paymentId: z.string().nullable().optional(),
+  postageOptionId: z.string().nullable().optional(),
+  shippingAddress: z
+    .object({ name: z.string(), streetAddress: z.string(), postcode: z.string(), contact: z.string().nullable().optional() })
+    .nullable()
+    .optional(),
+  createdAt: dateOrNow,
+  items: z
+    .array(
+      z.object({
+        productId: z.string(),
+        productName: z.string(),
+        price: z.string(),
+        quantity: z.number().int().positive().optional(),
+      }),
+    )
+    .optional(),
+});
+
+const SeedMessageSchema = z.object({
+  telegramUserId: z.string().optional(),
+  telegramUsername: z.string().nullable().optional(),
+  message: z.string().optional(),
+  isFromCustomer: z.boolean().optional(),
+  isRead: z.boolean().optional(),
+  orderId: z.string().nullable().optional(),
+  createdAt: dateOrNow,
+});
+
+export const seedRoutes: Routes = (app, deps) => {
+  app.post("/api/test/reset", async () => {
+    const tables = (Object.values(schema) as unknown[])
+      .filter((value): value is Table => is(value, Table))
+      .map((table) => getTableName(table))
+      .filter((name) => !KEPT_TABLES.has(name));
+    if (tables.length > 0) {
+      await deps.db.execute(sql.raw(`truncate table ${tables.map((t) => `"${t}"`).join(", ")} restart identity cascade`));
+    }
+    return { reset: tables };
+  });
+
+  app.post("/api/test/orders", { schema: { body: SeedOrderSchema } }, async (request, reply) => {
+    const { items = [], createdAt, ...fields } = request.body;
+    const { order, items: rows } = await insertOrder(deps.db, {
+      ...fields,
+      ...(createdAt ? { createdAt, updatedAt: createdAt } : {}),
+      items: items.map((item) => ({
+        product: { id: item.productId, name: item.productName, price: item.price },
+        quantity: item.quantity ?? 1,
+      })),
+    });
+    return reply.code(201).send({ ...order, items: rows });
+  });
+
+  app.post("/api/test/messages", { schema: { body: SeedMessageSchema } }, async (request, reply) => {
+    const { createdAt, ...fields } = request.body;
+    const row = await insertCustomerMessage(deps.db, { ...fields, ...(createdAt ? { createdAt } : {}) });
+    return reply.code(201).send(row);
+  });
+};

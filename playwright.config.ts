@@ -1,0 +1,37 @@
+import { defineConfig } from "@playwright/test";
+
+// Browser tests (e2e/*.spec.ts) in Debian's Chromium (/usr/bin/chromium, or CHROMIUM_PATH; see
+// e2e/support/fixtures.ts): Playwright never downloads a browser here. Each worker starts its own
+// real server on a fresh temporary DATA_DIR; two workers keep a 2-core machine responsive.
+const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+export default defineConfig({
+  testDir: "e2e",
+  testMatch: "*.spec.ts",
+  outputDir: "e2e/output/test-results",
+  globalSetup: "./e2e/support/global-setup.ts",
+  workers: Number(process.env.E2E_WORKERS ?? 2),
+  fullyParallel: false,
+  forbidOnly: true,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  reporter: [["list"]],
+  use: {
+    browserName: "chromium",
+    viewport: { width: 1440, height: 900 },
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: chromium,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
+    },
+  },
+});

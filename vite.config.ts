@@ -1,0 +1,27 @@
+import path from "node:path";
+import tailwindcss from "@tailwindcss/vite";
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+
+// The web app lives in web/ and is built into dist/web, which the server serves (server/http/web.ts).
+// In development (`npm run dev`, scripts/dev.ts) Vite serves it and proxies the API to the server.
+const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? "5001"}`;
+
+export default defineConfig({
+  root: path.resolve(import.meta.dirname, "web"),
+  plugins: [react(), tailwindcss()],
+  resolve: {
+    alias: { "@": path.resolve(import.meta.dirname, "web") },
+  },
+  build: {
+    outDir: path.resolve(import.meta.dirname, "dist/web"),
+    emptyOutDir: true,
+    assetsDir: "assets",
+  },
+  server: {
+    proxy: {
+      "/api": { target: apiTarget },
+      "/objects": { target: apiTarget },
+    },
+  },
+});

@@ -1,0 +1,45 @@
+import { Bot } from "lucide-react";
+import { Link, useLocation } from "wouter";
+import { cn } from "@/lib/utils";
+import { NAV_ITEMS } from "./nav";
+
+/** The navigation; the same list in the fixed sidebar and in the phone drawer. */
+export function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
+  const [location] = useLocation();
+  return (
+    <div className="flex h-full flex-col">
+      <div className="flex h-16 items-center gap-3 border-b px-6">
+        <div className="bg-primary text-primary-foreground flex size-8 items-center justify-center rounded-lg">
+          <Bot className="size-4" />
+        </div>
+        <div className="leading-tight">
+          <p className="text-sm font-semibold">Shop Admin</p>
+          <p className="text-muted-foreground text-xs">Telegram bot shop</p>
+        </div>
+      </div>
+      <nav aria-label="Main" className="flex-1 space-y-1 overflow-y-auto p-3">
+        {NAV_ITEMS.map(({ href, label, icon: Icon }) => {
+          const active = href === "/" ? location === "/" : location === href || location.startsWith(`${href}/`);
+          return (
+            <Link
+              key={href}
+              href={href}
+              onClick={onNavigate}
+              aria-current={active ? "page" : undefined}
+              className={cn(
+                "flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium transition-colors",
+                active
+                  ? "bg-sidebar-primary text-sidebar-primary-foreground shadow-xs"
+                  : "text-muted-foreground hover:bg-sidebar-accent hover:text-sidebar-accent-foreground",
+              )}
+            >
+              <Icon className="size-4" />
+              {label}
+            </Link>
+          );
+        })}
+      </nav>
+      <div className="text-muted-foreground border-t px-6 py-4 text-xs">Payments by NOWPayments · GBP</div>
+    </div>
+  );
+}

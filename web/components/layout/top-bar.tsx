@@ -1,0 +1,64 @@
+import { LogOut, Menu } from "lucide-react";
+import { useState } from "react";
+import { useLocation } from "wouter";
+import { Avatar, AvatarFallback } from "@/components/ui/avatar";
+import { Button } from "@/components/ui/button";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from "@/components/ui/dropdown-menu";
+import { Sheet, SheetContent, SheetDescription, SheetTitle } from "@/components/ui/sheet";
+import { useLogout } from "@/lib/queries";
+import { pageTitle } from "./nav";
+import { SidebarNav } from "./sidebar";
+
+export function TopBar() {
+  const [location] = useLocation();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const logout = useLogout();
+
+  return (
+    <header className="bg-background/95 supports-[backdrop-filter]:bg-background/80 sticky top-0 z-40 flex h-16 items-center gap-3 border-b px-4 backdrop-blur sm:px-6">
+      <Button variant="ghost" size="icon" className="lg:hidden" aria-label="Open navigation" onClick={() => setDrawerOpen(true)}>
+        <Menu className="size-5" />
+      </Button>
+      <Sheet open={drawerOpen} onOpenChange={setDrawerOpen}>
+        <SheetContent side="left" className="bg-sidebar w-72 gap-0 p-0 sm:max-w-72" aria-describedby={undefined}>
+          <SheetTitle className="sr-only">Navigation</SheetTitle>
+          <SheetDescription className="sr-only">Go to a section of the dashboard</SheetDescription>
+          <SidebarNav onNavigate={() => setDrawerOpen(false)} />
+        </SheetContent>
+      </Sheet>
+
+      <h1 data-testid="page-title" className="flex-1 truncate text-lg font-semibold">
+        {pageTitle(location)}
+      </h1>
+
+      <DropdownMenu>
+        <DropdownMenuTrigger asChild>
+          <Button variant="ghost" className="gap-2 px-2" aria-label="User menu">
+            <Avatar className="size-8">
+              <AvatarFallback className="bg-primary text-primary-foreground text-xs font-semibold">AD</AvatarFallback>
+            </Avatar>
+            <span className="hidden text-sm font-medium sm:inline">Admin</span>
+          </Button>
+        </DropdownMenuTrigger>
+        <DropdownMenuContent align="end" className="w-48">
+          <DropdownMenuLabel>
+            <p className="text-sm font-medium">Administrator</p>
+            <p className="text-muted-foreground text-xs font-normal">Signed in</p>
+          </DropdownMenuLabel>
+          <DropdownMenuSeparator />
+          <DropdownMenuItem onSelect={() => logout.mutate()} disabled={logout.isPending}>
+            <LogOut />
+            Logout
+          </DropdownMenuItem>
+        </DropdownMenuContent>
+      </DropdownMenu>
+    </header>
+  );
+}

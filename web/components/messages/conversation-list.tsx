@@ -1,0 +1,93 @@
+import { MessageSquare } from "lucide-react";
+import { ListPager, usePaged } from "@/components/list-pager";
+import { cn } from "@/lib/utils";
+import { avatarColor, type Conversation, displayName, initials, messageTime } from "./conversations";
+
+export function CustomerAvatar({ customer }: { customer: Pick<Conversation, "telegramUserId" | "telegramUsername"> }) {
+  return (
+    <div
+      className={cn(
+        "flex size-10 shrink-0 items-center justify-center rounded-full text-sm font-semibold text-white",
+        avatarColor(customer.telegramUserId),
+      )}
+      aria-hidden="true"
+    >
+      {initials(customer)}
+    </div>
+  );
+}
+
+export function ConversationList({
+  conversations,
+  selectedUserId,
+  onSelect,
+  loading,
+}: {
+  conversations: Conversation[];
+  selectedUserId: string | null;
+  onSelect: (conversation: Conversation) => void;
+  loading: boolean;
+}) {
+  const paged = usePaged(conversations, "", 50);
+
+  if (loading) return <p className="text-muted-foreground p-6 text-center text-sm">Loading conversations...</p>;
+  if (conversations.length === 0) {
+    return (
+      <div className="p-8 text-center">
+        <MessageSquare className="text-muted-foreground mx-auto mb-3 size-10" />
+        <p className="text-muted-foreground">No conversations yet</p>
+      </div>
+    );
+  }
+  return (
+    <div className="flex min-h-0 flex-1 flex-col">
+      <ul className="relative min-h-0 flex-1 divide-y overflow-y-auto" aria-label="Conversations">
+        {paged.rows.map((conversation) => {
+          const selected = conversation.telegramUserId === selectedUserId;
+          return (
+            <li key={conversation.telegramUserId}>
+              <button
+                type="button"
+                onClick={() => onSelect(conversation)}
+                aria-current={selected ? "true" : undefined}
+                data-testid="conversation"
+                className={cn(
+                  "hover:bg-muted/60 flex w-full cursor-pointer items-center gap-3 px-4 py-3 text-left transition-colors",
+                  selected && "bg-muted",
+                )}
+              >
+                <CustomerAvatar customer={conversation} />
+                <div className="min-w-0 flex-1">
+                  <div className="flex items-baseline justify-between gap-2">
+                    <p className={cn("truncate text-sm", conversation.unread > 0 ? "font-semibold" : "font-medium")}>
+                      {displayName(conversation)}
+                    </p>
+                    <span className="text-muted-foreground shrink-0 text-xs">
+                      {messageTime(conversation.lastMessage.createdAt)}
+                    </span>
+                  </div>
+                  <div className="flex items-center justify-between gap-2">
+                    <p className="text-muted-foreground truncate text-sm">
+                      {conversation.lastMessage.isFromCustomer ? "" : "You: "}
+                      {conversation.lastMessage.message}
+                    </p>
+                    {conversation.unread > 0 && (
+                      <span className="size-2.5 shrink-0 rounded-full bg-blue-600" data-testid="unread-dot">
+                        <span className="sr-only">Unread</span>
+                      </span>
+                    )}
+                  </div>
+                </div>
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+      {paged.pageCount > 1 && (
+        <div className="border-t px-4 pb-3">
+          <ListPager paged={paged} label="conversations" compact />
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,199 @@
+import { MapPin, Truck } from "lucide-react";
+import { type ReactNode, useState } from "react";
+import type { Order } from "../../../contract";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { Separator } from "@/components/ui/separator";
+import { useOrderItems, usePostageOptions } from "@/lib/queries";
+import { describeError } from "@/lib/api";
+import { formatDateTime, formatGBP, shortId } from "@/lib/screen-helpers";
+import { cn } from "@/lib/utils";
+import { OrderStatusBadge } from "./order-bits";
+import { SendMessagePanel } from "./send-message-panel";
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="flex justify-between gap-4 text-sm">
+      <dt className="text-muted-foreground shrink-0">{label}</dt>
+      <dd className="min-w-0 text-right break-words">{children}</dd>
+    </div>
+  );
+}
+
+function PostageLine({ order }: { order: Order }) {
+  const postageQuery = usePostageOptions();
+  let title: string;
+  let detail: string | null = null;
+  let price: string;
+  if (!order.postageOptionId) {
+    title = "No Postage Method Selected";
+    detail = "Free shipping or pickup";
+    price = formatGBP(0);
+  } else {
+    const option = postageQuery.data?.find((o) => o.id === order.postageOptionId);
+    if (option) {
+      title = option.description ? `${option.name} - ${option.description}` : option.name;
+      if (option.estimatedDays != null) detail = `Estimated ${option.estimatedDays} days`;
+      price = formatGBP(option.price);
+    } else {
+      // Not in the postage list (not loaded, or unavailable); its price is part of the total anyway.
+      title = "Selected Postage Method";
+      price = "Included";
+    }
+  }
+  return (
+    <div className="bg-muted/50 flex items-center justify-between gap-4 rounded-md p-3 text-sm" data-testid="postage-line">
+      <div className="flex min-w-0 items-center gap-2">
+        <Truck className="text-muted-foreground size-4 shrink-0" aria-hidden="true" />
+        <div className="min-w-0">
+          <p className="font-medium">{title}</p>
+          {detail && <p className="text-muted-foreground text-xs">{detail}</p>}
+        </div>
+      </div>
+      <p className="font-medium">{price}</p>
+    </div>
+  );
+}
+
+export function OrderDetailsDialog({
+  order,
+  onOpenChange,
+  onDispatch,
+  dispatching,
+}: {
+  /** The order shown; null closes the dialog. */
+  order: Order | null;
+  onOpenChange: (open: boolean) => void;
+  onDispatch: (order: Order) => void;
+  dispatching: boolean;
+}) {
+  const itemsQuery = useOrderItems(order?.id ?? null);
+  const [showAddress, setShowAddress] = useState(false);
+  const address = order?.shippingAddress ?? null;
+
+  return (
+    <Dialog
+      open={order !== null}
+      onOpenChange={(open) => {
+        if (!open) setShowAddress(false);
+        onOpenChange(open);
+      }}
+    >
+      <DialogContent className="sm:max-w-3xl">
+        {order && (
+          <>
+            <DialogHeader>
+              <DialogTitle>Order Details - #{shortId(order.id)}</DialogTitle>
+              <DialogDescription className="flex flex-wrap items-center justify-center gap-2 sm:justify-start">
+                <span>Placed {formatDateTime(order.createdAt)}</span>
+                <OrderStatusBadge status={order.status} />
+              </DialogDescription>
+            </DialogHeader>
+
+            <div className="grid gap-4 md:grid-cols-2">
+              <section className="space-y-2 rounded-lg border p-4" aria-labelledby="customer-info-heading">
+                <h3 id="customer-info-heading" className="font-semibold">
+                  Customer Information
+                </h3>
+                <dl className="space-y-1.5">
+                  <Field label="Username">
+                    {order.telegramUsername ? `@${order.telegramUsername}` : order.telegramUserId}
+                  </Field>
+                  <Field label="Name">{address?.name ?? "-"}</Field>
+                  <Field label="Address">{address?.streetAddress ?? "-"}</Field>
+                  <Field label="Postcode">{address?.postcode ?? "-"}</Field>
+                  {address?.contact && <Field label="Contact">{address.contact}</Field>}
+                </dl>
+              </section>
+              <section className="space-y-2 rounded-lg border p-4" aria-labelledby="payment-info-heading">
+                <h3 id="payment-info-heading" className="font-semibold">
+                  Payment Information
+                </h3>
+                <dl className="space-y-1.5">
+                  <Field label="Method">{order.paymentMethod ? order.paymentMethod.toUpperCase() : "Not specified"}</Field>
+                  <Field label="Amount">{formatGBP(order.totalAmount)}</Field>
+                  <Field label="Status">
+                    <span
+                      className={cn(
+                        "capitalize",
+                        order.paymentStatus === "confirmed" && "font-medium text-green-600",
+                      )}
+                      data-testid="payment-status"
+                    >
+                      {(order.paymentStatus || "pending").replace(/_/g, " ")}
+                    </span>
+                  </Field>
+                  <Field label="Payment ID">
+                    <span className="font-mono text-xs">{order.paymentId ?? "-"}</span>
+                  </Field>
+                </dl>
+              </section>
+            </div>
+
+            <section className="space-y-2" aria-labelledby="order-items-heading">
+              <h3 id="order-items-heading" className="font-semibold">
+                Order Items
+              </h3>
+              {itemsQuery.isLoading ? (
+                <p className="text-muted-foreground text-sm">Loading items...</p>
+              ) : itemsQuery.isError ? (
+                <p className="text-destructive text-sm">{describeError(itemsQuery.error)}</p>
+              ) : (itemsQuery.data ?? []).length === 0 ? (
+                <p className="text-muted-foreground text-sm">No items</p>
+              ) : (
+                <ul className="divide-y rounded-md border">
+                  {(itemsQuery.data ?? []).map((item) => (
+                    <li key={item.id} className="flex items-center justify-between gap-4 p-3 text-sm" data-testid="order-item">
+                      <div className="min-w-0">
+                        <p className="truncate font-medium">{item.productName || `Product ${shortId(item.productId)}`}</p>
+                        <p className="text-muted-foreground text-xs">
+                          {item.quantity} × {formatGBP(item.price)}
+                        </p>
+                      </div>
+                      <p className="font-medium">{formatGBP(Number(item.price) * item.quantity)}</p>
+                    </li>
+                  ))}
+                </ul>
+              )}
+              <PostageLine order={order} />
+              <Separator />
+              <div className="flex items-center justify-between text-base font-semibold">
+                <span>Total</span>
+                <span data-testid="order-total">{formatGBP(order.totalAmount)}</span>
+              </div>
+            </section>
+
+            <div className="flex flex-wrap gap-2">
+              {order.status === "processing" && (
+                <Button onClick={() => onDispatch(order)} disabled={dispatching}>
+                  <Truck />
+                  {dispatching ? "Dispatching..." : "Mark as Dispatched"}
+                </Button>
+              )}
+              <Button variant="outline" onClick={() => setShowAddress((shown) => !shown)} aria-expanded={showAddress}>
+                <MapPin />
+                View Address
+              </Button>
+            </div>
+            {showAddress && (
+              <address className="bg-muted/50 rounded-md border p-3 text-sm not-italic" data-testid="shipping-label">
+                {address ? (
+                  <>
+                    <p className="font-medium">{address.name}</p>
+                    <p>{address.streetAddress}</p>
+                    <p>{address.postcode}</p>
+                    {address.contact && <p className="text-muted-foreground">{address.contact}</p>}
+                  </>
+                ) : (
+                  <p className="text-muted-foreground">No shipping address on this order</p>
+                )}
+              </address>
+            )}
+
+            <SendMessagePanel key={order.id} order={order} />
+          </>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,110 @@
+import { Pencil, Trash2 } from "lucide-react";
+import type { PostageOption } from "../../../contract";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { formatGBP } from "@/lib/screen-helpers";
+import { cn } from "@/lib/utils";
+
+type ListProps = {
+  options: PostageOption[];
+  onToggle: (option: PostageOption) => void;
+  onEdit: (option: PostageOption) => void;
+  onDelete: (option: PostageOption) => void;
+};
+
+const days = (option: PostageOption) => (option.estimatedDays != null ? `${option.estimatedDays} days` : "-");
+
+/** SPEC §2: clicking the badge switches the option between Active and Inactive. */
+function StatusToggle({ option, onToggle }: { option: PostageOption; onToggle: ListProps["onToggle"] }) {
+  return (
+    <Badge
+      asChild
+      variant={option.isActive ? "default" : "secondary"}
+      className={cn("cursor-pointer", option.isActive && "bg-green-600 text-white hover:bg-green-700")}
+    >
+      <button
+        type="button"
+        onClick={() => onToggle(option)}
+        title={option.isActive ? "Click to deactivate" : "Click to activate"}
+      >
+        {option.isActive ? "Active" : "Inactive"}
+      </button>
+    </Badge>
+  );
+}
+
+function Actions({ option, onEdit, onDelete }: { option: PostageOption } & Pick<ListProps, "onEdit" | "onDelete">) {
+  return (
+    <div className="flex justify-end gap-1">
+      <Button variant="ghost" size="icon" onClick={() => onEdit(option)} aria-label={`Edit ${option.name}`}>
+        <Pencil />
+      </Button>
+      <Button
+        variant="ghost"
+        size="icon"
+        className="text-destructive hover:text-destructive"
+        onClick={() => onDelete(option)}
+        aria-label={`Delete ${option.name}`}
+      >
+        <Trash2 />
+      </Button>
+    </div>
+  );
+}
+
+export function PostageTable({ options, onToggle, onEdit, onDelete }: ListProps) {
+  return (
+    <Table>
+      <TableHeader>
+        <TableRow>
+          <TableHead className="pl-4">Service Name</TableHead>
+          <TableHead>Description</TableHead>
+          <TableHead>Price</TableHead>
+          <TableHead>Est. Days</TableHead>
+          <TableHead>Status</TableHead>
+          <TableHead className="pr-4 text-right">Actions</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {options.map((option) => (
+          <TableRow key={option.id} data-testid="postage-row">
+            <TableCell className="pl-4 font-medium">{option.name}</TableCell>
+            <TableCell className="text-muted-foreground max-w-xs truncate">{option.description || "-"}</TableCell>
+            <TableCell>{formatGBP(option.price)}</TableCell>
+            <TableCell>{days(option)}</TableCell>
+            <TableCell>
+              <StatusToggle option={option} onToggle={onToggle} />
+            </TableCell>
+            <TableCell className="pr-4">
+              <Actions option={option} onEdit={onEdit} onDelete={onDelete} />
+            </TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
+
+export function PostageCards({ options, onToggle, onEdit, onDelete }: ListProps) {
+  return (
+    <ul className="divide-y">
+      {options.map((option) => (
+        <li key={option.id} className="space-y-1 p-4" data-testid="postage-card">
+          <div className="flex items-start justify-between gap-2">
+            <div className="min-w-0">
+              <p className="font-medium">{option.name}</p>
+              <p className="text-muted-foreground text-sm">{option.description || "-"}</p>
+            </div>
+            <Actions option={option} onEdit={onEdit} onDelete={onDelete} />
+          </div>
+          <div className="flex flex-wrap items-center gap-3 text-sm">
+            <span className="font-medium">{formatGBP(option.price)}</span>
+            <span className="text-muted-foreground">Est. {days(option)}</span>
+            <StatusToggle option={option} onToggle={onToggle} />
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}

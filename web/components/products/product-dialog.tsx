@@ -1,0 +1,344 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Plus, Trash2 } from "lucide-react";
+import { useEffect, useState } from "react";
+import { useFieldArray, useForm } from "react-hook-form";
+import { z } from "zod";
+import { type Category, type Product, type ProductInput, ProductInputSchema } from "../../../contract";
+import { ImageUpload } from "@/components/products/image-upload";
+import { Button } from "@/components/ui/button";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "@/components/ui/dialog";
+import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { Switch } from "@/components/ui/switch";
+import { Textarea } from "@/components/ui/textarea";
+import { toast } from "@/hooks/use-toast";
+import { useCreateProduct, useUpdateProduct } from "@/lib/queries";
+import { describeError } from "@/lib/api";
+import { categoryOptions, NO_CATEGORY } from "./category-options";
+
+// The form keeps what was typed (strings); SPEC §5's parsing rules turn it into the API's shape on save.
+const ProductFormSchema = z.object({
+  name: ProductInputSchema.shape.name,
+  description: z.string(),
+  price: z
+    .string()
+    .trim()
+    .min(1, "Price is required")
+    .regex(/^\d+(\.\d{1,2})?$/, "Enter a price in pounds, e.g. 4.99"),
+  stock: z.string(),
+  categoryId: z.string(),
+  imageUrl: z.string().nullable(),
+  bulkPricing: z.array(z.object({ minQuantity: z.string(), price: z.string() })),
+  isActive: z.boolean(),
+});
+type ProductForm = z.infer<typeof ProductFormSchema>;
+
+/** SPEC §4: a new product costs '0', has stock 0 and is active. */
+const NEW_PRODUCT: ProductForm = {
+  name: "",
+  description: "",
+  price: "0",
+  stock: "0",
+  categoryId: NO_CATEGORY,
+  imageUrl: null,
+  bulkPricing: [],
+  isActive: true,
+};
+
+function valuesOf(product: Product | null): ProductForm {
+  if (!product) return NEW_PRODUCT;
+  return {
+    name: product.name,
+    description: product.description,
+    price: product.price,
+    stock: String(product.stock),
+    categoryId: product.categoryId ?? NO_CATEGORY,
+    imageUrl: product.imageUrl,
+    bulkPricing: (product.bulkPricing ?? []).map((tier) => ({
+      minQuantity: String(tier.minQuantity),
+      price: String(tier.price),
+    })),
+    isActive: product.isActive,
+  };
+}
+
+function numberOr(text: string, parse: (text: string) => number, fallback: number): number {
+  const n = parse(text);
+  return Number.isNaN(n) ? fallback : n;
+}
+
+/** SPEC §5: stock is an integer (non-numeric 0); a tier's min quantity non-numeric 2, its price 0; no tiers is null. */
+export function toProductInput(values: ProductForm): ProductInput {
+  return {
+    name: values.name,
+    description: values.description,
+    price: values.price,
+    stock: numberOr(values.stock, (t) => parseInt(t, 10), 0),
+    categoryId: values.categoryId === NO_CATEGORY ? null : values.categoryId,
+    imageUrl: values.imageUrl,
+    bulkPricing:
+      values.bulkPricing.length === 0
+        ? null
+        : values.bulkPricing.map((tier) => ({
+            minQuantity: numberOr(tier.minQuantity, (t) => parseInt(t, 10), 2),
+            price: numberOr(tier.price, parseFloat, 0),
+          })),
+    isActive: values.isActive,
+  };
+}
+
+export function ProductDialog({
+  open,
+  onOpenChange,
+  product,
+  categories,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** The product being edited, or null to add one. */
+  product: Product | null;
+  categories: Category[];
+}) {
+  const createProduct = useCreateProduct();
+  const updateProduct = useUpdateProduct();
+  const [uploading, setUploading] = useState(false);
+  const form = useForm<ProductForm>({
+    resolver: zodResolver(ProductFormSchema),
+    defaultValues: valuesOf(product),
+  });
+  const tiers = useFieldArray({ control: form.control, name: "bulkPricing" });
+
+  const { reset } = form;
+  useEffect(() => {
+    if (open) reset(valuesOf(product));
+  }, [open, product, reset]);
+
+  const pending = createProduct.isPending || updateProduct.isPending;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    const data = toProductInput(values);
+    try {
+      if (product) {
+        await updateProduct.mutateAsync({ id: product.id, data });
+        toast({ title: "Product updated successfully!" });
+      } else {
+        await createProduct.mutateAsync(data);
+        toast({ title: "Product created successfully!" });
+      }
+      onOpenChange(false);
+    } catch (error) {
+      toast({
+        title: product ? "Failed to update product" : "Failed to create product",
+        description: describeError(error),
+        variant: "destructive",
+      });
+    }
+  });
+
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent className="sm:max-w-2xl">
+        <DialogHeader>
+          <DialogTitle>{product ? "Edit Product" : "Add New Product"}</DialogTitle>
+          <DialogDescription>
+            {product ? "Update the product details below." : "Fill in the details of the new product."}
+          </DialogDescription>
+        </DialogHeader>
+        <Form {...form}>
+          <form onSubmit={onSubmit} className="space-y-4" noValidate>
+            <FormField
+              control={form.control}
+              name="name"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>Product Name</FormLabel>
+                  <FormControl>
+                    <Input placeholder="e.g., Wireless Headphones" autoComplete="off" {...field} />
+                  </FormControl>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            <FormField
+              control={form.control}
+              name="description"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>Description</FormLabel>
+                  <FormControl>
+                    <Textarea placeholder="Describe the product" rows={3} {...field} />
+                  </FormControl>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            <div className="grid gap-4 sm:grid-cols-3">
+              <FormField
+                control={form.control}
+                name="price"
+                render={({ field }) => (
+                  <FormItem>
+                    <FormLabel>Price (£)</FormLabel>
+                    <FormControl>
+                      <Input type="number" step="0.01" min="0" inputMode="decimal" {...field} />
+                    </FormControl>
+                    <FormMessage />
+                  </FormItem>
+                )}
+              />
+              <FormField
+                control={form.control}
+                name="stock"
+                render={({ field }) => (
+                  <FormItem>
+                    <FormLabel>Stock</FormLabel>
+                    <FormControl>
+                      <Input type="number" step="1" min="0" inputMode="numeric" {...field} />
+                    </FormControl>
+                    <FormMessage />
+                  </FormItem>
+                )}
+              />
+              <FormField
+                control={form.control}
+                name="categoryId"
+                render={({ field }) => (
+                  <FormItem>
+                    <FormLabel>Category</FormLabel>
+                    <Select value={field.value} onValueChange={field.onChange}>
+                      <FormControl>
+                        <SelectTrigger className="w-full">
+                          <SelectValue placeholder="Select a category" />
+                        </SelectTrigger>
+                      </FormControl>
+                      <SelectContent>
+                        <SelectItem value={NO_CATEGORY}>No category</SelectItem>
+                        {categoryOptions(categories).map((option) => (
+                          <SelectItem key={option.id} value={option.id}>
+                            {option.label}
+                          </SelectItem>
+                        ))}
+                      </SelectContent>
+                    </Select>
+                    <FormMessage />
+                  </FormItem>
+                )}
+              />
+            </div>
+
+            <FormField
+              control={form.control}
+              name="imageUrl"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>Product Image</FormLabel>
+                  <ImageUpload value={field.value} onChange={field.onChange} onUploadingChange={setUploading} />
+                </FormItem>
+              )}
+            />
+
+            <div role="group" aria-labelledby="bulk-pricing-heading" className="space-y-3 rounded-md border p-3">
+              <div className="flex items-center justify-between gap-2">
+                <div>
+                  <p id="bulk-pricing-heading" className="text-sm font-medium">
+                    Bulk Pricing
+                  </p>
+                  <p className="text-muted-foreground text-xs">Lower unit prices for larger quantities</p>
+                </div>
+                <Button
+                  type="button"
+                  variant="outline"
+                  size="sm"
+                  onClick={() => tiers.append({ minQuantity: "2", price: "0" })}
+                >
+                  <Plus />
+                  Add Tier
+                </Button>
+              </div>
+              {tiers.fields.length === 0 ? (
+                <p className="text-muted-foreground text-sm">No bulk pricing tiers</p>
+              ) : (
+                <ul className="space-y-2">
+                  {tiers.fields.map((tier, index) => (
+                    <li key={tier.id} className="flex items-end gap-2" data-testid="bulk-tier">
+                      <div className="flex-1 space-y-1">
+                        <Label htmlFor={`tier-${tier.id}-min`} className="text-xs">
+                          Min Quantity
+                        </Label>
+                        <Input
+                          id={`tier-${tier.id}-min`}
+                          type="number"
+                          min="2"
+                          step="1"
+                          inputMode="numeric"
+                          {...form.register(`bulkPricing.${index}.minQuantity`)}
+                        />
+                      </div>
+                      <div className="flex-1 space-y-1">
+                        <Label htmlFor={`tier-${tier.id}-price`} className="text-xs">
+                          Price per unit (£)
+                        </Label>
+                        <Input
+                          id={`tier-${tier.id}-price`}
+                          type="number"
+                          min="0"
+                          step="0.01"
+                          inputMode="decimal"
+                          {...form.register(`bulkPricing.${index}.price`)}
+                        />
+                      </div>
+                      <Button
+                        type="button"
+                        variant="ghost"
+                        size="icon"
+                        className="text-destructive hover:text-destructive"
+                        onClick={() => tiers.remove(index)}
+                        aria-label={`Remove tier ${index + 1}`}
+                      >
+                        <Trash2 />
+                      </Button>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </div>
+
+            <FormField
+              control={form.control}
+              name="isActive"
+              render={({ field }) => (
+                <FormItem className="flex items-center justify-between rounded-md border p-3">
+                  <div className="space-y-0.5">
+                    <FormLabel>Active</FormLabel>
+                    <FormDescription>Shown to customers in the bot</FormDescription>
+                  </div>
+                  <FormControl>
+                    <Switch checked={field.value} onCheckedChange={field.onChange} />
+                  </FormControl>
+                </FormItem>
+              )}
+            />
+
+            <DialogFooter>
+              <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
+                Cancel
+              </Button>
+              <Button type="submit" disabled={pending || uploading}>
+                {pending ? "Saving..." : product ? "Update Product" : "Create Product"}
+              </Button>
+            </DialogFooter>
+          </form>
+        </Form>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,145 @@
+import { ImageIcon, Pencil, Trash2 } from "lucide-react";
+import type { Product } from "../../../contract";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { cn } from "@/lib/utils";
+import { formatGBP } from "@/lib/screen-helpers";
+
+type RowProps = {
+  products: Product[];
+  categoryName: (id: string | null) => string;
+  onEdit: (product: Product) => void;
+  onDelete: (product: Product) => void;
+};
+
+function Thumbnail({ product, className }: { product: Product; className?: string }) {
+  return (
+    <div className={cn("bg-muted flex shrink-0 items-center justify-center overflow-hidden rounded-md border", className)}>
+      {product.imageUrl ? (
+        <img src={product.imageUrl} alt={product.name} className="size-full object-cover" loading="lazy" />
+      ) : (
+        <ImageIcon className="text-muted-foreground size-5" aria-hidden="true" />
+      )}
+    </div>
+  );
+}
+
+/** SPEC §2: bulk tiers read 'N+ for £price'. */
+function BulkTiers({ product }: { product: Product }) {
+  if (!product.bulkPricing?.length) return null;
+  return (
+    <ul className="text-muted-foreground space-y-0.5 text-xs">
+      {product.bulkPricing.map((tier) => (
+        <li key={tier.minQuantity}>
+          {tier.minQuantity}+ for {formatGBP(tier.price)}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function StatusBadges({ product }: { product: Product }) {
+  return (
+    <div className="flex flex-wrap gap-1">
+      {product.stock > 0 ? (
+        <Badge className="bg-green-600 text-white">In Stock</Badge>
+      ) : (
+        <Badge variant="destructive">Out of Stock</Badge>
+      )}
+      {!product.isActive && <Badge variant="secondary">Inactive</Badge>}
+    </div>
+  );
+}
+
+function Actions({ product, onEdit, onDelete }: { product: Product } & Pick<RowProps, "onEdit" | "onDelete">) {
+  return (
+    <div className="flex justify-end gap-1">
+      <Button variant="ghost" size="icon" onClick={() => onEdit(product)} aria-label={`Edit ${product.name}`}>
+        <Pencil />
+      </Button>
+      <Button
+        variant="ghost"
+        size="icon"
+        className="text-destructive hover:text-destructive"
+        onClick={() => onDelete(product)}
+        aria-label={`Delete ${product.name}`}
+      >
+        <Trash2 />
+      </Button>
+    </div>
+  );
+}
+
+export function ProductTable({ products, categoryName, onEdit, onDelete }: RowProps) {
+  return (
+    <Table>
+      <TableHeader>
+        <TableRow>
+          <TableHead className="pl-4">Product</TableHead>
+          <TableHead>Category</TableHead>
+          <TableHead>Price (GBP)</TableHead>
+          <TableHead>Stock</TableHead>
+          <TableHead>Status</TableHead>
+          <TableHead className="pr-4 text-right">Actions</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {products.map((product) => (
+          <TableRow key={product.id} data-testid="product-row">
+            <TableCell className="pl-4">
+              <div className="flex max-w-md items-center gap-3">
+                <Thumbnail product={product} className="size-10" />
+                <div className="min-w-0">
+                  <p className="truncate font-medium">{product.name}</p>
+                  {product.description && (
+                    <p className="text-muted-foreground truncate text-xs">{product.description}</p>
+                  )}
+                </div>
+              </div>
+            </TableCell>
+            <TableCell>{categoryName(product.categoryId)}</TableCell>
+            <TableCell>
+              <p className="font-medium">{formatGBP(product.price)}</p>
+              <BulkTiers product={product} />
+            </TableCell>
+            <TableCell>{product.stock}</TableCell>
+            <TableCell>
+              <StatusBadges product={product} />
+            </TableCell>
+            <TableCell className="pr-4">
+              <Actions product={product} onEdit={onEdit} onDelete={onDelete} />
+            </TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
+
+export function ProductCards({ products, categoryName, onEdit, onDelete }: RowProps) {
+  return (
+    <ul className="divide-y">
+      {products.map((product) => (
+        <li key={product.id} className="flex gap-3 p-4" data-testid="product-card">
+          <Thumbnail product={product} className="size-16" />
+          <div className="min-w-0 flex-1 space-y-1">
+            <div className="flex items-start justify-between gap-2">
+              <div className="min-w-0">
+                <p className="truncate font-medium">{product.name}</p>
+                <p className="text-muted-foreground truncate text-xs">{categoryName(product.categoryId)}</p>
+              </div>
+              <Actions product={product} onEdit={onEdit} onDelete={onDelete} />
+            </div>
+            <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
+              <span className="font-medium">{formatGBP(product.price)}</span>
+              <span className="text-muted-foreground">Stock: {product.stock}</span>
+              <StatusBadges product={product} />
+            </div>
+            <BulkTiers product={product} />
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,267 @@
+import { useMutation, useQuery, useQueryClient, type QueryKey } from "@tanstack/react-query";
+import type {
+  AuthStatus,
+  BotSettings,
+  BotSettingsInput,
+  Category,
+  CategoryInput,
+  CustomerMessage,
+  DashboardStats,
+  LoginInput,
+  MessageInput,
+  Order,
+  OrderItem,
+  OrderStatus,
+  PostageOption,
+  PostageOptionInput,
+  Product,
+  ProductInput,
+} from "../../contract";
+import { apiRequest, AUTH_STATUS_KEY, getQueryFn } from "./api";
+
+/**
+ * The one query-key scheme: a key is the URL's parts, so the default read (which joins them
+ * with "/") needs no per-query function, and invalidating a prefix reloads everything under it
+ * (["/api/orders"] also covers ["/api/orders", id, "items"]).
+ */
+export const queryKeys = {
+  authStatus: AUTH_STATUS_KEY,
+  dashboardStats: ["/api/dashboard/stats"],
+  products: ["/api/products"],
+  categories: ["/api/categories"],
+  orders: ["/api/orders"],
+  orderItems: (orderId: string) => ["/api/orders", orderId, "items"],
+  postageOptions: ["/api/postage-options"],
+  messages: ["/api/messages"],
+  userMessages: (telegramUserId: string) => ["/api/messages/user", telegramUserId],
+  unreadCount: ["/api/messages/unread-count"],
+  botSettings: ["/api/bot-settings"],
+} as const;
+
+/** A write that reloads the given lists after it succeeds. */
+function useWrite<TVariables, TResult>(mutationFn: (variables: TVariables) => Promise<TResult>, reloads: readonly QueryKey[]) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn,
+    onSuccess: () => Promise.all(reloads.map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
+  });
+}
+
+// Order and message writes change the dashboard's counters and the unread badge too.
+const ORDER_LISTS = [queryKeys.orders, queryKeys.dashboardStats, queryKeys.unreadCount] as const;
+const MESSAGE_LISTS = [
+  queryKeys.messages,
+  ["/api/messages/user"],
+  queryKeys.unreadCount,
+  queryKeys.dashboardStats,
+] as const;
+const PRODUCT_LISTS = [queryKeys.products, queryKeys.dashboardStats] as const;
+
+// --- Auth ---
+
+export function useAuthStatus() {
+  const query = useQuery<AuthStatus | null>({
+    queryKey: queryKeys.authStatus,
+    queryFn: getQueryFn({ on401: "returnNull" }),
+  });
+  return { ...query, isAuthenticated: query.data?.authenticated === true };
+}
+
+/** SPEC §4: the status is reloaded 100 ms after a successful login. */
+export const AUTH_RELOAD_DELAY_MS = 100;
+
+export function useLogin() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: LoginInput) => apiRequest<{ success: boolean }>("POST", "/api/auth/login", input),
+    onSuccess: () => {
+      setTimeout(() => void queryClient.invalidateQueries({ queryKey: queryKeys.authStatus }), AUTH_RELOAD_DELAY_MS);
+    },
+  });
+}
+
+export function useLogout() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiRequest("POST", "/api/auth/logout", {}),
+    onSettled: async () => {
+      await queryClient.cancelQueries();
+      // Showing the login first unmounts every screen; then nothing of the session stays cached.
+      queryClient.setQueryData<AuthStatus>(queryKeys.authStatus, { authenticated: false });
+      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== queryKeys.authStatus[0] });
+    },
+  });
+}
+
+// --- Dashboard ---
+
+export function useDashboardStats() {
+  return useQuery<DashboardStats>({ queryKey: queryKeys.dashboardStats });
+}
+
+// --- Products ---
+
+export function useProducts() {
+  return useQuery<Product[]>({ queryKey: queryKeys.products });
+}
+
+export function useCreateProduct() {
+  return useWrite((data: ProductInput) => apiRequest<Product>("POST", "/api/products", data), PRODUCT_LISTS);
+}
+
+export function useUpdateProduct() {
+  return useWrite(
+    ({ id, data }: { id: string; data: ProductInput }) => apiRequest<Product>("PUT", `/api/products/${id}`, data),
+    PRODUCT_LISTS,
+  );
+}
+
+export function useDeleteProduct() {
+  return useWrite((id: string) => apiRequest("DELETE", `/api/products/${id}`), PRODUCT_LISTS);
+}
+
+// --- Categories ---
+
+export function useCategories() {
+  return useQuery<Category[]>({ queryKey: queryKeys.categories });
+}
+
+export function useCreateCategory() {
+  return useWrite((data: CategoryInput) => apiRequest<Category>("POST", "/api/categories", data), [queryKeys.categories]);
+}
+
+export function useUpdateCategory() {
+  return useWrite(
+    ({ id, data }: { id: string; data: CategoryInput }) => apiRequest<Category>("PUT", `/api/categories/${id}`, data),
+    [queryKeys.categories],
+  );
+}
+
+/** Its products become uncategorised, so the products reload too. */
+export function useDeleteCategory() {
+  return useWrite((id: string) => apiRequest("DELETE", `/api/categories/${id}`), [queryKeys.categories, queryKeys.products]);
+}
+
+// --- Product images ---
+
+export function useRequestUploadUrl() {
+  return useMutation({ mutationFn: () => apiRequest<{ uploadURL: string }>("POST", "/api/objects/upload") });
+}
+
+export function useSetProductImage() {
+  return useMutation({
+    mutationFn: (input: { imageURL: string }) => apiRequest<{ objectPath: string }>("PUT", "/api/product-images", input),
+  });
+}
+
+// --- Orders ---
+
+export function useOrders() {
+  return useQuery<Order[]>({ queryKey: queryKeys.orders });
+}
+
+export function useOrderItems(orderId: string | null) {
+  return useQuery<OrderItem[]>({ queryKey: queryKeys.orderItems(orderId ?? ""), enabled: orderId !== null });
+}
+
+export function useUpdateOrderStatus() {
+  return useWrite(
+    ({ id, status }: { id: string; status: OrderStatus }) => apiRequest<Order>("PUT", `/api/orders/${id}`, { status }),
+    ORDER_LISTS,
+  );
+}
+
+export function useDeleteOrder() {
+  return useWrite((id: string) => apiRequest("DELETE", `/api/orders/${id}`), ORDER_LISTS);
+}
+
+export function useCleanupExpiredOrders() {
+  return useWrite(
+    () => apiRequest<{ expiredOrderIds: string[] }>("POST", "/api/orders/cleanup-expired", {}),
+    [...ORDER_LISTS, queryKeys.products],
+  );
+}
+
+export function useNotifyDispatch() {
+  return useWrite((id: string) => apiRequest("POST", `/api/orders/${id}/notify-dispatch`, {}), ORDER_LISTS);
+}
+
+// --- Postage ---
+
+export function usePostageOptions() {
+  return useQuery<PostageOption[]>({ queryKey: queryKeys.postageOptions });
+}
+
+export function useCreatePostageOption() {
+  return useWrite(
+    (data: PostageOptionInput) => apiRequest<PostageOption>("POST", "/api/postage-options", data),
+    [queryKeys.postageOptions],
+  );
+}
+
+export function useUpdatePostageOption() {
+  return useWrite(
+    ({ id, data }: { id: string; data: Partial<PostageOptionInput> }) =>
+      apiRequest<PostageOption>("PATCH", `/api/postage-options/${id}`, data),
+    [queryKeys.postageOptions],
+  );
+}
+
+export function useDeletePostageOption() {
+  return useWrite((id: string) => apiRequest("DELETE", `/api/postage-options/${id}`), [queryKeys.postageOptions]);
+}
+
+// --- Messages ---
+
+export function useMessages() {
+  return useQuery<CustomerMessage[]>({ queryKey: queryKeys.messages });
+}
+
+export function useUserMessages(telegramUserId: string | null) {
+  return useQuery<CustomerMessage[]>({
+    queryKey: queryKeys.userMessages(telegramUserId ?? ""),
+    enabled: telegramUserId !== null,
+  });
+}
+
+export function useUnreadCount() {
+  return useQuery<{ count: number }>({ queryKey: queryKeys.unreadCount });
+}
+
+export function useSendMessage() {
+  return useWrite((data: MessageInput) => apiRequest<CustomerMessage>("POST", "/api/messages", data), MESSAGE_LISTS);
+}
+
+export function useMarkMessageRead() {
+  return useWrite((id: string) => apiRequest("PUT", `/api/messages/${id}/read`), MESSAGE_LISTS);
+}
+
+// --- Bot settings ---
+
+export function useBotSettings() {
+  return useQuery<BotSettings | null>({ queryKey: queryKeys.botSettings });
+}
+
+export function useCreateBotSettings() {
+  return useWrite((data: BotSettingsInput) => apiRequest<BotSettings>("POST", "/api/bot-settings", data), [queryKeys.botSettings]);
+}
+
+export function useUpdateBotSettings() {
+  return useWrite(
+    ({ id, data }: { id: string; data: BotSettingsInput }) => apiRequest<BotSettings>("PUT", `/api/bot-settings/${id}`, data),
+    [queryKeys.botSettings],
+  );
+}
+
+/**
+ * The Bot Preview tester: the text must be valid JSON, else it fails here and nothing is sent;
+ * answers the server's parsed reply (null when it has no body).
+ */
+export function useTestTelegramWebhook() {
+  return useMutation({
+    mutationFn: async (rawJson: string) => {
+      const update: unknown = JSON.parse(rawJson);
+      return apiRequest<unknown>("POST", "/api/telegram/webhook", update);
+    },
+  });
+}

@@ -1,0 +1,316 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { CheckCircle2, CreditCard, ExternalLink, Globe, RotateCcw, Save, Settings2 } from "lucide-react";
+import { useState } from "react";
+import { useForm, useWatch } from "react-hook-form";
+import type { z } from "zod";
+import { BotSettingsInputSchema, CURRENCIES, type BotSettings, type Currency } from "../../contract";
+import { CopyButton } from "@/components/copy-button";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Checkbox } from "@/components/ui/checkbox";
+import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { Textarea } from "@/components/ui/textarea";
+import { toast } from "@/hooks/use-toast";
+import { describeError } from "@/lib/api";
+import { useBotSettings, useCreateBotSettings, useUpdateBotSettings } from "@/lib/queries";
+import { paymentsWebhookUrl, telegramWebhookUrl, withReplitHost } from "@/lib/webhooks";
+
+type FormInput = z.input<typeof BotSettingsInputSchema>;
+type FormOutput = z.output<typeof BotSettingsInputSchema>;
+
+const CURRENCY_NAMES: Record<Currency, string> = { BTC: "Bitcoin", LTC: "Litecoin", XMR: "Monero" };
+
+const BOTFATHER_STEPS = [
+  "Copy the webhook URL above",
+  "Open @BotFather in Telegram",
+  "Send /mybots",
+  "Choose your bot",
+  "Select Bot Settings",
+  "Select Domain",
+  "Paste the webhook URL",
+];
+
+export default function BotSettingsPage() {
+  const settings = useBotSettings();
+  return (
+    <div className="mx-auto max-w-6xl space-y-6">
+      <div>
+        <h2 className="text-2xl font-bold tracking-tight">Bot Configuration</h2>
+        <p className="text-muted-foreground">Configure your Telegram bot settings and preferences</p>
+      </div>
+      {settings.isLoading ? (
+        <p className="text-muted-foreground py-24 text-center">Loading settings...</p>
+      ) : settings.isError ? (
+        <p role="alert" className="border-destructive/30 bg-destructive/5 text-destructive rounded-md border p-3 text-sm">
+          The settings could not be loaded: {settings.error.message}
+        </p>
+      ) : (
+        <SettingsForm settings={settings.data ?? null} />
+      )}
+    </div>
+  );
+}
+
+function toFormValues(settings: BotSettings | null): FormInput {
+  return {
+    botName: settings?.botName ?? "",
+    botToken: settings?.botToken ?? "",
+    acceptedCurrencies: settings?.acceptedCurrencies ?? [...CURRENCIES],
+    welcomeMessage: settings?.welcomeMessage ?? "",
+    faqContent: settings?.faqContent ?? "",
+    nowpaymentsApiKey: settings?.nowpaymentsApiKey ?? "",
+    nowpaymentsIpnSecret: settings?.nowpaymentsIpnSecret ?? "",
+    // Not edited on this screen: whatever was stored is kept.
+    webhookUrl: settings?.webhookUrl ?? null,
+  };
+}
+
+/** SPEC §4: with a stored record (it has an id) saving updates it, otherwise it creates one. */
+function SettingsForm({ settings }: { settings: BotSettings | null }) {
+  const form = useForm<FormInput, unknown, FormOutput>({
+    resolver: zodResolver(BotSettingsInputSchema),
+    defaultValues: toFormValues(settings),
+  });
+  const createSettings = useCreateBotSettings();
+  const updateSettings = useUpdateBotSettings();
+  const saving = createSettings.isPending || updateSettings.isPending;
+  const apiKey = useWatch({ control: form.control, name: "nowpaymentsApiKey" });
+
+  const onSubmit = (data: FormOutput) => {
+    if (settings?.id) {
+      updateSettings.mutate(
+        { id: settings.id, data },
+        {
+          onSuccess: () => toast({ title: "Settings updated successfully!" }),
+          onError: (error) => toast({ title: "Failed to update settings", description: describeError(error), variant: "destructive" }),
+        },
+      );
+    } else {
+      createSettings.mutate(data, {
+        onSuccess: () => toast({ title: "Settings created successfully!" }),
+        onError: (error) => toast({ title: "Failed to create settings", description: describeError(error), variant: "destructive" }),
+      });
+    }
+  };
+
+  return (
+    <Form {...form}>
+      <form onSubmit={form.handleSubmit(onSubmit)} className="space-y-6" noValidate>
+        <Card>
+          <CardHeader>
+            <CardTitle className="flex items-center gap-2">
+              <Settings2 className="text-muted-foreground size-5" />
+              Bot Settings
+            </CardTitle>
+            <CardDescription>Your bot's identity, the coins it accepts and what it tells customers</CardDescription>
+          </CardHeader>
+          <CardContent className="grid gap-6 md:grid-cols-2">
+            <div className="space-y-5">
+              <FormField
+                control={form.control}
+                name="botName"
+                render={({ field }) => (
+                  <FormItem>
+                    <FormLabel>Bot Name</FormLabel>
+                    <FormControl>
+                      <Input placeholder="My Shop Bot" {...field} />
+                    </FormControl>
+                    <FormMessage />
+                  </FormItem>
+                )}
+              />
+              <FormField
+                control={form.control}
+                name="botToken"
+                render={({ field }) => (
+                  <FormItem>
+                    <FormLabel>Bot Token</FormLabel>
+                    <FormControl>
+                      <Input type="password" autoComplete="off" placeholder="123456789:ABCdef..." {...field} />
+                    </FormControl>
+                    <FormDescription>Get your bot token from @BotFather on Telegram</FormDescription>
+                    <FormMessage />
+                  </FormItem>
+                )}
+              />
+              <FormField
+                control={form.control}
+                name="acceptedCurrencies"
+                render={({ field }) => (
+                  <FormItem>
+                    <FormLabel>Accepted Cryptocurrencies</FormLabel>
+                    <div className="grid gap-2 sm:grid-cols-3">
+                      {CURRENCIES.map((code) => {
+                        const checked = field.value.includes(code);
+                        return (
+                          <label
+                            key={code}
+                            className="has-[[data-state=checked]]:border-primary has-[[data-state=checked]]:bg-accent flex cursor-pointer items-center gap-2 rounded-md border p-3 text-sm font-medium"
+                          >
+                            <Checkbox
+                              checked={checked}
+                              aria-label={code}
+                              onCheckedChange={(on) =>
+                                field.onChange(on ? [...field.value, code] : field.value.filter((c) => c !== code))
+                              }
+                            />
+                            <span>
+                              {code} <span className="text-muted-foreground font-normal">{CURRENCY_NAMES[code]}</span>
+                            </span>
+                          </label>
+                        );
+                      })}
+                    </div>
+                    <FormMessage />
+                  </FormItem>
+                )}
+              />
+            </div>
+            <div className="space-y-5">
+              <FormField
+                control={form.control}
+                name="welcomeMessage"
+                render={({ field }) => (
+                  <FormItem>
+                    <FormLabel>Welcome Message</FormLabel>
+                    <FormControl>
+                      <Textarea rows={4} className="field-sizing-fixed" placeholder="Welcome to our shop!..." {...field} />
+                    </FormControl>
+                    <FormDescription>Sent when a customer starts the bot</FormDescription>
+                    <FormMessage />
+                  </FormItem>
+                )}
+              />
+              <FormField
+                control={form.control}
+                name="faqContent"
+                render={({ field }) => (
+                  <FormItem>
+                    <FormLabel>FAQ Content</FormLabel>
+                    <FormControl>
+                      <Textarea rows={6} className="field-sizing-fixed" placeholder="Shipping times, payment help, returns..." {...field} />
+                    </FormControl>
+                    <FormDescription>Shown under About in the bot</FormDescription>
+                    <FormMessage />
+                  </FormItem>
+                )}
+              />
+            </div>
+          </CardContent>
+        </Card>
+
+        <TelegramWebhookCard />
+
+        <Card>
+          <CardHeader>
+            <CardTitle className="flex items-center gap-2">
+              <CreditCard className="text-muted-foreground size-5" />
+              Payment Gateway (NOWPayments)
+            </CardTitle>
+            <CardDescription>Crypto payments for BTC, LTC and XMR through NOWPayments.io</CardDescription>
+          </CardHeader>
+          <CardContent className="space-y-5">
+            {apiKey?.trim() && (
+              <div data-testid="nowpayments-banner" className="flex items-start gap-3 rounded-lg border border-green-200 bg-green-50 p-4">
+                <CheckCircle2 className="mt-0.5 size-5 shrink-0 text-green-600" />
+                <div>
+                  <p className="font-medium text-green-900">Connected to NOWPayments.io</p>
+                  <p className="text-sm text-green-700">Transaction fees: 0.5% same crypto, 1% for exchanges</p>
+                </div>
+              </div>
+            )}
+            <div className="grid items-start gap-5 md:grid-cols-2">
+              <FormField
+                control={form.control}
+                name="nowpaymentsApiKey"
+                render={({ field }) => (
+                  <FormItem>
+                    <FormLabel>API Key</FormLabel>
+                    <FormControl>
+                      <Input type="password" autoComplete="off" placeholder="Your NOWPayments API key" {...field} value={field.value ?? ""} />
+                    </FormControl>
+                    <FormMessage />
+                  </FormItem>
+                )}
+              />
+              <FormField
+                control={form.control}
+                name="nowpaymentsIpnSecret"
+                render={({ field }) => (
+                  <FormItem>
+                    <FormLabel>IPN Secret Key</FormLabel>
+                    <FormControl>
+                      <Input type="password" autoComplete="off" placeholder="Your IPN secret key" {...field} value={field.value ?? ""} />
+                    </FormControl>
+                    <FormDescription>Generate it in your NOWPayments dashboard under Store Settings → IPN</FormDescription>
+                    <FormMessage />
+                  </FormItem>
+                )}
+              />
+            </div>
+            <div className="grid gap-2">
+              <Label htmlFor="payments-webhook-url">Payment Webhook URL (IPN callback)</Label>
+              <div className="flex gap-2">
+                <Input id="payments-webhook-url" readOnly value={paymentsWebhookUrl()} className="bg-muted font-mono text-xs sm:text-sm" />
+                <CopyButton text={paymentsWebhookUrl()} successTitle="Webhook URL copied!" />
+              </div>
+              <p className="text-muted-foreground text-sm">NOWPayments sends payment updates to this address.</p>
+            </div>
+          </CardContent>
+        </Card>
+
+        {/* On the left: toasts appear at the bottom right and would cover it. */}
+        <div className="flex">
+          <Button type="submit" size="lg" disabled={saving}>
+            <Save />
+            {saving ? "Saving..." : "Save Settings"}
+          </Button>
+        </div>
+      </form>
+    </Form>
+  );
+}
+
+function TelegramWebhookCard() {
+  const [url, setUrl] = useState(() => telegramWebhookUrl());
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <Globe className="text-muted-foreground size-5" />
+          Telegram Bot Webhook
+        </CardTitle>
+        <CardDescription>Telegram delivers your customers' messages to this address</CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-6 lg:grid-cols-2">
+        <div className="space-y-3">
+          <Label htmlFor="telegram-webhook-url">Webhook URL</Label>
+          <div className="flex gap-2">
+            <Input id="telegram-webhook-url" value={url} onChange={(event) => setUrl(event.target.value)} className="font-mono text-xs sm:text-sm" />
+            <CopyButton text={url} successTitle="Telegram webhook URL copied!" />
+          </div>
+          <div className="flex flex-wrap gap-2">
+            <Button type="button" variant="secondary" size="sm" onClick={() => setUrl(withReplitHost(url))}>
+              <ExternalLink />
+              Use .replit.app domain
+            </Button>
+            <Button type="button" variant="ghost" size="sm" onClick={() => setUrl(telegramWebhookUrl())}>
+              <RotateCcw />
+              Reset to current
+            </Button>
+          </div>
+        </div>
+        <div className="bg-muted/50 rounded-lg border p-4">
+          <p className="mb-2 text-sm font-medium">Update the webhook through @BotFather</p>
+          <ol className="text-muted-foreground list-decimal space-y-1 pl-5 text-sm">
+            {BOTFATHER_STEPS.map((step) => (
+              <li key={step}>{step}</li>
+            ))}
+          </ol>
+        </div>
+      </CardContent>
+    </Card>
+  );
+}
