@@ -1,15 +1,10 @@
-import path from "node:path";
 import { ensureAdminPassword } from "./auth/admin";
 import { ConfigError, loadConfig } from "./config";
-import { createSecretBox, loadSecretKey } from "./crypto";
 import { DatabaseLockedError, openDatabase } from "./db/client";
 import { buildApp } from "./http/app";
-import type { AppDeps } from "./http/deps";
 import { webRoutes } from "./http/web";
+import { createAppDeps } from "./services";
 import { startPaymentJobs } from "./payments/jobs";
-import { getBotSettings } from "./shop/settings";
-import { createDiskStorage } from "./storage";
-import { createTelegramNotifier } from "./telegram/notifier";
 import { createBotRunner } from "./telegram/runner";
 
 // Wiring only: config -> database -> services -> HTTP (+ bot, payment jobs) -> graceful shutdown.
@@ -33,19 +28,7 @@ async function main() {
     );
   }
 
-  const secrets = createSecretBox(loadSecretKey(config.secretKey, config.dataDir));
-  const deps: AppDeps = {
-    db,
-    config,
-    secrets,
-    storage: createDiskStorage(path.join(config.dataDir, "objects")),
-    notifier: createTelegramNotifier({
-      apiRoot: config.telegramApiRoot,
-      getToken: async () => (await getBotSettings(db, secrets))?.botToken,
-    }),
-    now: () => new Date(),
-    hooks: {},
-  };
+  const deps = createAppDeps(config, db);
 
   const app = await buildApp(deps, {
     logger: {

@@ -1,14 +1,9 @@
-import path from "node:path";
 import { ensureAdminPassword } from "../../server/auth/admin";
 import { loadConfig } from "../../server/config";
-import { createSecretBox, loadSecretKey } from "../../server/crypto";
 import { openDatabase } from "../../server/db/client";
 import { buildApp } from "../../server/http/app";
-import type { AppDeps } from "../../server/http/deps";
 import { webRoutes } from "../../server/http/web";
-import { getBotSettings } from "../../server/shop/settings";
-import { createDiskStorage } from "../../server/storage";
-import { createTelegramNotifier } from "../../server/telegram/notifier";
+import { createAppDeps } from "../../server/services";
 import { seedRoutes } from "./seed-routes";
 
 // The server the browser tests drive, one per Playwright worker (e2e/support/fixtures.ts starts it
@@ -22,19 +17,7 @@ const config = loadConfig();
 const database = await openDatabase({ databaseUrl: undefined, dataDir: config.dataDir });
 const { db } = database;
 await ensureAdminPassword(db, config.adminPassword);
-const secrets = createSecretBox(loadSecretKey(config.secretKey, config.dataDir));
-const deps: AppDeps = {
-  db,
-  config,
-  secrets,
-  storage: createDiskStorage(path.join(config.dataDir, "objects")),
-  notifier: createTelegramNotifier({
-    apiRoot: config.telegramApiRoot,
-    getToken: async () => (await getBotSettings(db, secrets))?.botToken,
-  }),
-  now: () => new Date(),
-  hooks: {},
-};
+const deps = createAppDeps(config, db);
 const app = await buildApp(deps, { logger: false, extraRoutes: [webRoutes, seedRoutes] });
 
 let stopping = false;
