@@ -16,6 +16,7 @@ import { toPence } from "../../shop/pricing";
 import type { BotContext } from "../context";
 import { coinLabel, data, formatDateTime, gbp, label, MAIN_MENU_BUTTON, MENU, notice, say, shortId, show } from "../ui";
 import { removalNotes, showCart } from "./cart";
+import { checkAddressField } from "../../shop/address";
 
 // Checkout: name -> street address -> postcode -> optional contact -> postage -> coin -> summary
 // -> the order and its payment. Each step is stored (bot_conversations) before it is shown, so a
@@ -141,32 +142,6 @@ checkoutFeature.callbackQuery("co:cancel", async (ctx, next) => (inCheckout(ctx)
 
 // --- Typed answers: validated, with a clear re-prompt when they do not fit ---
 
-type TextStage = "name" | "street" | "postcode" | "contact";
-
-const POSTCODE = /^(?=.*\d)[A-Z0-9][A-Z0-9 -]{1,8}[A-Z0-9]$/i;
-
-function validate(stage: TextStage, input: string): { value: string } | { problem: string } {
-  const text = input.trim().replace(/\s+/g, " ");
-  switch (stage) {
-    case "name":
-      if (text.length < 2 || text.length > 100 || !/\p{L}/u.test(text)) {
-        return { problem: "Please send a name of 2 to 100 characters, for example Jane Smith." };
-      }
-      return { value: text };
-    case "street":
-      if (text.length < 5 || text.length > 300) {
-        return { problem: "Please send the street address (5 to 300 characters), for example 12 High Street, London." };
-      }
-      return { value: text };
-    case "postcode":
-      if (!POSTCODE.test(text)) return { problem: "That doesn't look like a postcode. Please send it again, for example SW1A 1AA." };
-      return { value: text.toUpperCase() };
-    case "contact":
-      if (text.length < 3 || text.length > 100) return { problem: "Please send a contact of 3 to 100 characters, or press Skip." };
-      return { value: text };
-  }
-}
-
 checkoutFeature.on("message", async (ctx, next) => {
   const state = inCheckout(ctx);
   if (!state) return next();
@@ -177,7 +152,7 @@ checkoutFeature.on("message", async (ctx, next) => {
   if (text === undefined || text.startsWith("/")) {
     return render(ctx, state, { problem: "Please send your answer as a text message.", fresh: true });
   }
-  const result = validate(state.stage, text);
+  const result = checkAddressField(state.stage, text);
   if ("problem" in result) return render(ctx, state, { problem: result.problem, fresh: true });
   const draft = state.draft;
   switch (state.stage) {
