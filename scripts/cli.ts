@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig, type Config } from "../server/config";
+import { ConfigError, loadConfig, loadEnvFile, type Config } from "../server/config";
 import { DatabaseLockedError, openDatabase, type Database } from "../server/db/client";
 
 // What the maintenance scripts share: the server's own configuration and database, and one-line
@@ -9,6 +9,7 @@ export class CliError extends Error {}
 
 /** The database the server uses: PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR. */
 export async function openConfiguredDatabase(): Promise<{ config: Config; database: Database }> {
+  loadEnvFile();
   const config = loadConfig();
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   return { config, database };

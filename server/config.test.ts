@@ -1,5 +1,8 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "./config";
+import { ConfigError, loadConfig, loadEnvFile } from "./config";
 
 describe("configuration", () => {
   it("uses the documented defaults", () => {
@@ -21,5 +24,15 @@ describe("configuration", () => {
     expect(loadConfig({ DATABASE_URL: "" }).databaseUrl).toBeUndefined();
     expect(() => loadConfig({ PORT: "abc" })).toThrow(ConfigError);
     expect(() => loadConfig({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
+  });
+
+  it("reads a .env file without overriding the environment, and ignores a missing one", () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "env-")), ".env");
+    fs.writeFileSync(file, "SHOP_TEST_FROM_FILE=file\nSHOP_TEST_BOTH=file\n");
+    process.env.SHOP_TEST_BOTH = "environment";
+    loadEnvFile(file);
+    expect(process.env.SHOP_TEST_FROM_FILE).toBe("file");
+    expect(process.env.SHOP_TEST_BOTH).toBe("environment");
+    expect(() => loadEnvFile(path.join(path.dirname(file), "missing.env"))).not.toThrow();
   });
 });

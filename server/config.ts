@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 
@@ -67,4 +68,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     timeZone: e.TZ,
     logLevel: e.LOG_LEVEL,
   };
+}
+
+/**
+ * Settings from a `.env` file in the working directory, when there is one (see .env.example).
+ * Variables already set in the environment win over the file.
+ */
+export function loadEnvFile(file = ".env"): void {
+  if (fs.existsSync(file)) process.loadEnvFile(file);
 }

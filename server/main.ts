@@ -1,5 +1,5 @@
 import { ensureAdminPassword } from "./auth/admin";
-import { ConfigError, loadConfig } from "./config";
+import { ConfigError, loadConfig, loadEnvFile } from "./config";
 import { DatabaseLockedError, openDatabase } from "./db/client";
 import { buildApp } from "./http/app";
 import { webRoutes } from "./http/web";
@@ -9,6 +9,7 @@ import { createBotRunner } from "./telegram/runner";
 
 // Wiring only: config -> database -> services -> HTTP (+ bot, payment jobs) -> graceful shutdown.
 async function main() {
+  loadEnvFile();
   const config = loadConfig();
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const { db } = database;
