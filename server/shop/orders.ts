@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, lt, or } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { EXPIRED_ORDER_AGE_MS, type Order, type OrderItem, type OrderStatus } from "../../contract";
 import type { Db, DbOrTx } from "../db/client";
 import { orderItems, orders } from "../db/schema";
@@ -83,7 +83,8 @@ export async function getOrderItems(db: DbOrTx, orderId: string): Promise<OrderI
     .select()
     .from(orderItems)
     .where(eq(orderItems.orderId, orderId))
-    .orderBy(asc(orderItems.createdAt), asc(orderItems.id));
+    // Lines of one checkout share their createdAt: by name next, so the list reads the same every time.
+    .orderBy(asc(orderItems.createdAt), sql`nullif(${orderItems.productName}, '') asc nulls last`, asc(orderItems.id));
   return rows.map(toOrderItem);
 }
 
