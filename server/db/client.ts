@@ -90,6 +90,11 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
 
 export async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // A connection the server closes (a restart, an administrator's terminate) emits "error" on its
+  // client. A running query gets the error through its own promise and the pool drops broken
+  // clients, so the event itself must not crash the process.
+  pool.on("connect", (client) => client.on("error", () => {}));
+  pool.on("error", () => {});
   const db = drizzlePg(pool, { schema });
   try {
     await migratePg(db, { migrationsFolder });
