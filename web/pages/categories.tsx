@@ -1,4 +1,5 @@
-import { FolderOpen, Pencil, Plus, Trash2 } from "lucide-react";
+import { FolderOpen, Plus } from "lucide-react";
+import { EditDeleteActions } from "@/components/edit-delete-actions";
 import { useMemo, useState } from "react";
 import type { Category } from "../../contract";
 import { CategoryDialog } from "@/components/categories/category-dialog";
@@ -47,20 +48,12 @@ export default function CategoriesPage() {
   };
 
   const actions = (category: Category) => (
-    <div className="flex shrink-0 items-center gap-1">
-      <Button variant="ghost" size="icon" onClick={() => openEdit(category)} aria-label={`Edit ${category.name}`}>
-        <Pencil />
-      </Button>
-      <Button
-        variant="ghost"
-        size="icon"
-        className="text-destructive hover:text-destructive"
-        onClick={() => remove(category)}
-        aria-label={`Delete ${category.name}`}
-      >
-        <Trash2 />
-      </Button>
-    </div>
+    <EditDeleteActions
+      name={category.name}
+      onEdit={() => openEdit(category)}
+      onDelete={() => remove(category)}
+      className="shrink-0 items-center"
+    />
   );
 
   return (

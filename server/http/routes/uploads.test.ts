@@ -85,6 +85,13 @@ describe("product image uploads", () => {
     expect(confirm.status).toBe(404);
   });
 
+  it("answers a much larger image with a readable 413, not a broken connection", async () => {
+    const url = await newUploadUrl();
+    const response = await upload(url, pngOfSize(8 * 1024 * 1024), { "content-type": "image/png" });
+    expect(response.status).toBe(413);
+    expect((await response.json()).error).toMatch(/too large/i);
+  });
+
   it("refuses a text file named .png with 415, judging by content; the URL stays usable", async () => {
     const url = await newUploadUrl();
     const textFile = new File(["just some text, not an image"], "photo.png", { type: "image/png" });

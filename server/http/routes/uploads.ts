@@ -5,6 +5,9 @@ import { confirmProductImage, createUploadUrl, detectImageType, receiveUpload } 
 import type { Routes } from "../deps";
 import { HttpError } from "../errors";
 
+const IMAGE_TOO_LARGE = "The image is too large: at most 5 MB (5,242,880 bytes).";
+const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
+
 const TokenParamsSchema = z.object({ token: z.string().min(1) });
 const ObjectParamsSchema = z.object({ id: z.string().min(1) });
 
@@ -16,12 +19,27 @@ export const uploadRoutes: Routes = async (app, deps) => {
   await app.register(async (plugin) => {
     const scope = plugin.withTypeProvider<ZodTypeProvider>();
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: MAX_IMAGE_BYTES }, (_request, body, done) =>
-      done(null, body),
-    );
+    scope.addContentTypeParser("*", (_request, payload, done) => {
+      // A body over the limit is read to its end and dropped before the 413 goes out: answering
+      // while the client is still sending makes it see a broken connection instead of the reason.
+      // Past DRAIN_LIMIT_BYTES the connection is cut, so nobody can make us read forever.
+      const chunks: Buffer[] = [];
+      let received = 0;
+      payload.on("data", (chunk: Buffer) => {
+        received += chunk.length;
+        if (received <= MAX_IMAGE_BYTES) chunks.push(chunk);
+        else if (received > DRAIN_LIMIT_BYTES) payload.destroy();
+      });
+      payload.on("error", (error) => done(error, undefined));
+      payload.on("end", () => {
+        if (received > MAX_IMAGE_BYTES) done(new HttpError(413, IMAGE_TOO_LARGE), undefined);
+        else done(null, Buffer.concat(chunks));
+      });
+    });
     scope.put(
       "/api/objects/upload/:token",
-      { bodyLimit: MAX_IMAGE_BYTES, schema: { params: TokenParamsSchema } },
+      // The parser above enforces the image limit itself; this only stops Fastify's own early 413.
+      { bodyLimit: DRAIN_LIMIT_BYTES, schema: { params: TokenParamsSchema } },
       async (request) => {
         const data = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const contentType = detectImageType(data);

@@ -1,7 +1,6 @@
-import { Pencil, Trash2 } from "lucide-react";
+import { EditDeleteActions } from "@/components/edit-delete-actions";
 import type { PostageOption } from "../../../contract";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { formatGBP } from "@/lib/screen-helpers";
 import { cn } from "@/lib/utils";
@@ -35,22 +34,7 @@ function StatusToggle({ option, onToggle }: { option: PostageOption; onToggle: L
 }
 
 function Actions({ option, onEdit, onDelete }: { option: PostageOption } & Pick<ListProps, "onEdit" | "onDelete">) {
-  return (
-    <div className="flex justify-end gap-1">
-      <Button variant="ghost" size="icon" onClick={() => onEdit(option)} aria-label={`Edit ${option.name}`}>
-        <Pencil />
-      </Button>
-      <Button
-        variant="ghost"
-        size="icon"
-        className="text-destructive hover:text-destructive"
-        onClick={() => onDelete(option)}
-        aria-label={`Delete ${option.name}`}
-      >
-        <Trash2 />
-      </Button>
-    </div>
-  );
+  return <EditDeleteActions name={option.name} onEdit={() => onEdit(option)} onDelete={() => onDelete(option)} />;
 }
 
 export function PostageTable({ options, onToggle, onEdit, onDelete }: ListProps) {

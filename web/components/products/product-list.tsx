@@ -1,7 +1,7 @@
-import { ImageIcon, Pencil, Trash2 } from "lucide-react";
+import { ImageIcon } from "lucide-react";
+import { EditDeleteActions } from "@/components/edit-delete-actions";
 import type { Product } from "../../../contract";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { cn } from "@/lib/utils";
 import { formatGBP } from "@/lib/screen-helpers";
@@ -53,22 +53,7 @@ function StatusBadges({ product }: { product: Product }) {
 }
 
 function Actions({ product, onEdit, onDelete }: { product: Product } & Pick<RowProps, "onEdit" | "onDelete">) {
-  return (
-    <div className="flex justify-end gap-1">
-      <Button variant="ghost" size="icon" onClick={() => onEdit(product)} aria-label={`Edit ${product.name}`}>
-        <Pencil />
-      </Button>
-      <Button
-        variant="ghost"
-        size="icon"
-        className="text-destructive hover:text-destructive"
-        onClick={() => onDelete(product)}
-        aria-label={`Delete ${product.name}`}
-      >
-        <Trash2 />
-      </Button>
-    </div>
-  );
+  return <EditDeleteActions name={product.name} onEdit={() => onEdit(product)} onDelete={() => onDelete(product)} />;
 }
 
 export function ProductTable({ products, categoryName, onEdit, onDelete }: RowProps) {
