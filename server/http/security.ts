@@ -23,7 +23,7 @@ export async function hasAdminSession(request: FastifyRequest, deps: AppDeps): P
 }
 
 /** A write from another site (a form or fetch on some other page) is refused (DESIGN decision 9). */
-function isCrossSite(request: FastifyRequest): boolean {
+export function isCrossSite(request: FastifyRequest): boolean {
   const fetchSite = request.headers["sec-fetch-site"];
   if (typeof fetchSite === "string") return fetchSite !== "same-origin" && fetchSite !== "none";
   const origin = request.headers.origin;

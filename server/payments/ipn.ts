@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { orderItems, orders, paymentEvents } from "../db/schema";
 import { invalid, notFound, ShopError } from "../shop/errors";
+import { isUuid } from "../shop/ids";
 import { releaseOrderStock, reserveStock } from "../shop/stock";
 import type { Notifier } from "../telegram/notifier";
 import type { GatewayPayment, PaymentStatus } from "./gateway";
@@ -98,7 +99,6 @@ export type PaymentUpdateResult = {
   notified: Promise<void>;
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Decimal a - b on text (crypto amounts have up to 18 places; floats would lose them). Null when not positive. */
 export function decimalShortfall(due: string | null, paid: string | null): string | null {
@@ -128,7 +128,7 @@ export async function applyPaymentUpdate(deps: PaymentUpdateDeps, payment: Gatew
   const status = payment.status;
   if (!isPaymentStatus(status)) throw invalid(`Unknown payment status "${status}".`);
   if (!payment.orderId) throw invalid("The payment update has no order_id.");
-  if (!UUID.test(payment.orderId)) throw notFound(`No order matches order_id ${payment.orderId}.`);
+  if (!isUuid(payment.orderId)) throw notFound(`No order matches order_id ${payment.orderId}.`);
   const orderId = payment.orderId;
   const now = deps.now();
 

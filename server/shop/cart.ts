@@ -3,6 +3,7 @@ import type { DbOrTx } from "../db/client";
 import { cartItems, products } from "../db/schema";
 import { conflict, invalid, notFound } from "./errors";
 import { unitPricePence } from "./pricing";
+import { isUuid } from "./ids";
 
 // A customer's cart (table cart_items), keyed by their Telegram user id. Every refusal is a
 // ShopError whose message the bot can show the customer as it is.
@@ -32,11 +33,10 @@ function checkQuantity(quantity: number, { allowZero }: { allowZero: boolean }) 
   if (quantity > MAX_CART_QUANTITY) throw invalid(`The quantity can be at most ${MAX_CART_QUANTITY}.`);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 async function findSellable(db: DbOrTx, productId: string) {
   // A malformed id (an old button, a typed command) is "not available", not a database error.
-  if (!UUID.test(productId)) throw notFound("That product is no longer available.");
+  if (!isUuid(productId)) throw notFound("That product is no longer available.");
   const [product] = await db
     .select({ id: products.id, name: products.name, stock: products.stock, isActive: products.isActive })
     .from(products)

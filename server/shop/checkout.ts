@@ -8,7 +8,8 @@ import { consoleLogger, type PaymentLogger } from "../payments/ipn";
 import { NOT_CONFIGURED_MESSAGE, paymentGatewayFor, type GatewayDeps } from "../payments/nowpayments";
 import { conflict, invalid, ShopError, unavailable } from "./errors";
 import { formatPence, toPence, unitPricePence } from "./pricing";
-import { isUuid, shortOrderId, toOrder } from "./orders";
+import { isUuid, shortOrderId } from "./ids";
+import { toOrder } from "./orders";
 import { getBotSettings } from "./settings";
 import { releaseOrderStock, reserveStock } from "./stock";
 

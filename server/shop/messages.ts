@@ -4,7 +4,8 @@ import type { CustomerMessage, MessageInputSchema } from "../../contract";
 import type { DbOrTx } from "../db/client";
 import { customerMessages, orders } from "../db/schema";
 import { invalid, notFound } from "./errors";
-import { isUuid, type CustomerNotifier } from "./orders";
+import { isUuid } from "./ids";
+import type { CustomerNotifier } from "./orders";
 
 type MessageRow = typeof customerMessages.$inferSelect;
 export type AdminReply = z.output<typeof MessageInputSchema>;

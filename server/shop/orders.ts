@@ -4,6 +4,7 @@ import type { Db, DbOrTx } from "../db/client";
 import { orderItems, orders } from "../db/schema";
 import { conflict, notFound, ShopError, unavailable } from "./errors";
 import { releaseOrderStock } from "./stock";
+import { isUuid, shortOrderId } from "./ids";
 
 type OrderRow = typeof orders.$inferSelect;
 type OrderItemRow = typeof orderItems.$inferSelect;
@@ -11,17 +12,6 @@ type OrderItemRow = typeof orderItems.$inferSelect;
 /** Sends a text to a customer's chat; the Telegram notifier fits this shape. */
 export type CustomerNotifier = { sendMessage(chatId: string, text: string): Promise<void> };
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** An id that is not a uuid cannot exist; checking first keeps the database from answering a type error. */
-export function isUuid(value: string): boolean {
-  return UUID_PATTERN.test(value);
-}
-
-/** How the admin and the customer see an order: its first 8 characters (SPEC §1). */
-export function shortOrderId(id: string): string {
-  return id.slice(0, 8);
-}
 
 export function toOrder(row: OrderRow): Order {
   return {

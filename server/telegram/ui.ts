@@ -24,7 +24,7 @@ export const gbpAmount = (amount: string | number) => `£${Number(amount).toFixe
 export const COIN_NAMES: Record<string, string> = { BTC: "Bitcoin", LTC: "Litecoin", XMR: "Monero" };
 export const coinLabel = (coin: string) => `${COIN_NAMES[coin] ?? coin} (${coin})`;
 
-export const shortId = (id: string) => id.slice(0, 8);
+export { shortOrderId as shortId } from "../shop/ids";
 
 export function formatDate(date: Date, timeZone: string): string {
   return new Intl.DateTimeFormat("en-GB", { timeZone, day: "numeric", month: "short", year: "numeric" }).format(date);

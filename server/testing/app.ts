@@ -12,6 +12,8 @@ import type { Notifier } from "../telegram/notifier";
 import { createTestDatabase } from "./database";
 
 export const TEST_PASSWORD = "correct horse battery staple";
+/** A well-formed id that names nothing, for the 404 cases. */
+export const UNKNOWN_ID = "00000000-0000-4000-8000-000000000000";
 
 export type SentTelegramMessage = { chatId: string; text: string };
 

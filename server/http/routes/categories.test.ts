@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../../testing/app";
+import { startTestServer, type TestServer, UNKNOWN_ID } from "../../testing/app";
 
-const UNKNOWN_ID = "00000000-0000-4000-8000-000000000000";
 
 describe("categories API", () => {
   let server: TestServer;

@@ -3,12 +3,11 @@ import type { CustomerMessage } from "../../../contract";
 import { customerMessages, orders } from "../../db/schema";
 import { unavailable } from "../../shop/errors";
 import { recordCustomerMessage } from "../../shop/messages";
-import { createRecordingNotifier, startTestServer, type TestServer } from "../../testing/app";
+import { createRecordingNotifier, startTestServer, type TestServer, UNKNOWN_ID } from "../../testing/app";
 import { insertCustomerMessage, insertOrder } from "../../testing/factories";
 
 const NOW = new Date("2026-03-10T12:00:00Z");
 const minutesAgo = (minutes: number) => new Date(NOW.getTime() - minutes * 60 * 1000);
-const UNKNOWN_ID = "00000000-0000-4000-8000-000000000000";
 
 describe("messages API", () => {
   let server: TestServer;

@@ -3,12 +3,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Order, OrderItem } from "../../../contract";
 import { orderItems, orders, products } from "../../db/schema";
 import { unavailable } from "../../shop/errors";
-import { createRecordingNotifier, startTestServer, type TestServer } from "../../testing/app";
+import { createRecordingNotifier, startTestServer, type TestServer, UNKNOWN_ID } from "../../testing/app";
 import { insertOrder, insertProduct } from "../../testing/factories";
 
 const NOW = new Date("2026-03-10T12:00:00Z");
 const hoursAgo = (hours: number) => new Date(NOW.getTime() - hours * 60 * 60 * 1000);
-const UNKNOWN_ID = "00000000-0000-4000-8000-000000000000";
 
 describe("orders API", () => {
   let server: TestServer;

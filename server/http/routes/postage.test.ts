@@ -1,9 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { orders } from "../../db/schema";
-import { startTestServer, type TestServer } from "../../testing/app";
+import { startTestServer, type TestServer, UNKNOWN_ID } from "../../testing/app";
 
-const UNKNOWN_ID = "00000000-0000-4000-8000-000000000000";
 const OPTION = { name: "Royal Mail 2nd Class", description: "Tracked", price: "3.20", estimatedDays: 3, isActive: true };
 
 describe("postage options API", () => {

@@ -1,9 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cartItems, orderItems, orders } from "../../db/schema";
-import { startTestServer, type TestServer } from "../../testing/app";
+import { startTestServer, type TestServer, UNKNOWN_ID } from "../../testing/app";
 
-const UNKNOWN_ID = "00000000-0000-4000-8000-000000000000";
 const PRODUCT = {
   name: "Coffee beans",
   description: "1 kg, medium roast",

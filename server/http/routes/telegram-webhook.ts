@@ -5,7 +5,7 @@ import { previewUpdate } from "../../telegram/preview";
 import { TELEGRAM_WEBHOOK_PATH } from "../../telegram/runner";
 import type { Routes } from "../deps";
 import { HttpError } from "../errors";
-import { hasAdminSession } from "../security";
+import { hasAdminSession, isCrossSite } from "../security";
 
 // Telegram's webhook (DESIGN decision 9). Public in security.ts; the check is here: Telegram's
 // secret token header, or a logged-in admin (the Bot Preview tester, which gets back what the bot
@@ -17,12 +17,6 @@ function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   return a.length === b.length && crypto.timingSafeEqual(a, b);
-}
-
-/** The tester posts with the admin's cookie; a page on another site must not be able to. */
-function isCrossSite(request: FastifyRequest): boolean {
-  const site = request.headers["sec-fetch-site"];
-  return typeof site === "string" && site !== "same-origin" && site !== "none";
 }
 
 function asUpdate(body: unknown, { requireId }: { requireId: boolean }): Update {
@@ -56,6 +50,7 @@ export const telegramWebhookRoutes: Routes = (app, deps) => {
           throw new HttpError(401, "Invalid Telegram secret token.");
         }
         if (await hasAdminSession(request, deps)) {
+          // The tester posts with the admin's cookie; a page on another site must not be able to.
           if (isCrossSite(request)) throw new HttpError(403, "Cross-site requests are not allowed.");
           return;
         }

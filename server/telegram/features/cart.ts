@@ -3,10 +3,11 @@ import { clearCart, getCart, setCartQuantity, type Cart } from "../../shop/cart"
 import { ShopError } from "../../shop/errors";
 import type { BotContext } from "../context";
 import { data, gbp, label, MAIN_MENU_BUTTON, MENU, notice, show } from "../ui";
+import { UUID_SOURCE } from "../../shop/ids";
 
 // My Cart: lines priced by their bulk tier, + / - / remove, empty, and the way to checkout.
 
-const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+const UUID = UUID_SOURCE;
 
 export const cartFeature = new Composer<BotContext>();
 

@@ -15,12 +15,13 @@ import type { BotContext } from "../context";
 import { showProductCard } from "../product-photo";
 import { showMainMenu } from "./start";
 import { addPager, data, fit, gbp, gbpAmount, label, MAIN_MENU_BUTTON, MAX_CAPTION, MENU, notice, show } from "../ui";
+import { UUID_SOURCE } from "../../shop/ids";
 
 // Browse Products: main categories -> subcategories -> active products -> a product card where the
 // customer picks a quantity and adds it to the cart.
 
 export const PAGE_SIZE = 8;
-const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+const UUID = UUID_SOURCE;
 /** "Other products": the active products without a category, so none is unreachable. */
 const NO_CATEGORY = "none";
 

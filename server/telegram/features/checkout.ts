@@ -17,6 +17,7 @@ import type { BotContext } from "../context";
 import { coinLabel, data, formatDateTime, gbp, label, MAIN_MENU_BUTTON, MENU, notice, say, shortId, show } from "../ui";
 import { removalNotes, showCart } from "./cart";
 import { checkAddressField } from "../../shop/address";
+import { UUID_SOURCE } from "../../shop/ids";
 
 // Checkout: name -> street address -> postcode -> optional contact -> postage -> coin -> summary
 // -> the order and its payment. Each step is stored (bot_conversations) before it is shown, so a
@@ -24,7 +25,7 @@ import { checkAddressField } from "../../shop/address";
 
 type CheckoutState = Extract<ConversationState, { step: "checkout" }>;
 
-const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+const UUID = UUID_SOURCE;
 
 export const checkoutFeature = new Composer<BotContext>();
 
