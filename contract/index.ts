@@ -16,6 +16,22 @@ export const MAX_IMAGE_BYTES = 5_242_880;
 export const EXPIRED_ORDER_AGE_MS = 2 * 60 * 60 * 1000;
 
 const MAX_MONEY = 99_999_999.99; // numeric(10,2)
+/** PostgreSQL's integer column. */
+export const MAX_INT = 2_147_483_647;
+
+/**
+ * A whole number sent as a JSON number. Strings, booleans and arrays are refused rather than
+ * coerced ("1e2" is not 100, false is not 0), with the field named in the message.
+ */
+export const wholeNumber = (field: string, min: number, max = MAX_INT) =>
+  z
+    .number({ error: `${field} must be a whole number` })
+    .int(`${field} must be a whole number`)
+    .min(min, `${field} must be at least ${min}`)
+    .max(max, `${field} must be at most ${max}`);
+
+/** The path of an image this server stored (PUT /api/product-images answers it). */
+export const OBJECT_PATH_PATTERN = /^\/objects\/[A-Za-z0-9_-]{1,100}$/;
 
 /** Empty or blank text means "not given" and is stored as null. */
 const optionalText = z
@@ -72,6 +88,18 @@ export const BotSettingsInputSchema = z.object({
   nowpaymentsApiKey: optionalText,
   nowpaymentsIpnSecret: optionalText,
   webhookUrl: optionalText,
+  /** A paid status short of the amount due by more than this percentage is a short payment (DESIGN decision 3). */
+  underpaymentTolerancePercent: z
+    .union([z.number(), z.string().trim()], { error: "Underpayment tolerance must be from 0 to 15" })
+    .transform((value, ctx) => {
+      const text = typeof value === "number" ? String(value) : value;
+      if (!/^\d+(\.\d{1,2})?$/.test(text) || Number(text) > 15) {
+        ctx.addIssue({ code: "custom", message: "Underpayment tolerance must be from 0 to 15, with at most two decimals" });
+        return z.NEVER;
+      }
+      return Number(text);
+    })
+    .default(1),
 });
 export type BotSettingsInput = z.input<typeof BotSettingsInputSchema>;
 export type BotSettings = z.output<typeof BotSettingsInputSchema> & {
@@ -92,8 +120,18 @@ export type Category = z.output<typeof CategoryInputSchema> & { id: string; crea
 
 // --- Products ---
 export const BulkPricingTierSchema = z.object({
-  minQuantity: z.coerce.number().int("min quantity must be a whole number").min(2, "min quantity must be at least 2"),
-  price: z.coerce.number().min(0, "tier price must be at least 0").max(MAX_MONEY),
+  minQuantity: wholeNumber("min quantity", 2),
+  // A number with at most two decimals (pence); "4.50" is accepted too and stored as 4.5.
+  price: z
+    .union([z.number(), z.string().trim()], { error: "tier price must be an amount such as 4.99" })
+    .transform((value, ctx) => {
+      const text = typeof value === "number" ? String(value) : value;
+      if (!/^\d+(\.\d{1,2})?$/.test(text) || Number(text) > MAX_MONEY) {
+        ctx.addIssue({ code: "custom", message: "tier price must be an amount from 0 to 99999999.99 with at most two decimals" });
+        return z.NEVER;
+      }
+      return Number(text);
+    }),
 });
 export type BulkPricingTier = z.infer<typeof BulkPricingTierSchema>;
 
@@ -101,15 +139,23 @@ export const ProductInputSchema = z.object({
   name: z.string().trim().min(1, "Product name is required").max(200),
   description: z.string().trim().max(4000).default(""),
   price: MoneySchema,
-  stock: z.coerce.number().int("stock must be a whole number").min(0, "stock must be at least 0").max(1_000_000_000).default(0),
+  stock: wholeNumber("stock", 0).default(0),
   categoryId: uuidOrNull,
-  imageUrl: optionalText,
+  // Only an image this server stored: never a script URL or a tracking pixel on another site.
+  imageUrl: optionalText.refine((value) => value === null || OBJECT_PATH_PATTERN.test(value), {
+    message: "must be an /objects/ path from this server (upload the image first)",
+  }),
   bulkPricing: z
     .array(BulkPricingTierSchema)
     .max(20)
     .nullish()
     .transform((tiers) => (tiers && tiers.length > 0 ? [...tiers].sort((a, b) => a.minQuantity - b.minQuantity) : null)),
   isActive: z.boolean().default(true),
+  /**
+   * PUT only: the stock the edit form showed. An unchanged stock is then left as the database has it,
+   * and a change made from a stale form answers 409 (DESIGN decision 2, docs/decisions/0007).
+   */
+  expectedStock: wholeNumber("expectedStock", 0).optional(),
 });
 export type ProductInput = z.input<typeof ProductInputSchema>;
 export type Product = z.output<typeof ProductInputSchema> & { id: string; createdAt: string; updatedAt: string };
@@ -124,7 +170,11 @@ const estimatedDays = z
   .optional()
   .transform((value, ctx) => {
     if (value == null || value === "") return null;
-    const n = Number(value);
+    const n = typeof value === "string" && !/^\d+$/.test(value) ? NaN : Number(value);
+    if (Number.isInteger(n) && n > 365) {
+      ctx.addIssue({ code: "custom", message: "Estimated days must be at most 365" });
+      return z.NEVER;
+    }
     if (!Number.isInteger(n) || n < 1) {
       ctx.addIssue({ code: "custom", message: "Estimated days must be a whole number of at least 1" });
       return z.NEVER;
@@ -191,14 +241,36 @@ export type Order = {
   transactionHash: string | null;
   shippingAddress: ShippingAddress | null;
   postageOptionId: string | null;
+  /** The postage as it was at checkout (name and price); null for orders without postage or older than snapshots. */
+  postageName: string | null;
+  postagePrice: string | null;
   trackingNumber: string | null;
   payAddress: string | null;
   payAmount: string | null;
   payCurrency: string | null;
   paymentExpiresAt: string | null;
   actuallyPaid: string | null;
+  /** What is still missing of payAmount after a short payment (crypto, decimal text); null when nothing is. */
+  shortfall: string | null;
+  /** When the payment was confirmed in full or accepted by the owner; revenue counts by it. */
+  paidAt: string | null;
+  /** Something the owner must act on. */
+  adminFlag: OrderAdminFlag | null;
   createdAt: string;
   updatedAt: string;
+};
+
+export const ORDER_ADMIN_FLAGS = ["refund_due", "refunded_after_dispatch"] as const;
+export type OrderAdminFlag = (typeof ORDER_ADMIN_FLAGS)[number];
+
+/** One line of an order's audit trail (GET /api/orders/{id}/events), oldest first. */
+export type OrderEvent = {
+  id: string;
+  orderId: string;
+  actor: "admin" | "gateway" | "system" | "customer";
+  action: string;
+  detail: string | null;
+  createdAt: string;
 };
 
 export type OrderItem = {

@@ -159,4 +159,28 @@ test.describe("bot settings", () => {
     // At most one toast at a time: the newest replaced the earlier ones.
     await expect(toasts(page)).toHaveCount(1);
   });
+  test("the underpayment tolerance: 1% by default, 0 to 15 with two decimals", async ({ adminPage: page, api }) => {
+    await page.goto("/bot-settings");
+    const tolerance = page.getByLabel("Underpayment tolerance (%)");
+    await expect(tolerance).toHaveValue("1");
+    await expect(page.getByText("A payment short by more than this is treated as underpaid")).toBeVisible();
+    await fillSettings(page);
+
+    await tolerance.fill("15.5");
+    await page.getByRole("button", { name: "Save Settings" }).click();
+    await expect(page.getByText("Underpayment tolerance must be from 0 to 15, with at most two decimals")).toBeVisible();
+    expect(await storedSettings(api)).toBeNull();
+
+    await tolerance.fill("2.5");
+    await page.getByRole("button", { name: "Save Settings" }).click();
+    await expectToast(page, "Settings created successfully!");
+    expect(await storedSettings(api)).toMatchObject({ underpaymentTolerancePercent: 2.5 });
+
+    await page.reload();
+    await expect(tolerance).toHaveValue("2.5");
+    await tolerance.fill("0");
+    await page.getByRole("button", { name: "Save Settings" }).click();
+    await expectToast(page, "Settings updated successfully!");
+    expect(await storedSettings(api)).toMatchObject({ underpaymentTolerancePercent: 0 });
+  });
 });

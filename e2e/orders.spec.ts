@@ -1,6 +1,6 @@
-import type { CustomerMessage, Order, PostageOption } from "../contract";
+import type { CustomerMessage, Order, PostageOption, Product } from "../contract";
 import { choose, createBotSettings, holdRequests, inBatches, settle } from "./fixtures/ui";
-import { expect, expectToast, PHONE, saveScreenshot, test } from "./support/fixtures";
+import { type Api, expect, expectToast, PHONE, saveScreenshot, type Seed, test } from "./support/fixtures";
 
 const HOURS = 60 * 60 * 1000;
 const ADDRESS = { name: "Jane Smith", streetAddress: "1 High Street, London", postcode: "SW1A 1AA", contact: "jane@example.com" };
@@ -374,5 +374,190 @@ test.describe("orders", () => {
     await expect(page.getByRole("dialog").getByTestId("order-item")).toHaveCount(1);
     await settle(page);
     await saveScreenshot(page, "orders-details-phone");
+  });
+});
+
+test.describe("orders: settling the money from the details dialog", () => {
+  /** A product with stock, and a pending order for two of it paid short (0.0001 of 0.001 BTC), its stock reserved. */
+  async function seedShortPayment(api: Api, seed: Seed) {
+    const product = await api.post<Product>("/api/products", { name: "Coffee beans", price: "12.50", stock: 5 });
+    const order = await seed.order({
+      telegramUsername: "alice",
+      status: "pending",
+      paymentMethod: "btc",
+      paymentStatus: "partially_paid",
+      payCurrency: "btc",
+      payAmount: "0.001",
+      actuallyPaid: "0.0001",
+      paymentExpiresAt: new Date(Date.now() + 20 * HOURS).toISOString(),
+      totalAmount: "25.00",
+      shippingAddress: ADDRESS,
+      items: [{ productId: product.id, productName: product.name, price: product.price, quantity: 2 }],
+      reserveStock: true,
+    });
+    return { product, order };
+  }
+  const orderOf = async (api: Api, id: string) => (await api.get<Order[]>("/api/orders")).find((o) => o.id === id)!;
+  const stockOf = async (api: Api, id: string) => (await api.get<Product[]>("/api/products")).find((p) => p.id === id)!.stock;
+
+  test("a short payment is shown as underpaid; Accept payment asks first, then makes it Ready to Dispatch", async ({
+    adminPage: page,
+    api,
+    seed,
+  }) => {
+    await createBotSettings(api);
+    const { product, order } = await seedShortPayment(api, seed);
+    const ref = short(order.id);
+    await page.goto("/orders");
+    await page.getByRole("button", { name: `View order ${ref}` }).click();
+    const dialog = page.getByRole("dialog", { name: `Order Details - #${ref}` });
+    const payment = dialog.getByRole("region", { name: "Payment Information" });
+    await expect(payment.getByTestId("underpaid")).toContainText("Underpaid: paid 0.0001 of 0.001 BTC");
+    await expect(payment.getByTestId("underpaid")).toContainText("Still due: 0.0009 BTC");
+    await expect(payment.getByTestId("payment-status")).toHaveText("partially paid");
+    await expect(dialog.getByRole("button", { name: "Mark as Dispatched" })).toHaveCount(0);
+    await expect(dialog.getByRole("region", { name: "Activity" })).toContainText("No activity yet");
+    await settle(page);
+    await saveScreenshot(page, "orders-details-underpaid-desktop");
+
+    // The confirmation says what will happen; going back changes nothing.
+    await dialog.getByRole("button", { name: "Accept payment" }).click();
+    const confirm = page.getByRole("alertdialog");
+    await expect(confirm.getByRole("heading", { name: `Accept payment for order #${ref}?` })).toBeVisible();
+    await expect(confirm).toContainText("Only 0.0001 of 0.001 BTC arrived. The order becomes Ready to Dispatch and counts as paid.");
+    await settle(page);
+    await saveScreenshot(page, "orders-accept-payment-confirm-desktop");
+    await confirm.getByRole("button", { name: "Go back" }).click();
+    await expect(confirm).toHaveCount(0);
+    expect((await orderOf(api, order.id)).status).toBe("pending");
+
+    await dialog.getByRole("button", { name: "Accept payment" }).click();
+    await confirm.getByRole("button", { name: "Accept payment" }).click();
+    await expectToast(page, "Payment accepted", `Order #${ref} is ready to dispatch.`);
+    await expect(dialog.getByText("Processing", { exact: true })).toBeVisible();
+    await expect(dialog.getByRole("button", { name: "Mark as Dispatched" })).toBeVisible();
+    await expect(dialog.getByRole("button", { name: "Accept payment" })).toHaveCount(0);
+    await expect(dialog.getByRole("button", { name: "Cancel order" })).toHaveCount(0);
+    const activity = dialog.getByRole("region", { name: "Activity" });
+    await expect(activity.getByTestId("order-event")).toHaveCount(1);
+    await expect(activity.getByTestId("order-event")).toContainText("Payment accepted by Admin");
+
+    const accepted = await orderOf(api, order.id);
+    expect(accepted.status).toBe("processing");
+    expect(accepted.paidAt).not.toBeNull();
+    // The reserved stock stays sold.
+    expect(await stockOf(api, product.id)).toBe(3);
+  });
+
+  test("Cancel order asks first, fails the order, puts its stock back and flags the refund due", async ({
+    adminPage: page,
+    api,
+    seed,
+  }) => {
+    await createBotSettings(api);
+    const { product, order } = await seedShortPayment(api, seed);
+    const unpaid = await seed.order({ status: "pending", paymentMethod: "ltc", paymentStatus: "waiting", payCurrency: "ltc", payAmount: "0.5" });
+    const ref = short(order.id);
+    expect(await stockOf(api, product.id)).toBe(3);
+    await page.goto("/orders");
+
+    // No money arrived: only Cancel is offered.
+    await page.getByRole("button", { name: `View order ${short(unpaid.id)}` }).click();
+    const dialog = page.getByRole("dialog");
+    await expect(dialog.getByRole("button", { name: "Cancel order" })).toBeVisible();
+    await expect(dialog.getByRole("button", { name: "Accept payment" })).toHaveCount(0);
+    await expect(dialog.getByTestId("underpaid")).toHaveCount(0);
+    await dialog.getByRole("button", { name: "Close" }).click();
+
+    await page.getByRole("button", { name: `View order ${ref}` }).click();
+    await dialog.getByRole("button", { name: "Cancel order" }).click();
+    const confirm = page.getByRole("alertdialog");
+    await expect(confirm.getByRole("heading", { name: `Cancel order #${ref}?` })).toBeVisible();
+    await expect(confirm).toContainText("The order fails, its stock goes back on sale and the customer is told.");
+    await expect(confirm).toContainText("Money has arrived for it: the order will be marked Refund due");
+    await confirm.getByRole("button", { name: "Keep order" }).click();
+    await expect(confirm).toHaveCount(0);
+    expect((await orderOf(api, order.id)).status).toBe("pending");
+
+    await dialog.getByRole("button", { name: "Cancel order" }).click();
+    await confirm.getByRole("button", { name: "Cancel order" }).click();
+    await expectToast(page, "Order cancelled", "Refund due");
+    await expect(dialog.getByText("Failed", { exact: true })).toBeVisible();
+    const flag = dialog.getByTestId("admin-flag");
+    await expect(flag).toContainText("Refund due");
+    await expect(flag).toContainText("refund the customer from your NOWPayments dashboard");
+    await expect(dialog.getByRole("button", { name: "Cancel order" })).toHaveCount(0);
+    // The money is still there: the owner may accept it after all.
+    await expect(dialog.getByRole("button", { name: "Accept payment" })).toBeVisible();
+    await expect(dialog.getByRole("region", { name: "Activity" }).getByTestId("order-event")).toContainText("Cancelled by Admin");
+    await settle(page);
+    await saveScreenshot(page, "orders-details-refund-due-desktop");
+    await dialog.getByRole("button", { name: "Close" }).click();
+
+    // The list shows the flag too.
+    await expect(page.getByTestId("order-row").filter({ hasText: ref }).getByTestId("order-flag")).toHaveText("Refund due");
+    const cancelled = await orderOf(api, order.id);
+    expect(cancelled).toMatchObject({ status: "failed", adminFlag: "refund_due" });
+    expect(await stockOf(api, product.id)).toBe(5);
+  });
+
+  test("a refused settlement shows the server's sentence", async ({ adminPage: page, api, seed }) => {
+    await createBotSettings(api);
+    const { order } = await seedShortPayment(api, seed);
+    const ref = short(order.id);
+    await page.goto("/orders");
+    await page.getByRole("button", { name: `View order ${ref}` }).click();
+    const dialog = page.getByRole("dialog");
+    await expect(dialog.getByRole("button", { name: "Cancel order" })).toBeVisible();
+
+    // Accepted elsewhere (another tab) while this dialog still shows it pending.
+    await api.post(`/api/orders/${order.id}/accept-payment`);
+    await dialog.getByRole("button", { name: "Cancel order" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Cancel order" }).click();
+    const toast = await expectToast(page, "Failed to cancel order", "only a pending order can be cancelled");
+    await expect(toast).toHaveAttribute("data-variant", "destructive");
+    expect((await orderOf(api, order.id)).status).toBe("processing");
+  });
+
+  test("an order keeps its postage after the option is deleted", async ({ adminPage: page, api, seed }) => {
+    const courier = await api.post<PostageOption>("/api/postage-options", { name: "Courier", price: "5.00" });
+    const snapshot = await seed.order({
+      status: "processing",
+      paymentStatus: "finished",
+      postageOptionId: courier.id,
+      postageName: "Courier",
+      postagePrice: "5.00",
+      totalAmount: "88.95",
+      items: [{ productId: PRODUCT_A, productName: "Wireless Headphones", price: "83.95" }],
+    });
+    // An order from before snapshots, pointing at the same option.
+    const legacy = await seed.order({ status: "completed", paymentStatus: "finished", postageOptionId: courier.id });
+    await api.delete(`/api/postage-options/${courier.id}`);
+
+    await page.goto("/orders");
+    await page.getByRole("button", { name: `View order ${short(snapshot.id)}` }).click();
+    const dialog = page.getByRole("dialog");
+    await expect(dialog.getByTestId("postage-line")).toHaveText(/^Courier£5\.00$/);
+    await expect(dialog.getByTestId("order-total")).toHaveText("£88.95");
+    await dialog.getByRole("button", { name: "Close" }).click();
+
+    await page.getByRole("button", { name: `View order ${short(legacy.id)}` }).click();
+    await expect(dialog.getByTestId("postage-line")).toHaveText(/Selected Postage Method.*Included/);
+  });
+
+  test("phone size: the settling buttons and their confirmation fit", async ({ adminPage: page, api, seed }) => {
+    const { order } = await seedShortPayment(api, seed);
+    await page.setViewportSize(PHONE);
+    await page.goto("/orders");
+    await page.getByRole("button", { name: `View order ${short(order.id)}` }).click();
+    const dialog = page.getByRole("dialog");
+    await expect(dialog.getByTestId("underpaid")).toBeVisible();
+    await dialog.getByRole("button", { name: "Accept payment" }).scrollIntoViewIfNeeded();
+    await settle(page);
+    await saveScreenshot(page, "orders-details-underpaid-phone", { fullPage: false });
+    await dialog.getByRole("button", { name: "Cancel order" }).click();
+    await expect(page.getByRole("alertdialog")).toBeVisible();
+    await settle(page);
+    await saveScreenshot(page, "orders-cancel-confirm-phone", { fullPage: false });
   });
 });

@@ -315,4 +315,61 @@ test.describe("products", () => {
     await settle(page);
     await saveScreenshot(page, "products-dialog-phone");
   });
+  test("a form opened before a sale: other edits keep the sold stock; a stock change is refused until reloaded", async ({
+    adminPage: page,
+    api,
+    seed,
+  }) => {
+    const product = await api.post<Product>("/api/products", { name: "Coffee beans", description: "1 kg", price: "12.50", stock: 10 });
+    const sell = (quantity: number) =>
+      seed.order({
+        status: "pending",
+        items: [{ productId: product.id, productName: product.name, price: product.price, quantity }],
+        reserveStock: true,
+      });
+    const stored = async () => (await api.get<Product[]>("/api/products")).find((p) => p.id === product.id)!;
+    await page.goto("/products");
+    const row = page.getByTestId("product-row").filter({ hasText: "Coffee beans" });
+    const dialog = page.getByRole("dialog");
+
+    // Opened at 10; 4 sell meanwhile; only the description is changed.
+    await row.getByRole("button", { name: "Edit Coffee beans" }).click();
+    await expect(dialog.getByLabel("Stock")).toHaveValue("10");
+    await sell(4);
+    await dialog.getByLabel("Description").fill("1 kg, dark roast");
+    const saved = page.waitForRequest((request) => request.method() === "PUT" && request.url().includes(`/api/products/${product.id}`));
+    await dialog.getByRole("button", { name: "Update Product" }).click();
+    await expectToast(page, "Product updated successfully!");
+    expect((await saved).postDataJSON()).toMatchObject({ stock: 10, expectedStock: 10, description: "1 kg, dark roast" });
+    expect(await stored()).toMatchObject({ description: "1 kg, dark roast", stock: 6 });
+    await expect(row.getByRole("cell").nth(3)).toHaveText("6");
+
+    // Opened at 6; 1 sells meanwhile; the owner sets 20: refused, with the stock it is now.
+    await row.getByRole("button", { name: "Edit Coffee beans" }).click();
+    await expect(dialog.getByLabel("Stock")).toHaveValue("6");
+    await sell(1);
+    await dialog.getByLabel("Product Name").fill("Coffee beans (dark)");
+    await dialog.getByLabel("Stock").fill("20");
+    await dialog.getByRole("button", { name: "Update Product" }).click();
+    const sentence = "Stock changed meanwhile: it is now 5. Reload it before changing it.";
+    const failed = await expectToast(page, "Failed to update product", sentence);
+    await expect(failed).toHaveAttribute("data-variant", "destructive");
+    const stale = dialog.getByTestId("stale-stock");
+    await expect(stale).toContainText(sentence);
+    await expect(dialog).toBeVisible();
+    expect(await stored()).toMatchObject({ name: "Coffee beans", stock: 5 });
+    await settle(page);
+    await saveScreenshot(page, "products-stale-stock-desktop");
+
+    // Reload stock takes the current count (the other edits stay); then the change goes through.
+    await stale.getByRole("button", { name: "Reload stock" }).click();
+    await expect(dialog.getByLabel("Stock")).toHaveValue("5");
+    await expect(stale).toHaveCount(0);
+    await expect(dialog.getByLabel("Product Name")).toHaveValue("Coffee beans (dark)");
+    await dialog.getByLabel("Stock").fill("20");
+    await dialog.getByRole("button", { name: "Update Product" }).click();
+    await expectToast(page, "Product updated successfully!");
+    await expect(dialog).toBeHidden();
+    expect(await stored()).toMatchObject({ name: "Coffee beans (dark)", stock: 20 });
+  });
 });

@@ -198,12 +198,12 @@ export async function seedDemo(db: Db, now: Date): Promise<{ categories: number;
       productRows.set(seed.key, row!);
     }
 
-    const postageRows = new Map<string, { id: string; price: string }>();
+    const postageRows = new Map<string, { id: string; name: string; price: string }>();
     for (const option of POSTAGE) {
       const [row] = await tx
         .insert(postageOptions)
         .values({ name: option.name, description: option.description, price: option.price, estimatedDays: option.estimatedDays, createdAt: at(30 * DAY) })
-        .returning({ id: postageOptions.id, price: postageOptions.price });
+        .returning({ id: postageOptions.id, name: postageOptions.name, price: postageOptions.price });
       postageRows.set(option.key, row!);
     }
 
@@ -235,6 +235,8 @@ export async function seedDemo(db: Db, now: Date): Promise<{ categories: number;
           transactionHash: paid ? `demo${(index + 1).toString(16).padStart(4, "0")}${"ab12cd34".repeat(7)}` : null,
           shippingAddress: customer.address,
           postageOptionId: postage?.id ?? null,
+          postageName: postage?.name ?? null,
+          postagePrice: postage?.price ?? null,
           trackingNumber: seed.trackingNumber ?? null,
           payAddress: PAY[seed.coin].address,
           payAmount: PAY[seed.coin].amount,
@@ -243,6 +245,8 @@ export async function seedDemo(db: Db, now: Date): Promise<{ categories: number;
           actuallyPaid: seed.paymentStatus === "partially_paid" ? "0.00052" : paid ? PAY[seed.coin].amount : null,
           // A failed order's reserved stock has gone back already.
           stockReleasedAt: seed.status === "failed" ? new Date(created.getTime() + 2 * HOUR) : null,
+          // Revenue counts by the time payment was confirmed: a few minutes after the order.
+          paidAt: ["processing", "dispatched", "completed"].includes(seed.status) ? new Date(Math.min(now.getTime(), created.getTime() + 5 * MINUTE)) : null,
           createdAt: created,
           updatedAt: seed.status === "pending" ? created : new Date(Math.min(now.getTime(), created.getTime() + 30 * MINUTE)),
         })

@@ -35,4 +35,13 @@ describe("configuration", () => {
     expect(process.env.SHOP_TEST_BOTH).toBe("environment");
     expect(() => loadEnvFile(path.join(path.dirname(file), "missing.env"))).not.toThrow();
   });
+
+  it("believes no proxy unless TRUST_PROXY names them, also with PUBLIC_URL", () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ PUBLIC_URL: "https://shop.example" }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "0" }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "1" }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: "10.0.0.1, 10.1.0.0/16,loopback" }).trustProxy).toEqual(["10.0.0.1", "10.1.0.0/16", "loopback"]);
+    expect(() => loadConfig({ TRUST_PROXY: "true; rm -rf" })).toThrow(/TRUST_PROXY/);
+  });
 });

@@ -26,6 +26,13 @@ const EnvSchema = z.object({
     .url()
     .transform((url) => url.replace(/\/+$/, ""))
     .default("https://api.nowpayments.io/v1"),
+  // Proxies whose X-Forwarded-For is believed: a hop count ("1") or addresses/subnets ("10.0.0.1, 10.0.0.0/8",
+  // or proxy-addr's names "loopback", "uniquelocal"). Unset: none, so a client cannot pick its own address.
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .regex(/^(\d{1,2}|[0-9A-Za-z.:/-]+(\s*,\s*[0-9A-Za-z.:/-]+)*)$/, "must be a hop count (1) or a comma-separated list of proxy addresses")
+    .optional(),
   TZ: z.string().min(1).default("Europe/London"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
@@ -38,6 +45,8 @@ export type Config = {
   adminPassword: string | undefined;
   secretKey: string | undefined;
   publicUrl: string | undefined;
+  /** Fastify's trustProxy: false (the default), a hop count, or the proxy addresses. */
+  trustProxy: false | number | string[];
   telegramApiRoot: string;
   nowpaymentsApiUrl: string;
   timeZone: string;
@@ -63,11 +72,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: e.ADMIN_PASSWORD,
     secretKey: e.SECRET_KEY,
     publicUrl: e.PUBLIC_URL,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
     telegramApiRoot: e.TELEGRAM_API_ROOT,
     nowpaymentsApiUrl: e.NOWPAYMENTS_API_URL,
     timeZone: e.TZ,
     logLevel: e.LOG_LEVEL,
   };
+}
+
+function parseTrustProxy(value: string | undefined): Config["trustProxy"] {
+  if (!value) return false;
+  if (/^\d+$/.test(value)) return Number(value) === 0 ? false : Number(value);
+  return value.split(",").map((entry) => entry.trim());
 }
 
 /**

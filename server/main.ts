@@ -2,6 +2,7 @@ import { ensureAdminPassword } from "./auth/admin";
 import { ConfigError, loadConfig, loadEnvFile } from "./config";
 import { DatabaseLockedError, openDatabase } from "./db/client";
 import { buildApp } from "./http/app";
+import { createLogger } from "./logging";
 import { webRoutes } from "./http/web";
 import { createAppDeps } from "./services";
 import { startPaymentJobs } from "./payments/jobs";
@@ -32,11 +33,8 @@ async function main() {
   const deps = createAppDeps(config, db);
 
   const app = await buildApp(deps, {
-    logger: {
-      level: config.logLevel,
-      // Never log secrets: cookies and gateway/Telegram signatures are redacted.
-      redact: ["req.headers.cookie", "req.headers[\"x-nowpayments-sig\"]", "req.headers[\"x-telegram-bot-api-secret-token\"]", "res.headers[\"set-cookie\"]"],
-    },
+    // Secrets never reach the log: redacted fields, and any bot token scrubbed from every line (logging.ts).
+    loggerInstance: createLogger({ level: config.logLevel }),
     extraRoutes: [webRoutes],
   });
 

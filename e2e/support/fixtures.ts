@@ -44,10 +44,21 @@ export type SeedOrder = Partial<
     | "paymentStatus"
     | "paymentId"
     | "postageOptionId"
+    | "postageName"
+    | "postagePrice"
+    | "payAmount"
+    | "actuallyPaid"
+    | "payCurrency"
+    | "paymentExpiresAt"
+    | "adminFlag"
     | "shippingAddress"
     | "createdAt"
   >
-> & { items?: SeedOrderItem[] };
+> & {
+  items?: SeedOrderItem[];
+  /** Take the items' quantities off their products' stock, as a real checkout does. */
+  reserveStock?: boolean;
+};
 export type SeedMessage = Partial<
   Pick<CustomerMessage, "telegramUserId" | "telegramUsername" | "message" | "isFromCustomer" | "isRead" | "orderId" | "createdAt">
 >;
@@ -209,6 +220,16 @@ export const test = base.extend<
       order: (order = {}) => api.post("/api/test/orders", order),
       message: (message = {}) => api.post("/api/test/messages", message),
     });
+  },
+  // Every page runs under the server's Content-Security-Policy (DESIGN decision 9); a violation the
+  // browser reports (a blocked script, style or image) fails the test that caused it.
+  page: async ({ page }, use) => {
+    const violations: string[] = [];
+    page.on("console", (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+    await use(page);
+    expect(violations, "Content-Security-Policy violations in the browser console").toEqual([]);
   },
   adminPage: async ({ page }, use) => {
     const response = await page.request.post("/api/auth/login", { data: { password: ADMIN_PASSWORD } });

@@ -1,6 +1,6 @@
 import { getTableName, is, sql, Table } from "drizzle-orm";
 import { z } from "zod";
-import { ORDER_STATUSES } from "../../contract";
+import { ORDER_ADMIN_FLAGS, ORDER_STATUSES } from "../../contract";
 import * as schema from "../../server/db/schema";
 import type { Routes } from "../../server/http/deps";
 import { insertCustomerMessage, insertOrder } from "../../server/testing/factories";
@@ -27,6 +27,22 @@ const SeedOrderSchema = z.object({
   paymentStatus: z.string().nullable().optional(),
   paymentId: z.string().nullable().optional(),
   postageOptionId: z.string().nullable().optional(),
+  // The postage snapshot taken at checkout.
+  postageName: z.string().nullable().optional(),
+  postagePrice: z.string().nullable().optional(),
+  // What the gateway asked for and what arrived (crypto, decimal text), and its deadline.
+  payAmount: z.string().nullable().optional(),
+  actuallyPaid: z.string().nullable().optional(),
+  payCurrency: z.string().nullable().optional(),
+  paymentExpiresAt: z
+    .string()
+    .datetime()
+    .nullable()
+    .optional()
+    .transform((value) => (value == null ? value : new Date(value))),
+  adminFlag: z.enum(ORDER_ADMIN_FLAGS).nullable().optional(),
+  /** Take the items' quantities off their products' stock, as a real checkout does. */
+  reserveStock: z.boolean().optional(),
   shippingAddress: z
     .object({ name: z.string(), streetAddress: z.string(), postcode: z.string(), contact: z.string().nullable().optional() })
     .nullable()

@@ -26,18 +26,28 @@ export class DatabaseLockedError extends Error {}
 
 /**
  * PGlite does not lock its folder, and two processes writing one folder corrupt it.
- * A lock file with our pid refuses a second process; a lock left by a dead process is taken over.
+ * A lock file naming our process (pid and the time the system started it) refuses a second
+ * process. A lock is stale when that process is gone, or when its pid now belongs to another
+ * process (pids are reused, e.g. after a reboot or in a container where we are always pid 1):
+ * then it is taken over.
  */
 function lockDataDir(dir: string): () => void {
   const lockPath = path.join(dir, "server.lock");
+  const ours = lockText(process.pid);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      fs.writeFileSync(lockPath, String(process.pid), { flag: "wx" });
-      return () => fs.rmSync(lockPath, { force: true });
+      fs.writeFileSync(lockPath, ours, { flag: "wx" });
+      return () => {
+        // Only our own lock is removed (another process may have taken over a lock it found stale).
+        if (readLock(lockPath) === ours) fs.rmSync(lockPath, { force: true });
+      };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      const pid = Number(fs.readFileSync(lockPath, "utf8").trim());
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
+      const holder = readLock(lockPath);
+      const pid = Number(holder?.split(" ")[0]);
+      // A lock of an older version holds only a pid: held while that pid lives, as it was then.
+      const sameProcess = holder?.includes(" ") ? lockText(pid) === holder : true;
+      if (holder && Number.isInteger(pid) && pid > 0 && holder !== ours && isAlive(pid) && sameProcess) {
         throw new DatabaseLockedError(
           `The database in ${dir} is already in use by another server process (pid ${pid}). ` +
             `Stop that process, or point DATA_DIR at another folder.`,
@@ -47,6 +57,31 @@ function lockDataDir(dir: string): () => void {
     }
   }
   throw new DatabaseLockedError(`Could not lock the database folder ${dir}.`);
+}
+
+function readLock(lockPath: string): string | null {
+  try {
+    return fs.readFileSync(lockPath, "utf8").trim();
+  } catch {
+    return null;
+  }
+}
+
+/** "<pid> <start time>": the start time (from /proc on Linux) tells a reused pid from the process that wrote the lock. */
+export function lockText(pid: number): string {
+  return `${pid} ${processStartTime(pid) ?? "unknown"}`;
+}
+
+/** Clock ticks after boot when the process started (field 22 of /proc/<pid>/stat); null where there is no /proc. */
+function processStartTime(pid: number): string | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The command name (field 2) may contain spaces and parentheses: count fields after its closing ")".
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return fields[19] ?? null;
+  } catch {
+    return null;
+  }
 }
 
 function isAlive(pid: number): boolean {

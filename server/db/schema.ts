@@ -1,7 +1,9 @@
 import { sql } from "drizzle-orm";
 import {
   type AnyPgColumn,
+  bigint,
   boolean,
+  check,
   index,
   integer,
   jsonb,
@@ -33,6 +35,8 @@ export const botSettings = pgTable("bot_settings", {
   nowpaymentsApiKey: text("nowpayments_api_key"),
   nowpaymentsIpnSecret: text("nowpayments_ipn_secret"),
   webhookUrl: text("webhook_url"),
+  // A paid status with less than (100 - this)% of the amount due is a short payment (DESIGN decision 3).
+  underpaymentTolerancePercent: numeric("underpayment_tolerance_percent", { precision: 4, scale: 2 }).notNull().default("1"),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -67,7 +71,11 @@ export const products = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("products_category_id_idx").on(t.categoryId)],
+  (t) => [
+    index("products_category_id_idx").on(t.categoryId),
+    // DESIGN decision 2: stock never goes below zero, whatever code path writes it.
+    check("products_stock_nonnegative", sql`${t.stock} >= 0`),
+  ],
 );
 
 export const postageOptions = pgTable("postage_options", {
@@ -94,7 +102,11 @@ export const orders = pgTable(
     paymentId: text("payment_id"),
     transactionHash: text("transaction_hash"),
     shippingAddress: jsonb("shipping_address").$type<ShippingAddress | null>(),
-    postageOptionId: uuid("postage_option_id").references(() => postageOptions.id, { onDelete: "set null" }),
+    // No foreign key: deleting a postage option changes nothing on past orders (DESIGN decision 5);
+    // the name and price it had at checkout are kept below.
+    postageOptionId: uuid("postage_option_id"),
+    postageName: text("postage_name"),
+    postagePrice: money("postage_price"),
     trackingNumber: text("tracking_number"),
     // What the customer must send, as the gateway answered it (beyond SPEC §3, for the bot).
     payAddress: text("pay_address"),
@@ -105,6 +117,11 @@ export const orders = pgTable(
     actuallyPaid: text("actually_paid"),
     // Set once the reserved stock went back on the shelf, so it is released exactly once.
     stockReleasedAt: timestamp("stock_released_at", { withTimezone: true }),
+    // When the payment was confirmed in full (or accepted by the owner): revenue counts by this.
+    paidAt: timestamp("paid_at", { withTimezone: true }),
+    // Something the owner must act on: "refund_due" (cancelled after money arrived) or
+    // "refunded_after_dispatch" (the gateway refunded an order already sent).
+    adminFlag: text("admin_flag"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -112,8 +129,28 @@ export const orders = pgTable(
     index("orders_status_created_at_idx").on(t.status, t.createdAt),
     index("orders_created_at_idx").on(t.createdAt),
     index("orders_telegram_user_id_idx").on(t.telegramUserId),
+    index("orders_paid_at_idx").on(t.paidAt),
     uniqueIndex("orders_payment_id_idx").on(t.paymentId),
   ],
+);
+
+/** The audit trail of an order: who changed what, when (payments, the owner, expiry). */
+export const orderEvents = pgTable(
+  "order_events",
+  {
+    id: id(),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    /** "admin", "gateway", "system" (expiry, sweeps) or "customer". */
+    actor: text("actor").notNull(),
+    /** A short machine name: "payment_accepted", "cancelled", "refunded", "expired", ... */
+    action: text("action").notNull(),
+    /** A sentence for the owner. */
+    detail: text("detail"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("order_events_order_idx").on(t.orderId, t.createdAt)],
 );
 
 export const orderItems = pgTable(
@@ -213,6 +250,30 @@ export const botConversations = pgTable("bot_conversations", {
   state: jsonb("state").$type<Record<string, unknown>>().notNull(),
   updatedAt: updatedAt(),
 });
+
+/** Telegram updates already taken: a repeated update_id (Telegram's retry) acts once. Pruned after a day. */
+export const telegramUpdates = pgTable(
+  "telegram_updates",
+  {
+    updateId: bigint("update_id", { mode: "number" }).primaryKey(),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("telegram_updates_received_at_idx").on(t.receivedAt)],
+);
+
+/**
+ * Failed-login counters (DESIGN decision 9), in the database so every server instance on one
+ * PostgreSQL shares them. One row per client key and one "global" row; a fixed window each.
+ */
+export const loginThrottle = pgTable(
+  "login_throttle",
+  {
+    key: text("key").primaryKey(),
+    failures: integer("failures").notNull(),
+    windowStartedAt: timestamp("window_started_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("login_throttle_window_idx").on(t.windowStartedAt)],
+);
 
 export const telegramFileCache = pgTable("telegram_file_cache", {
   imagePath: text("image_path").primaryKey(),

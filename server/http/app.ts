@@ -1,8 +1,10 @@
 import cookie from "@fastify/cookie";
-import Fastify, { type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AppDeps, Routes } from "./deps";
-import { registerErrorHandling } from "./errors";
+import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from "./errors";
+import { registerSecurityHeaders } from "./headers";
+import { registerInputGuard } from "./input-guard";
 import { authRoutes } from "./routes/auth";
 import { botSettingsRoutes } from "./routes/bot-settings";
 import { categoryRoutes } from "./routes/categories";
@@ -19,6 +21,8 @@ import { registerSecurity } from "./security";
 
 export type BuildAppOptions = {
   logger?: FastifyServerOptions["logger"];
+  /** A ready pino logger (server/logging.ts); wins over `logger`. */
+  loggerInstance?: FastifyBaseLogger;
   /** Extra route groups (payments webhook, Telegram webhook, the web app). */
   extraRoutes?: Routes[];
 };
@@ -38,18 +42,27 @@ const API_ROUTES: Routes[] = [
   telegramWebhookRoutes,
 ];
 
+/** A hop count becomes "believe the nearest N proxies"; Fastify's types only take the function form of it. */
+function trustProxyOption(setting: AppDeps["config"]["trustProxy"]) {
+  return typeof setting === "number" ? (_address: string, hop: number) => hop < setting : setting;
+}
+
 /** The HTTP app, without listening. No side effects beyond what deps do. */
 export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
   const app = Fastify({
-    logger: options.logger ?? false,
-    // Behind a proxy (PUBLIC_URL set) the client address and protocol come from its headers.
-    trustProxy: Boolean(deps.config.publicUrl),
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
+    // Proxy headers are believed only from the proxies TRUST_PROXY names (DESIGN decision 9).
+    trustProxy: trustProxyOption(deps.config.trustProxy),
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   await app.register(cookie);
+  await registerSecurityHeaders(app, deps.config.publicUrl);
   registerErrorHandling(app);
   registerSecurity(app, deps);
+  registerInputGuard(app);
   for (const routes of [...API_ROUTES, ...(options.extraRoutes ?? [])]) {
     await routes(app, deps);
   }

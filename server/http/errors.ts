@@ -1,4 +1,5 @@
-import type { FastifyError, FastifyInstance } from "fastify";
+import type { Socket } from "node:net";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { ShopError } from "../shop/errors";
 
@@ -22,6 +23,48 @@ function describeValidation(error: { validation: { instancePath?: string; messag
   return field ? `Invalid ${field}: ${message}` : `Invalid request: ${message}`;
 }
 
+/** Sentences for the framework's own refusals, by Fastify error code. */
+const FRAMEWORK_MESSAGES: Record<string, string> = {
+  FST_ERR_BAD_URL: "The request path is not a valid URL.",
+  FST_ERR_MAX_PARAM_LENGTH: "The request path is too long.",
+  FST_ERR_ASYNC_CONSTRAINT: "The request could not be routed.",
+  FST_ERR_CTP_INVALID_JSON_BODY: "The request body is not valid JSON.",
+  FST_ERR_CTP_EMPTY_JSON_BODY: "The request body is empty but its content type says JSON.",
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: "The request's Content-Length does not match its body.",
+  FST_ERR_CTP_BODY_TOO_LARGE: "The request body is too large.",
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: "Unsupported content type.",
+};
+
+/**
+ * Fastify's `frameworkErrors`: refusals made while routing (a path that is not valid
+ * percent-encoding, a path segment over maxParamLength), answered in our shape.
+ */
+export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+  void reply.code(status).send({ error: FRAMEWORK_MESSAGES[error.code] ?? "The request could not be read." });
+}
+
+/**
+ * Node's `clientError`: requests the HTTP parser refuses before Fastify sees them (headers over
+ * the size limit, malformed request lines). Answered as JSON too, then the connection is closed.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket) {
+  if (!socket.writable) return socket.destroy();
+  const [status, message] =
+    error.code === "HPE_HEADER_OVERFLOW"
+      ? [431, "The request headers are too large."]
+      : error.code === "HPE_URI_TOO_LONG"
+        ? [414, "The request path is too long."]
+        : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+          ? [408, "The request took too long to arrive."]
+          : [400, "The request could not be read."];
+  const body = JSON.stringify({ error: message });
+  socket.end(
+    `HTTP/1.1 ${status} ${status === 431 ? "Request Header Fields Too Large" : status === 414 ? "URI Too Long" : status === 408 ? "Request Timeout" : "Bad Request"}\r\n` +
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
@@ -35,20 +78,20 @@ export function registerErrorHandling(app: FastifyInstance) {
     }
     const status = error.statusCode ?? 500;
     if (status === 413 || error.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
-      return reply.code(413).send({ error: "The request body is too large." });
+      return reply.code(413).send({ error: FRAMEWORK_MESSAGES.FST_ERR_CTP_BODY_TOO_LARGE });
     }
     if (error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {
-      return reply.code(415).send({ error: "Unsupported content type." });
+      return reply.code(415).send({ error: FRAMEWORK_MESSAGES.FST_ERR_CTP_INVALID_MEDIA_TYPE });
     }
     if (status >= 400 && status < 500) {
-      // Malformed JSON and similar client mistakes: Fastify's message is already a sentence.
-      return reply.code(status).send({ error: error.message });
+      // Other client mistakes the framework caught: our sentence when we have one, else Fastify's.
+      return reply.code(status).send({ error: FRAMEWORK_MESSAGES[error.code] ?? error.message });
     }
     request.log.error({ err: error }, "unhandled error");
     return reply.code(500).send({ error: "Something went wrong on the server. Please try again." });
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send({ error: `Not found: ${request.method} ${request.url.split("?")[0]}` });
+    reply.code(404).send({ error: `Not found: ${request.method} ${request.url.split("?")[0]!.slice(0, 200)}` });
   });
 }

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { Routes } from "./deps";
+import { PUBLIC } from "./security";
 
 /** Where `vite build` puts the web app (vite.config.ts). */
 export const WEB_DIST_DIR = path.resolve(import.meta.dirname, "../../dist/web");
@@ -11,9 +12,20 @@ export const WEB_DIST_DIR = path.resolve(import.meta.dirname, "../../dist/web");
 const IMMUTABLE = "public, max-age=31536000, immutable";
 const REVALIDATE = "no-cache";
 
-/** Paths that never fall back to the app: the API and stored objects keep their JSON 404s. */
+/**
+ * Paths that never fall back to the app: the API and stored objects keep their JSON 404s, however
+ * the path is spelled (/%61pi/x, //api/x, /x/../api/x all name the API, never the web app).
+ */
 function isServerPath(url: string): boolean {
-  return url === "/api" || url.startsWith("/api/") || url === "/objects" || url.startsWith("/objects/");
+  let decoded: string;
+  try {
+    // An absolute-form target (GET http://host/api/x HTTP/1.1) names the path after its authority.
+    decoded = decodeURIComponent(url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, ""));
+  } catch {
+    return true;
+  }
+  const normalized = path.posix.normalize(decoded.replaceAll("\\", "/")).replace(/^\/+/, "/").toLowerCase();
+  return ["/api", "/objects"].some((prefix) => normalized === prefix || normalized.startsWith(`${prefix}/`));
 }
 
 /**
@@ -37,7 +49,7 @@ export function createWebRoutes(distDir: string = WEB_DIST_DIR): Routes {
       },
     });
 
-    app.get("/*", (request, reply) => {
+    app.get("/*", PUBLIC, (request, reply) => {
       const url = request.url.split("?")[0]!;
       if (isServerPath(url)) return reply.callNotFound();
       const file = builtFile(distDir, url);

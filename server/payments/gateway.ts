@@ -43,6 +43,8 @@ export type GatewayPayment = {
   payAddress: string | null;
   payAmount: string | null;
   payCurrency: string | null;
+  /** The fiat amount the payment is for ("15.5"), as the gateway echoes it; checked against the order's total. */
+  priceAmount: string | null;
   priceCurrency: string | null;
   actuallyPaid: string | null;
   transactionHash: string | null;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { signIpn } from "../testing/sign-ipn";
-import { decimalShortfall, verifyIpnSignature } from "./ipn";
+import { decimalShortfall, ipnSignedForms, verifyIpnSignature } from "./ipn";
 
 describe("IPN signature", () => {
   const secret = "s3cret";
@@ -21,6 +21,45 @@ describe("IPN signature", () => {
     expect(verifyIpnSignature(body, signature.slice(0, 64), secret)).toBe(false);
     expect(verifyIpnSignature(body, undefined, secret)).toBe(false);
     expect(verifyIpnSignature(body, "", secret)).toBe(false);
+  });
+});
+
+describe("IPN signature over bodies with non-ASCII text", () => {
+  const secret = "s3cret";
+  const text = "Café crème 1/2 kg";
+  // Every string field carries non-ASCII and "/", nested ones and an astral character included.
+  const body = {
+    payment_id: 5077125051,
+    payment_status: `finished ${text}`,
+    pay_address: `addr/${text}`,
+    price_amount: 15,
+    price_currency: `gbp ${text}`,
+    pay_amount: 0.0003,
+    actually_paid: 0.0003,
+    pay_currency: `btc ${text}`,
+    order_id: `id ${text}`,
+    order_description: `${text} — «spécial» 🍵`,
+    purchase_id: `p ${text}`,
+    outcome_currency: `btc ${text}`,
+    created_at: "2026-11-22T10:00:00.000Z",
+    fee: { currency: `btc ${text}`, depositFee: 0, serviceFee: 0 },
+  };
+
+  it.each(["node", "php"] as const)("accepts NOWPayments' %s-style signature", (style) => {
+    expect(verifyIpnSignature(body, signIpn(body, secret, style), secret)).toBe(true);
+  });
+
+  it("signs four spellings of one body and refuses when any character was changed", () => {
+    expect(ipnSignedForms(body)).toHaveLength(4);
+    expect(ipnSignedForms(body)[1]).toContain("Caf\\u00e9 cr\\u00e8me 1/2 kg");
+    expect(ipnSignedForms(body)[1]).toContain("\\ud83c\\udf75");
+    expect(ipnSignedForms(body)[3]).toContain("Caf\\u00e9 cr\\u00e8me 1\\/2 kg");
+    expect(ipnSignedForms({ payment_id: 1, order_id: "abc" })).toHaveLength(1);
+    for (const style of ["node", "php"] as const) {
+      const signature = signIpn(body, secret, style);
+      expect(verifyIpnSignature({ ...body, order_description: "Cafe creme 1/2 kg" }, signature, secret)).toBe(false);
+      expect(verifyIpnSignature(body, signature, "another secret")).toBe(false);
+    }
   });
 });
 

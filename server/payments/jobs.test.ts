@@ -23,7 +23,7 @@ describe("payment jobs: rescue sweep and expiry cleanup", () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    gateway = await startFakeNowPayments();
+    gateway = await startFakeNowPayments({ now: () => clock });
     notifier = createRecordingNotifier();
     deps = {
       db: database.db,
@@ -84,26 +84,37 @@ describe("payment jobs: rescue sweep and expiry cleanup", () => {
     }
   });
 
-  it("fails abandoned orders after 2 hours and releases their stock, but never one whose money is on its way", async () => {
+  it("fails abandoned orders at the gateway's deadline, tells their customers, and never fails one whose money is on its way", async () => {
     const abandoned = await placeOrder(3);
     const confirming = await placeOrder(3);
     gateway.setStatus(confirming.paymentId, "confirming");
     const lostGatewayAnswer = await placeOrder(1);
     gateway.payments.delete(lostGatewayAnswer.paymentId); // the gateway no longer knows it: the sweep goes on with the others
+    const started = clock;
+    /** Two server instances on one database run their jobs at the same moment. */
+    const runTwoInstancesAt = async (hoursLater: number) => {
+      clock = new Date(started.getTime() + hoursLater * 60 * 60 * 1000);
+      const first = startPaymentJobs({ ...deps, intervalMs: 60 * 60 * 1000 });
+      const second = startPaymentJobs({ ...deps, intervalMs: 60 * 60 * 1000 });
+      try {
+        await Promise.all([first.runNow(), second.runNow()]);
+      } finally {
+        await Promise.all([first.stop(), second.stop()]);
+        clock = new Date();
+      }
+    };
 
-    clock = new Date(clock.getTime() + 3 * 60 * 60 * 1000);
-    // Two server instances on one database run their jobs at the same moment.
-    const first = startPaymentJobs({ ...deps, intervalMs: 60 * 60 * 1000 });
-    const second = startPaymentJobs({ ...deps, intervalMs: 60 * 60 * 1000 });
-    try {
-      await Promise.all([first.runNow(), second.runNow()]);
-    } finally {
-      await Promise.all([first.stop(), second.stop()]);
-      clock = new Date();
-    }
+    // 3 hours on, the customer was told to pay within 24: nothing fails yet.
+    await runTwoInstancesAt(3);
+    expect(await orderRow(abandoned.order.id)).toMatchObject({ status: "pending" });
+    expect(await stockOf(abandoned.product.id)).toBe(7);
 
+    await runTwoInstancesAt(25);
     expect(await orderRow(abandoned.order.id)).toMatchObject({ status: "failed" });
     expect(await stockOf(abandoned.product.id)).toBe(10);
+    expect(notifier.sent.filter((m) => m.chatId === abandoned.customer).map((m) => m.text)).toEqual([
+      expect.stringMatching(new RegExp(`^Order #${abandoned.order.id.slice(0, 8)} expired: no payment arrived`)),
+    ]);
     expect(await orderRow(confirming.order.id)).toMatchObject({ status: "pending", paymentStatus: "confirming" });
     expect(await stockOf(confirming.product.id)).toBe(7);
     expect((await orderRow(lostGatewayAnswer.order.id)).status).toBe("failed");

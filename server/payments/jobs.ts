@@ -1,15 +1,16 @@
 import type { Config } from "../config";
 import type { Db } from "../db/client";
 import { cleanupExpiredOrders } from "../shop/orders";
+import { settleAbandonedCheckouts } from "../shop/checkout";
 import type { Notifier } from "../telegram/notifier";
 import { consoleLogger, type PaymentLogger } from "./ipn";
 import { paymentGatewayFor, type GatewayDeps } from "./nowpayments";
 import { rescueUnsettledPayments } from "./rescue";
 
 // The payment jobs on a timer: the rescue sweep (rescue.ts) and the expired-order cleanup of
-// DESIGN decision 1. Both are safe with two server instances on one PostgreSQL: the sweep goes
-// through applyPaymentUpdate (row lock + deduplication) and the cleanup claims each order with
-// one conditional UPDATE ... RETURNING.
+// DESIGN decision 1 (docs/decisions/0004). Both are safe with two server instances on one
+// PostgreSQL: the sweep goes through applyPaymentUpdate (row lock + deduplication) and the
+// cleanup claims each order with one conditional UPDATE ... RETURNING.
 
 export const PAYMENT_JOBS_INTERVAL_MS = 5 * 60 * 1000;
 
@@ -43,9 +44,17 @@ export function startPaymentJobs(deps: PaymentJobsDeps): PaymentJobs {
     } catch (error) {
       logger.error({ err: error instanceof Error ? error.message : String(error) }, "the payment rescue sweep failed");
     }
+    // Before the expiry: a checkout cut off by a crash gets its cart back, not an "expired" notice.
     try {
-      const expired = await cleanupExpiredOrders(deps.db, deps.now());
-      if (expired.length > 0) logger.info({ orderIds: expired }, "expired unpaid orders marked as failed");
+      const abandoned = await settleAbandonedCheckouts({ ...deps, logger });
+      if (abandoned.length > 0) logger.info({ orderIds: abandoned }, "checkouts interrupted before their payment was created were cancelled");
+    } catch (error) {
+      logger.error({ err: error instanceof Error ? error.message : String(error) }, "the abandoned-checkout sweep failed");
+    }
+    try {
+      const { expiredOrderIds, notified } = await cleanupExpiredOrders({ ...deps, logger });
+      if (expiredOrderIds.length > 0) logger.info({ orderIds: expiredOrderIds }, "expired unpaid orders marked as failed");
+      await notified;
     } catch (error) {
       logger.error({ err: error instanceof Error ? error.message : String(error) }, "the expired-order cleanup failed");
     }

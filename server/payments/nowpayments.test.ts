@@ -46,6 +46,7 @@ describe("NOWPayments client", () => {
       payAddress: stored.pay_address,
       payAmount: String(stored.pay_amount),
       payCurrency: "xmr",
+      priceAmount: "46.49",
       priceCurrency: "gbp",
       expiresAt: new Date(stored.expiration_estimate_date),
     });

@@ -54,6 +54,7 @@ export function parseNowPayment(body: Record<string, unknown>): GatewayPayment {
     payAddress: text(body.pay_address),
     payAmount: decimalText(body.pay_amount),
     payCurrency: text(body.pay_currency)?.toLowerCase() ?? null,
+    priceAmount: decimalText(body.price_amount),
     priceCurrency: text(body.price_currency)?.toLowerCase() ?? null,
     actuallyPaid: decimalText(body.actually_paid),
     transactionHash: text(body.payin_hash),

@@ -17,6 +17,8 @@ const CheckoutDraftSchema = z.object({
   contact: z.string().nullable().optional(),
   postageOptionId: z.string().nullable().optional(),
   coin: CurrencySchema.optional(),
+  /** The total of the summary last shown (pence): Confirm charges this or nothing (checkout's quotedTotalPence). */
+  quotedTotalPence: z.number().int().nonnegative().optional(),
 });
 export type CheckoutDraft = z.infer<typeof CheckoutDraftSchema>;
 

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db/client";
 import { orders, products } from "../db/schema";
+import { createRecordingNotifier } from "../testing/app";
 import { createTestDatabase } from "../testing/database";
 import { insertOrder, insertProduct } from "../testing/factories";
 import { cleanupExpiredOrders } from "./orders";
@@ -39,14 +40,22 @@ describe("cleanupExpiredOrders", () => {
     expect(await stock()).toBe(50 - 9 * 3);
 
     // Two server instances running the cleanup at the same moment.
-    const [first, second] = await Promise.all([cleanupExpiredOrders(db, now), cleanupExpiredOrders(db, now)]);
+    const notifier = createRecordingNotifier();
+    const run = async () => {
+      const { expiredOrderIds, notified } = await cleanupExpiredOrders({ db, notifier, now: () => now });
+      await notified;
+      return expiredOrderIds;
+    };
+    const [first, second] = await Promise.all([run(), run()]);
     expect([...first, ...second].sort()).toEqual([...expired].sort());
+    // Each customer is told once.
+    expect(notifier.sent).toHaveLength(expired.length);
     expect(await stock()).toBe(50 - 3);
 
     const [paidRow] = await db.select().from(orders).where(eq(orders.id, paid.order.id));
     expect(paidRow!.status).toBe("processing");
     expect(paidRow!.stockReleasedAt).toBeNull();
-    expect(await cleanupExpiredOrders(db, now)).toEqual([]);
+    expect(await run()).toEqual([]);
     expect(await stock()).toBe(50 - 3);
   });
 });

@@ -1,10 +1,10 @@
-import { desc, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import type { z } from "zod";
 import type { ProductInputSchema } from "../../contract";
 import type { DbOrTx } from "../db/client";
 import { categories, products } from "../db/schema";
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from "./db-errors";
-import { invalid, notFound } from "./errors";
+import { conflict, invalid, notFound } from "./errors";
 
 export type ProductValues = z.output<typeof ProductInputSchema>;
 export type ProductRow = typeof products.$inferSelect;
@@ -30,20 +30,38 @@ function categoryGone(error: unknown): never {
 
 export async function createProduct(db: DbOrTx, values: ProductValues): Promise<ProductRow> {
   await checkCategory(db, values.categoryId);
-  const [row] = await db.insert(products).values(values).returning().catch(categoryGone);
+  // expectedStock only means something to an edit.
+  const { expectedStock: _ignored, ...columns } = values;
+  const [row] = await db.insert(products).values(columns).returning().catch(categoryGone);
   return row!;
 }
 
+/**
+ * DESIGN decision 2 (docs/decisions/0007): an edit never writes back stock it did not mean to change.
+ * The form sends the stock it showed as `expectedStock`:
+ * - stock equal to it: the owner did not touch stock, so the database's count (maybe lowered by a
+ *   sale since the form opened) stays; the other fields save;
+ * - stock different: it is set only while the database still holds expectedStock, in the same
+ *   UPDATE, so a checkout taking stock at that moment is never overwritten; otherwise 409 and
+ *   nothing is saved.
+ * Without expectedStock (other API clients) stock is set as given.
+ */
 export async function updateProduct(db: DbOrTx, id: string, values: ProductValues): Promise<ProductRow> {
   await checkCategory(db, values.categoryId);
+  const { expectedStock, stock, ...fields } = values;
+  const keepStock = expectedStock !== undefined && stock === expectedStock;
+  const guardStock = expectedStock !== undefined && stock !== expectedStock;
   const [row] = await db
     .update(products)
-    .set({ ...values, updatedAt: new Date() })
-    .where(eq(products.id, id))
+    .set({ ...fields, ...(keepStock ? {} : { stock }), updatedAt: new Date() })
+    .where(guardStock ? and(eq(products.id, id), eq(products.stock, expectedStock)) : eq(products.id, id))
     .returning()
     .catch(categoryGone);
-  if (!row) throw notFound("Product not found.");
-  return row;
+  if (row) return row;
+
+  const [current] = await db.select({ stock: products.stock }).from(products).where(eq(products.id, id));
+  if (!current) throw notFound("Product not found.");
+  throw conflict(`Stock changed meanwhile: it is now ${current.stock}. Reload it before changing it.`);
 }
 
 /**

@@ -7,7 +7,13 @@ import type { DbOrTx } from "../db/client";
 import { botSettings } from "../db/schema";
 import { notFound } from "./errors";
 
-type SettingsValues = z.output<typeof BotSettingsInputSchema>;
+/**
+ * What a save writes. The HTTP schema always supplies the tolerance (default 1); code inside the
+ * server may leave it out: a create then gets the database default (1) and an update keeps the stored one.
+ */
+type SettingsValues = Omit<z.output<typeof BotSettingsInputSchema>, "underpaymentTolerancePercent"> & {
+  underpaymentTolerancePercent?: number;
+};
 type Row = typeof botSettings.$inferSelect;
 
 const SECRET_FIELDS = ["botToken", "nowpaymentsApiKey", "nowpaymentsIpnSecret"] as const;
@@ -23,18 +29,24 @@ function decryptRow(row: Row, box: SecretBox): BotSettings {
     botToken: box.decrypt(row.botToken),
     nowpaymentsApiKey: row.nowpaymentsApiKey ? box.decrypt(row.nowpaymentsApiKey) : null,
     nowpaymentsIpnSecret: row.nowpaymentsIpnSecret ? box.decrypt(row.nowpaymentsIpnSecret) : null,
+    // numeric(4,2) comes back as text ("1.00"); the payment code compares it as a number.
+    underpaymentTolerancePercent: Number(row.underpaymentTolerancePercent),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
 }
 
-function encryptValues(values: SettingsValues, box: SecretBox) {
-  const out = { ...values };
+/** The row's columns: secrets encrypted, the tolerance as numeric text (left out when not given). */
+function toColumns(values: SettingsValues, box: SecretBox) {
+  const { underpaymentTolerancePercent, ...rest } = values;
+  const out = { ...rest };
   for (const field of SECRET_FIELDS) {
     const value = out[field];
     if (value) (out as Record<string, unknown>)[field] = box.encrypt(value);
   }
-  return out;
+  return underpaymentTolerancePercent === undefined
+    ? out
+    : { ...out, underpaymentTolerancePercent: underpaymentTolerancePercent.toFixed(2) };
 }
 
 /** The single settings record, secrets decrypted; null when none was saved yet. */
@@ -47,7 +59,7 @@ export async function createBotSettings(db: DbOrTx, box: SecretBox, values: Sett
   // There is one settings record: a second create updates the first instead of adding another.
   const existing = await getBotSettings(db, box);
   if (existing) return updateBotSettings(db, box, existing.id, values);
-  const [row] = await db.insert(botSettings).values(encryptValues(values, box)).returning();
+  const [row] = await db.insert(botSettings).values(toColumns(values, box)).returning();
   return decryptRow(row!, box);
 }
 
@@ -59,7 +71,7 @@ export async function updateBotSettings(
 ): Promise<BotSettings> {
   const [row] = await db
     .update(botSettings)
-    .set({ ...encryptValues(values, box), updatedAt: new Date() })
+    .set({ ...toColumns(values, box), updatedAt: new Date() })
     .where(eq(botSettings.id, id))
     .returning();
   if (!row) throw notFound("Bot settings not found");

@@ -7,9 +7,13 @@ import { customerMessages, orders, products } from "../db/schema";
 export const PAID_ORDER_STATUSES = ["processing", "dispatched", "completed"] as const;
 
 /**
- * The dashboard's numbers in one SQL query. Daily revenue starts at midnight in the shop's time
- * zone, computed by PostgreSQL so summer time changes are handled; weekly revenue covers the 7 days
- * before `now`. Revenues are two-decimal strings ("0.00" when nothing was sold).
+ * The dashboard's numbers in one SQL query. Revenue counts paid orders whose payment was not
+ * refunded (an order refunded after dispatch keeps its status but is no longer money earned), by
+ * the time the payment was confirmed (paidAt), not when the order was placed: a short payment
+ * accepted days later counts on that day (DESIGN decision 3, docs/decisions/0005). Daily revenue
+ * starts at midnight in the shop's time zone, computed by PostgreSQL so summer time changes are
+ * handled; weekly revenue covers the 7 days before `now`. Revenues are two-decimal strings
+ * ("0.00" when nothing was sold).
  */
 export async function getDashboardStats(db: DbOrTx, now: Date, timeZone: string): Promise<DashboardStats> {
   const at = sql`${now.toISOString()}::timestamptz`;
@@ -17,10 +21,10 @@ export async function getDashboardStats(db: DbOrTx, now: Date, timeZone: string)
   const paid = sql`${orders.status} in (${sql.join(
     PAID_ORDER_STATUSES.map((status) => sql`${status}`),
     sql`, `,
-  )})`;
+  )}) and ${orders.paymentStatus} is distinct from 'refunded'`;
   const revenue = (since: SQL | null) =>
     sql<string>`coalesce(sum(${orders.totalAmount}) filter (where ${paid}${
-      since ? sql` and ${orders.createdAt} >= ${since}` : sql``
+      since ? sql` and ${orders.paidAt} >= ${since}` : sql``
     }), 0)::numeric(14, 2)::text`;
 
   const [row] = await db

@@ -25,6 +25,11 @@ export type CreateBotOptions = {
   botInfo?: UserFromGetMe;
   /** Retry Telegram's 429 answers after retry_after (on for a real bot). */
   retry?: boolean;
+  /**
+   * Records an update as received, answering false for one seen before: that update is then
+   * skipped. Set for updates from Telegram; the Bot Preview tester (made-up ids) leaves it out.
+   */
+  firstDelivery?: (updateId: number) => Promise<boolean>;
 };
 
 /**
@@ -93,6 +98,13 @@ export function createBot(deps: BotDeps, settings: BotSettings, options: CreateB
     bot.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 60, rethrowHttpErrors: true }));
   }
   bot.catch((error) => options.log.error({ err: error.error }, "the bot could not handle an update"));
+
+  const firstDelivery = options.firstDelivery;
+  if (firstDelivery) {
+    bot.use(async (ctx, next) => {
+      if (await firstDelivery(ctx.update.update_id)) await next();
+    });
+  }
 
   // The shop talks to customers one to one; groups and channels are ignored.
   const shop = bot.chatType("private");

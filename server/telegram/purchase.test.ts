@@ -160,15 +160,21 @@ describe("a customer buys through the bot, end to end", () => {
         "Pay with: Bitcoin (BTC)",
       ].join("\n\n"),
     );
+    const summary = customer.screen();
+    const from = telegram.calls.length;
     await customer.press("✅ Confirm and pay");
 
     expect(gateway.created).toHaveLength(1);
     const payment = [...gateway.payments.values()][0]!;
     expect(payment.price_amount).toBe(30.5);
-    expect(customer.text()).toContain(`Order #${payment.order_id.slice(0, 8)} is placed. Total: £30.50`);
-    expect(customer.text()).toContain(`To pay, send exactly\n${payment.pay_amount} BTC`);
-    expect(customer.text()).toContain(`to this address:\n${payment.pay_address}`);
-    expect(customer.text()).toMatch(/Please pay by \d{1,2} \w{3} \d{4}, \d{2}:\d{2}/);
+    const placed = telegram.messages(customer.user.id).find((m) => m.message_id === summary.message_id)!;
+    expect(placed.text).toBe(`Order #${payment.order_id.slice(0, 8)} is placed. Total: £30.50`);
+    // The payment details: a new photo message (QR code) with amount and address on lines of their own.
+    const photo = telegram.calls.slice(from).find((c) => c.method === "sendPhoto")!;
+    const caption = String(photo.payload.caption);
+    expect(caption).toContain(`To pay, send exactly\n${payment.pay_amount} BTC\nto this address:\n${payment.pay_address}`);
+    expect(caption).toMatch(/Please pay by \d{1,2} \w{3} \d{4}, \d{2}:\d{2}/);
+    expect(customer.buttons()).toEqual(["My Orders", "« Main menu"]);
   });
 
   it("tells the customer when the payment arrives, and shows the order as paid", async () => {

@@ -4,12 +4,20 @@ import type { Update, UserFromGetMe } from "grammy/types";
 import { getBotSettings } from "../shop/settings";
 import { ALLOWED_UPDATES, createBot } from "./bot";
 import type { BotContext, BotDeps, BotLogger } from "./context";
+import { recordUpdate } from "./update-log";
 
 // Runs the bot the settings describe: by webhook when the server has a public https address
 // (PUBLIC_URL), else by long polling, so the shop also works on a laptop. No token: the bot is off
 // and the rest of the server runs. Saving the settings rebuilds it (reload).
 
 export const TELEGRAM_WEBHOOK_PATH = "/api/telegram/webhook";
+
+/**
+ * How long a webhook call waits for its update to be handled before Telegram is answered anyway
+ * (the handling carries on). Telegram re-sends an update it thinks timed out, and a payment
+ * gateway may take 15 s: the answer must not wait for it.
+ */
+export const WEBHOOK_ANSWER_WITHIN_MS = 5_000;
 
 /**
  * The secret Telegram sends back in X-Telegram-Bot-Api-Secret-Token. Derived from the token, so
@@ -36,7 +44,10 @@ export type BotRuntime = {
   started(): Promise<void>;
   /** The running bot's identity, once Telegram told it. */
   botInfo(): UserFromGetMe | null;
-  /** An update received by webhook. Resolves once it is handled; false when no bot is running. */
+  /**
+   * An update received by webhook. Resolves once it is handled, or after answerWithinMs while it
+   * goes on in the background (errors logged); false when no bot is running.
+   */
   handleUpdate(update: Update): Promise<boolean>;
 };
 
@@ -53,10 +64,27 @@ type Running = {
   task: Promise<void>;
   /** Settles when start-up is over. */
   startup: Promise<void>;
+  /** Webhook updates still being handled; stopping waits for them. */
+  inFlight: Set<Promise<void>>;
+  /** The last update queued per chat: a chat's updates are handled one after another, in order. */
+  chatQueues: Map<string, Promise<void>>;
 };
 
-export function createBotRunner(deps: BotDeps, options: { log: BotLogger }): BotRuntime {
+/** Whose update it is: updates of one customer are handled in the order they came. */
+function chatKeyOf(update: Update): string | null {
+  const from = update.message?.from ?? update.callback_query?.from;
+  return from ? String(from.id) : null;
+}
+
+export type BotRunnerOptions = {
+  log: BotLogger;
+  /** Overrides WEBHOOK_ANSWER_WITHIN_MS (tests). */
+  answerWithinMs?: number;
+};
+
+export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRuntime {
   const { log } = options;
+  const answerWithinMs = options.answerWithinMs ?? WEBHOOK_ANSWER_WITHIN_MS;
   let running: Running | null = null;
   let status: BotStatus = { mode: "off", reason: "not started" };
   // start/reload/stop run one at a time, in the order they were asked for.
@@ -96,7 +124,11 @@ export function createBotRunner(deps: BotDeps, options: { log: BotLogger }): Bot
       log.info("Telegram bot is off: no bot token in Bot Settings");
       return;
     }
-    const bot = createBot(deps, settings, { log });
+    const bot = createBot(deps, settings, {
+      log,
+      // Webhook and long polling alike: an update Telegram delivers twice acts once.
+      firstDelivery: (updateId) => recordUpdate(deps.db, updateId, deps.now()),
+    });
     const secret = webhookSecretFor(settings.botToken);
     const abort = new AbortController();
     const publicUrl = deps.config.publicUrl;
@@ -108,7 +140,7 @@ export function createBotRunner(deps: BotDeps, options: { log: BotLogger }): Bot
     status = { mode, botUsername: null, error: null };
     let startupOver!: () => void;
     const startup = new Promise<void>((resolve) => (startupOver = resolve));
-    const current: Running = { bot, secret, abort, task: Promise.resolve(), startup };
+    const current: Running = { bot, secret, abort, task: Promise.resolve(), startup, inFlight: new Set(), chatQueues: new Map() };
     // Kept as the current bot even if start-up fails: updates that do arrive are handled, and a save retries.
     running = current;
     current.task = (webhook ? runWebhook(bot, secret, abort.signal) : runPolling(bot, abort.signal, startupOver))
@@ -130,6 +162,30 @@ export function createBotRunner(deps: BotDeps, options: { log: BotLogger }): Bot
       await current.bot.stop().catch((error: unknown) => log.warn({ err: error }, "Telegram bot: stopping long polling"));
     }
     await current.task; // the update in hand finishes before the bot is let go
+    await Promise.all([...current.inFlight]);
+  }
+
+  /** Handles one webhook update; never rejects (Telegram would only send a failed update again and again). */
+  async function handleNow(current: Running, update: Update) {
+    try {
+      if (!current.bot.isInited()) await current.bot.init(grammySignal(AbortSignal.timeout(10_000)));
+      await current.bot.handleUpdate(update);
+    } catch (error) {
+      log.error({ err: error, updateId: update.update_id }, "Telegram bot: an update failed");
+    }
+  }
+
+  /** Queues the update behind the same chat's earlier ones; answers when this one is handled. */
+  function enqueue(current: Running, update: Update): Promise<void> {
+    const key = chatKeyOf(update);
+    if (key === null) return handleNow(current, update);
+    const previous = current.chatQueues.get(key) ?? Promise.resolve();
+    const work = previous.then(() => handleNow(current, update));
+    current.chatQueues.set(key, work);
+    void work.then(() => {
+      if (current.chatQueues.get(key) === work) current.chatQueues.delete(key);
+    });
+    return work;
   }
 
   return {
@@ -150,13 +206,14 @@ export function createBotRunner(deps: BotDeps, options: { log: BotLogger }): Bot
     async handleUpdate(update) {
       const current = running;
       if (!current) return false;
-      try {
-        if (!current.bot.isInited()) await current.bot.init(grammySignal(AbortSignal.timeout(10_000)));
-        await current.bot.handleUpdate(update);
-      } catch (error) {
-        // Telegram would send a failed update again and again: it is logged and answered as handled.
-        log.error({ err: error, updateId: update.update_id }, "Telegram bot: an update failed");
-      }
+      const work = enqueue(current, update);
+      current.inFlight.add(work);
+      void work.then(() => current.inFlight.delete(work));
+      // Answer once handled, or after the bound: the rest carries on in the background.
+      let timer: NodeJS.Timeout | undefined;
+      const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, answerWithinMs)));
+      await Promise.race([work, bound]);
+      clearTimeout(timer);
       return true;
     },
   };

@@ -5,7 +5,7 @@ import { setAdminPassword } from "../auth/admin";
 import { loadConfig, type Config } from "../config";
 import { createSecretBox } from "../crypto";
 import type { Database } from "../db/client";
-import { buildApp, type BuildAppOptions } from "../http/app";
+import { buildApp, type App, type BuildAppOptions } from "../http/app";
 import type { AppDeps } from "../http/deps";
 import { createDiskStorage } from "../storage";
 import type { Notifier } from "../telegram/notifier";
@@ -36,6 +36,8 @@ export function createRecordingNotifier() {
 
 export type TestServer = {
   baseUrl: string;
+  /** The Fastify app itself (its route table, its logger). */
+  app: App;
   database: Database;
   deps: AppDeps;
   dataDir: string;
@@ -85,6 +87,7 @@ export async function startTestServer(
 
   return {
     baseUrl,
+    app,
     database,
     deps,
     dataDir,

@@ -37,6 +37,8 @@ export async function startShopWithBot(options: {
   database?: Database;
   config?: Partial<Config>;
   deps?: Partial<AppDeps>;
+  /** How long the webhook waits for an update before answering Telegram (runner's answerWithinMs). */
+  webhookAnswerWithinMs?: number;
 }): Promise<ShopWithBot> {
   const { telegram } = options;
   const hooks: AppHooks = {};
@@ -53,7 +55,7 @@ export async function startShopWithBot(options: {
     });
   }
   // Wired as server/main.ts does.
-  const runtime = createBotRunner(deps, { log: silentLog });
+  const runtime = createBotRunner(deps, { log: silentLog, answerWithinMs: options.webhookAnswerWithinMs });
   deps.bot = runtime;
   hooks.onSettingsSaved = () => runtime.reload();
   await runtime.start();

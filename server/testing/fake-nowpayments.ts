@@ -42,6 +42,9 @@ export type FakeNowPayments = {
   close(): Promise<void>;
 };
 
+/** How long a payment waits for its money, like NOWPayments' expiration_estimate_date (about 24 hours). */
+export const FAKE_PAYMENT_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
 /** GBP per coin, to work out pay_amount. */
 const RATES: Record<string, number> = { btc: 50_000, ltc: 70, xmr: 150 };
 const PAID_STATUSES = new Set(["confirmed", "sending", "finished"]);
@@ -67,7 +70,12 @@ function send(response: http.ServerResponse, status: number, body: unknown) {
   response.end(JSON.stringify(body));
 }
 
-export async function startFakeNowPayments(options: { apiKey?: string } = {}): Promise<FakeNowPayments> {
+/**
+ * `now` is the fake's clock (created_at, expiration_estimate_date); give it the test's fixed clock
+ * so the gateway's deadline is where the test expects it.
+ */
+export async function startFakeNowPayments(options: { apiKey?: string; now?: () => Date } = {}): Promise<FakeNowPayments> {
+  const clock = options.now ?? (() => new Date());
   const created: CreatePaymentCall[] = [];
   const payments = new Map<string, FakePayment>();
   let refusal: { status: number; message: string } | null = null;
@@ -100,7 +108,7 @@ export async function startFakeNowPayments(options: { apiKey?: string } = {}): P
         if (!rate || typeof body.price_amount !== "number") {
           return send(response, 400, { status: false, statusCode: 400, code: "INVALID_REQUEST_PARAMS", message: "Currency or amount is not valid" });
         }
-        const now = new Date();
+        const now = clock();
         const paymentId = String(nextId++);
         const payment: FakePayment = {
           payment_id: paymentId,
@@ -117,7 +125,7 @@ export async function startFakeNowPayments(options: { apiKey?: string } = {}): P
           purchase_id: String(nextId + 900_000_000),
           created_at: now.toISOString(),
           updated_at: now.toISOString(),
-          expiration_estimate_date: new Date(now.getTime() + 24 * 60 * 60 * 1000).toISOString(),
+          expiration_estimate_date: new Date(now.getTime() + FAKE_PAYMENT_LIFETIME_MS).toISOString(),
         };
         payments.set(paymentId, payment);
         // The real API answers 201 with the payment, payment_id as a string.
@@ -157,7 +165,7 @@ export async function startFakeNowPayments(options: { apiKey?: string } = {}): P
 
   function withStatus(payment: FakePayment, status: string, extra: { actually_paid?: number } = {}): FakePayment {
     const actuallyPaid = extra.actually_paid ?? (PAID_STATUSES.has(status) ? payment.pay_amount : payment.actually_paid);
-    return { ...payment, payment_status: status, actually_paid: actuallyPaid, updated_at: new Date().toISOString() };
+    return { ...payment, payment_status: status, actually_paid: actuallyPaid, updated_at: clock().toISOString() };
   }
 
   return {
@@ -175,7 +183,8 @@ export async function startFakeNowPayments(options: { apiKey?: string } = {}): P
     },
     ipnBody(paymentId, status, extra) {
       const payment = withStatus(find(paymentId), status, extra);
-      // What NOWPayments posts: numbers as numbers, and a nested fee object.
+      // What NOWPayments posts: numbers as numbers (price_amount is the fiat total the payment was
+      // created for, price_currency its currency), and a nested fee object.
       return {
         payment_id: Number(payment.payment_id),
         parent_payment_id: null,

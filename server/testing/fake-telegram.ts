@@ -25,8 +25,8 @@ export type TelegramCall = {
   method: string;
   token: string;
   payload: Record<string, unknown>;
-  /** Files sent as multipart parts: field name -> byte count. */
-  files: Record<string, { filename: string; size: number }>;
+  /** Files sent as multipart parts (an upload, e.g. sendPhoto with an InputFile): field name -> the file. */
+  files: Record<string, { filename: string; size: number; data: Buffer }>;
 };
 
 export type Button = { text: string; callback_data?: string; url?: string };
@@ -72,7 +72,7 @@ export function newUpdateId(): number {
 
 function parseMultipart(body: Buffer, boundary: string) {
   const fields: Record<string, string> = {};
-  const files: Record<string, { filename: string; size: number }> = {};
+  const files: TelegramCall["files"] = {};
   const text = body.toString("latin1");
   for (const part of text.split(`--${boundary}`)) {
     const headerEnd = part.indexOf("\r\n\r\n");
@@ -83,7 +83,10 @@ function parseMultipart(body: Buffer, boundary: string) {
     const name = /name="([^"]*)"/i.exec(headers)?.[1];
     if (!name) continue;
     const filename = /filename="?([^";\r\n]*)"?/i.exec(headers)?.[1];
-    if (filename !== undefined) files[name] = { filename, size: Buffer.byteLength(value, "latin1") };
+    if (filename !== undefined) {
+      const data = Buffer.from(value, "latin1");
+      files[name] = { filename, size: data.length, data };
+    }
     else fields[name] = Buffer.from(value, "latin1").toString("utf8");
   }
   const payload: Record<string, unknown> = {};

@@ -10,6 +10,7 @@ import type {
   LoginInput,
   MessageInput,
   Order,
+  OrderEvent,
   OrderItem,
   OrderStatus,
   PostageOption,
@@ -31,6 +32,7 @@ export const queryKeys = {
   categories: ["/api/categories"],
   orders: ["/api/orders"],
   orderItems: (orderId: string) => ["/api/orders", orderId, "items"],
+  orderEvents: (orderId: string) => ["/api/orders", orderId, "events"],
   postageOptions: ["/api/postage-options"],
   messages: ["/api/messages"],
   userMessages: (telegramUserId: string) => ["/api/messages/user", telegramUserId],
@@ -116,6 +118,15 @@ export function useUpdateProduct() {
   );
 }
 
+/**
+ * Reads the product list from the server now (not the cache) and answers it; the list on screen
+ * updates too. The edit form uses it to reload a stock that changed while it was open.
+ */
+export function useReloadProducts() {
+  const queryClient = useQueryClient();
+  return () => queryClient.fetchQuery<Product[]>({ queryKey: queryKeys.products, staleTime: 0 });
+}
+
 export function useDeleteProduct() {
   return useWrite((id: string) => apiRequest("DELETE", `/api/products/${id}`), PRODUCT_LISTS);
 }
@@ -162,6 +173,24 @@ export function useOrders() {
 
 export function useOrderItems(orderId: string | null) {
   return useQuery<OrderItem[]>({ queryKey: queryKeys.orderItems(orderId ?? ""), enabled: orderId !== null });
+}
+
+/** The order's audit trail (who, when, what), oldest first; only when an order is selected. */
+export function useOrderEvents(orderId: string | null) {
+  return useQuery<OrderEvent[]>({ queryKey: queryKeys.orderEvents(orderId ?? ""), enabled: orderId !== null });
+}
+
+// Accepting or cancelling moves stock and revenue too (a cancel puts the order's stock back).
+const ORDER_SETTLEMENT_LISTS = [...ORDER_LISTS, queryKeys.products] as const;
+
+/** The owner accepts the money that arrived (short, or after expiry): the order becomes Ready to Dispatch. */
+export function useAcceptPayment() {
+  return useWrite((id: string) => apiRequest<Order>("POST", `/api/orders/${id}/accept-payment`), ORDER_SETTLEMENT_LISTS);
+}
+
+/** The owner cancels a pending order: it fails, its stock goes back, the customer is told. */
+export function useCancelOrder() {
+  return useWrite((id: string) => apiRequest<Order>("POST", `/api/orders/${id}/cancel`), ORDER_SETTLEMENT_LISTS);
 }
 
 export function useUpdateOrderStatus() {

@@ -64,6 +64,7 @@ function toFormValues(settings: BotSettings | null): FormInput {
     nowpaymentsIpnSecret: settings?.nowpaymentsIpnSecret ?? "",
     // Not edited on this screen: whatever was stored is kept.
     webhookUrl: settings?.webhookUrl ?? null,
+    underpaymentTolerancePercent: String(settings?.underpaymentTolerancePercent ?? 1),
   };
 }
 
@@ -250,6 +251,23 @@ function SettingsForm({ settings }: { settings: BotSettings | null }) {
                 )}
               />
             </div>
+            <FormField
+              control={form.control}
+              name="underpaymentTolerancePercent"
+              render={({ field }) => (
+                <FormItem className="md:max-w-[calc(50%-0.625rem)]">
+                  <FormLabel>Underpayment tolerance (%)</FormLabel>
+                  <FormControl>
+                    <Input type="number" inputMode="decimal" min="0" max="15" step="0.01" {...field} value={field.value ?? ""} />
+                  </FormControl>
+                  <FormDescription>
+                    From 0 to 15. A payment short by more than this is treated as underpaid: the order stays pending until the
+                    customer pays the rest or you accept or cancel it.
+                  </FormDescription>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
             <div className="grid gap-2">
               <Label htmlFor="payments-webhook-url">Payment Webhook URL (IPN callback)</Label>
               <div className="flex gap-2">

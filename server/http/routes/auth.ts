@@ -1,56 +1,29 @@
 import { LoginInputSchema } from "../../../contract";
 import { checkAdminPassword } from "../../auth/admin";
+import { createLoginThrottle } from "../../auth/login-throttle";
 import { createSession, deleteSession, SESSION_ABSOLUTE_MS } from "../../auth/sessions";
 import type { Routes } from "../deps";
 import { HttpError } from "../errors";
-import { hasAdminSession, SESSION_COOKIE } from "../security";
-
-const MAX_FAILURES = 5;
-const FAILURE_WINDOW_MS = 15 * 60 * 1000;
-
-/** Failed logins per client address, kept in memory: enough for one admin and one process. */
-export function createLoginThrottle(now: () => Date) {
-  const failures = new Map<string, number[]>();
-  const recent = (client: string) => {
-    const since = now().getTime() - FAILURE_WINDOW_MS;
-    const list = (failures.get(client) ?? []).filter((t) => t > since);
-    if (list.length) failures.set(client, list);
-    else failures.delete(client);
-    return list;
-  };
-  return {
-    /** Seconds to wait before the next try, or 0 when a try is allowed. */
-    retryAfterSeconds(client: string): number {
-      const list = recent(client);
-      if (list.length < MAX_FAILURES) return 0;
-      return Math.max(1, Math.ceil((list[0]! + FAILURE_WINDOW_MS - now().getTime()) / 1000));
-    },
-    fail(client: string) {
-      failures.set(client, [...recent(client), now().getTime()]);
-    },
-    succeed(client: string) {
-      failures.delete(client);
-    },
-  };
-}
+import { hasAdminSession, PUBLIC, SESSION_COOKIE } from "../security";
 
 export const authRoutes: Routes = (app, deps) => {
-  const throttle = createLoginThrottle(deps.now);
+  const throttle = createLoginThrottle(deps.db, deps.now);
   const secureCookie = deps.config.publicUrl?.startsWith("https://") ?? false;
 
-  app.post("/api/auth/login", { schema: { body: LoginInputSchema } }, async (request, reply) => {
-    const client = request.ip;
-    const wait = throttle.retryAfterSeconds(client);
-    if (wait > 0) {
-      throw new HttpError(429, `Too many failed attempts. Try again in ${Math.ceil(wait / 60)} minutes.`, {
-        "Retry-After": String(wait),
+  app.post("/api/auth/login", { ...PUBLIC, schema: { body: LoginInputSchema } }, async (request, reply) => {
+    // request.ip is the socket's address unless TRUST_PROXY names the proxy in front (app.ts).
+    const verdict = await throttle.begin(request.ip);
+    if (!verdict.allowed) {
+      const minutes = Math.ceil(verdict.retryAfterSeconds / 60);
+      const who = verdict.scope === "global" ? "Too many failed logins on this shop" : "Too many failed attempts";
+      throw new HttpError(429, `${who}. Try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.`, {
+        "Retry-After": String(verdict.retryAfterSeconds),
       });
     }
     if (!(await checkAdminPassword(deps.db, request.body.password))) {
-      throttle.fail(client);
       throw new HttpError(401, "Invalid password");
     }
-    throttle.succeed(client);
+    await throttle.succeeded(request.ip);
     // A fresh session id at every login; any old cookie is replaced.
     const old = request.cookies[SESSION_COOKIE];
     if (old) await deleteSession(deps.db, old);
@@ -65,13 +38,13 @@ export const authRoutes: Routes = (app, deps) => {
     return { success: true };
   });
 
-  app.get("/api/auth/status", async (request, reply) => {
+  app.get("/api/auth/status", PUBLIC, async (request, reply) => {
     reply.header("Cache-Control", "no-store");
     if (!(await hasAdminSession(request, deps))) return reply.code(401).send({ authenticated: false });
     return { authenticated: true };
   });
 
-  app.post("/api/auth/logout", async (request, reply) => {
+  app.post("/api/auth/logout", PUBLIC, async (request, reply) => {
     const token = request.cookies[SESSION_COOKIE];
     if (token) await deleteSession(deps.db, token);
     reply.clearCookie(SESSION_COOKIE, { path: "/" });

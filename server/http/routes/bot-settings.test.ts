@@ -122,4 +122,39 @@ describe("bot settings API", () => {
     const read = await (await server.request("GET", "/api/bot-settings", { cookie })).json();
     expect(read.botName).toBe("Saved anyway");
   });
+  it("stores the underpayment tolerance (default 1%) and answers it as a number", async () => {
+    const { id } = await (await server.request("GET", "/api/bot-settings", { cookie })).json();
+    const put = (body: Record<string, unknown>) => server.request("PUT", `/api/bot-settings/${id}`, { cookie, body });
+    const read = async () => (await (await server.request("GET", "/api/bot-settings", { cookie })).json()).underpaymentTolerancePercent;
+
+    expect(await read()).toBe(1);
+    const saved = await put({ ...SETTINGS, underpaymentTolerancePercent: "2.5" });
+    expect(saved.status).toBe(200);
+    expect((await saved.json()).underpaymentTolerancePercent).toBe(2.5);
+    expect(await read()).toBe(2.5);
+    const [raw] = await server.database.db.select().from(botSettings);
+    expect(raw!.underpaymentTolerancePercent).toBe("2.50");
+
+    for (const value of [0, 15, 0.25, "12.75"]) {
+      expect((await put({ ...SETTINGS, underpaymentTolerancePercent: value })).status).toBe(200);
+      expect(await read()).toBe(Number(value));
+    }
+    // Left out: the default, 1%.
+    expect((await put(SETTINGS)).status).toBe(200);
+    expect(await read()).toBe(1);
+  });
+
+  it("refuses a tolerance outside 0 to 15 or with more than two decimals, naming the field", async () => {
+    const { id } = await (await server.request("GET", "/api/bot-settings", { cookie })).json();
+    for (const value of [15.01, -1, "16", "1.005", "abc", "", null, true]) {
+      const response = await server.request("PUT", `/api/bot-settings/${id}`, {
+        cookie,
+        body: { ...SETTINGS, underpaymentTolerancePercent: value },
+      });
+      expect(response.status).toBe(400);
+      expect((await response.json()).error).toMatch(/^Invalid underpaymentTolerancePercent: Underpayment tolerance must be from 0 to 15/);
+    }
+    const read = await (await server.request("GET", "/api/bot-settings", { cookie })).json();
+    expect(read.underpaymentTolerancePercent).toBe(1);
+  });
 });

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Order, OrderItem } from "../../../contract";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Order, OrderEvent, OrderItem } from "../../../contract";
 import { orderItems, orders, products } from "../../db/schema";
 import { unavailable } from "../../shop/errors";
 import { createRecordingNotifier, startTestServer, type TestServer, UNKNOWN_ID } from "../../testing/app";
@@ -44,6 +44,9 @@ describe("orders API", () => {
       ["DELETE", `/api/orders/${order.id}`],
       ["POST", "/api/orders/cleanup-expired"],
       ["POST", `/api/orders/${order.id}/notify-dispatch`],
+      ["POST", `/api/orders/${order.id}/accept-payment`],
+      ["POST", `/api/orders/${order.id}/cancel`],
+      ["GET", `/api/orders/${order.id}/events`],
     ];
     for (const [method, url, body] of calls) {
       const response = await server.request(method, url, { body });
@@ -71,6 +74,7 @@ describe("orders API", () => {
         payCurrency: "btc",
         paymentExpiresAt: hoursAgo(-1),
         actuallyPaid: "0.00042",
+        paidAt: hoursAgo(0.5),
         trackingNumber: null,
         shippingAddress: { name: "Alice Smith", streetAddress: "1 Long Lane, Leeds", postcode: "LS1 1AA", contact: "07700 900123" },
         items: [{ product, quantity: 1 }],
@@ -93,12 +97,17 @@ describe("orders API", () => {
         transactionHash: "0xabc",
         shippingAddress: { name: "Alice Smith", streetAddress: "1 Long Lane, Leeds", postcode: "LS1 1AA", contact: "07700 900123" },
         postageOptionId: null,
+        postageName: null,
+        postagePrice: null,
         trackingNumber: null,
         payAddress: "bc1qexample",
         payAmount: "0.00042",
         payCurrency: "btc",
         paymentExpiresAt: hoursAgo(-1).toISOString(),
         actuallyPaid: "0.00042",
+        shortfall: null,
+        paidAt: hoursAgo(0.5).toISOString(),
+        adminFlag: null,
         createdAt: hoursAgo(1).toISOString(),
         updatedAt: expect.any(String),
       });
@@ -236,6 +245,28 @@ describe("orders API", () => {
       expect(await stockOf(product.id)).toBe(10);
     });
 
+    it.each([
+      ["partially_paid", "0.0001"],
+      ["finished", "0.0005"],
+      ["refunded", "0.0005"],
+      ["expired", "0.0001"], // money that came in after the gateway had given up
+    ])("refuses to delete a failed order whose money arrived (%s, %s received) with 409", async (paymentStatus, actuallyPaid) => {
+      const { order } = await insertOrder(db(), {
+        status: "failed",
+        paymentStatus,
+        actuallyPaid,
+        payAmount: "0.0005",
+        payCurrency: "btc",
+        stockReleasedAt: hoursAgo(1),
+      });
+      const response = await server.request("DELETE", `/api/orders/${order.id}`, { cookie });
+      expect(response.status).toBe(409);
+      expect((await response.json()).error).toBe(
+        `Order #${order.id.slice(0, 8)} received a payment (${actuallyPaid} of 0.0005 BTC), so it is kept as the record of that money and cannot be deleted.`,
+      );
+      expect(await statusOf(order.id)).toBe("failed");
+    });
+
     it.each(["pending", "processing", "dispatched", "completed"])("refuses to delete a %s order with 409", async (status) => {
       const { order } = await insertOrder(db(), { status });
       const response = await server.request("DELETE", `/api/orders/${order.id}`, { cookie });
@@ -257,27 +288,32 @@ describe("orders API", () => {
     it("fails only old unpaid orders, releases their stock once, and never fails a paid order", async () => {
       const lamp = await insertProduct(db(), { name: "Lamp", stock: 100 });
       const rug = await insertProduct(db(), { name: "Rug", stock: 100 });
-      const place = async (status: string, paymentStatus: string | null, createdAt = hoursAgo(3)) =>
+      const place = async (status: string, paymentStatus: string | null, createdAt = hoursAgo(3), paymentExpiresAt: Date | null = null) =>
         (
           await insertOrder(db(), {
             status,
             paymentStatus,
             createdAt,
+            paymentExpiresAt,
             reserveStock: true,
             items: [{ product: lamp, quantity: 2 }, { product: rug, quantity: 1 }],
           })
         ).order;
 
-      // Failed: older than 2 hours, pending or processing, and the payment never arrived.
+      // Failed: pending, the payment never arrived, and past the later of created + 2 hours and the gateway's deadline.
       const expired = [
         await place("pending", "waiting"),
         await place("pending", "expired"),
         await place("pending", "failed"),
         await place("pending", null),
-        await place("processing", "waiting"),
+        await place("pending", "waiting", hoursAgo(25), hoursAgo(1)), // the gateway's 24 hours are over
+        await place("pending", "waiting", hoursAgo(3), hoursAgo(2)), // the gateway gave less than 2 hours: 2 hours count
       ];
-      // Kept: money on its way or arrived, too young, or no longer pending/processing.
+      // Kept: money on its way or arrived, too young, the gateway's deadline still ahead, or no longer pending.
       const kept = [
+        await place("pending", "waiting", hoursAgo(3), hoursAgo(-21)), // told to pay within 24 hours
+        await place("pending", "waiting", hoursAgo(3), NOW), // exactly at the deadline is not past it
+        await place("processing", "waiting"), // processing is paid (or accepted): never expired
         await place("pending", "confirming"),
         await place("pending", "partially_paid"),
         await place("pending", "confirmed"),
@@ -300,6 +336,18 @@ describe("orders API", () => {
       expect([...expiredOrderIds].sort()).toEqual(expired.map((o) => o.id).sort());
       for (const order of expired) expect(await statusOf(order.id)).toBe("failed");
       for (const order of kept) expect(await statusOf(order.id)).toBe(order.status);
+      // Each customer is told (in the background, after the answer), and the trail says why.
+      await vi.waitFor(() => expect(notifier.sent).toHaveLength(expired.length));
+      for (const order of expired) {
+        expect(notifier.sent).toContainEqual({
+          chatId: order.telegramUserId,
+          text: expect.stringMatching(new RegExp(`^Order #${order.id.slice(0, 8)} expired: no payment arrived`)),
+        });
+        const trail = (await (await server.request("GET", `/api/orders/${order.id}/events`, { cookie })).json()) as OrderEvent[];
+        expect(trail).toEqual([
+          { id: expect.any(String), orderId: order.id, actor: "system", action: "expired", detail: expect.stringMatching(/^Expired: no payment arrived by /), createdAt: NOW.toISOString() },
+        ]);
+      }
       // The expired orders' stock is back on the shelf.
       expect(await stockOf(lamp.id)).toBe(100 - 2 * kept.length);
       expect(await stockOf(rug.id)).toBe(100 - kept.length);
@@ -321,6 +369,133 @@ describe("orders API", () => {
       const response = await server.request("POST", "/api/orders/cleanup-expired", { cookie });
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ expiredOrderIds: [] });
+    });
+  });
+
+  describe("POST /api/orders/:id/accept-payment", () => {
+    const shortPaid = { status: "pending", paymentStatus: "partially_paid", actuallyPaid: "0.0002", payAmount: "0.0005", payCurrency: "btc" };
+
+    it("makes a short-paid pending order Ready to Dispatch, paid now, tells the customer and writes the trail", async () => {
+      const product = await insertProduct(db(), { stock: 10 });
+      const { order } = await insertOrder(db(), { ...shortPaid, telegramUserId: "880001", reserveStock: true, items: [{ product, quantity: 2 }] });
+      const response = await server.request("POST", `/api/orders/${order.id}/accept-payment`, { cookie });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ id: order.id, status: "processing", paymentStatus: "partially_paid", paidAt: NOW.toISOString(), shortfall: "0.0003" });
+      expect(await stockOf(product.id)).toBe(8); // still reserved, not taken twice
+      expect(notifier.sent).toEqual([{ chatId: "880001", text: expect.stringMatching(/^Payment received for order #/) }]);
+      const trail = (await (await server.request("GET", `/api/orders/${order.id}/events`, { cookie })).json()) as OrderEvent[];
+      expect(trail).toEqual([
+        {
+          id: expect.any(String),
+          orderId: order.id,
+          actor: "admin",
+          action: "payment_accepted",
+          detail: "Payment accepted by the owner (received: 0.0002 of 0.0005 BTC).",
+          createdAt: NOW.toISOString(),
+        },
+      ]);
+    });
+
+    it("stays accepted when the customer cannot be told", async () => {
+      const { order } = await insertOrder(db(), shortPaid);
+      notifier.failWith(unavailable("Telegram refused the message: Forbidden: bot was blocked by the user"));
+      const response = await server.request("POST", `/api/orders/${order.id}/accept-payment`, { cookie });
+      expect(response.status).toBe(200);
+      expect(await statusOf(order.id)).toBe("processing");
+    });
+
+    it.each([
+      [{ status: "pending", paymentStatus: "waiting" }, "has received no payment, so it cannot be accepted as paid. Cancel it instead, or wait for the payment."],
+      [{ status: "failed", paymentStatus: "expired" }, "has received no payment, so it cannot be accepted as paid. Cancel it instead, or wait for the payment."],
+      [{ status: "pending", paymentStatus: "confirming" }, "has a payment still being confirmed on the blockchain; wait until it settles, then try again."],
+      [{ status: "failed", paymentStatus: "refunded", actuallyPaid: "0.0005" }, "cannot be accepted as paid: its payment was refunded."],
+      [{ status: "processing", paymentStatus: "finished" }, "is processing: it is already paid, so there is no payment to accept."],
+      [{ status: "dispatched", paymentStatus: "finished" }, "is dispatched: it is already paid, so there is no payment to accept."],
+    ])("refuses %o with 409 and changes nothing", async (state, message) => {
+      const { order } = await insertOrder(db(), state);
+      const response = await server.request("POST", `/api/orders/${order.id}/accept-payment`, { cookie });
+      expect(response.status).toBe(409);
+      expect(await response.json()).toEqual({ error: `Order #${order.id.slice(0, 8)} ${message}` });
+      expect(await statusOf(order.id)).toBe(state.status);
+      expect(notifier.sent).toEqual([]);
+    });
+
+    it("answers 404 for an unknown order", async () => {
+      for (const id of [UNKNOWN_ID, "not-an-id"]) {
+        const response = await server.request("POST", `/api/orders/${id}/accept-payment`, { cookie });
+        expect(response.status).toBe(404);
+        expect(await response.json()).toEqual({ error: "Order not found." });
+      }
+    });
+  });
+
+  describe("POST /api/orders/:id/cancel", () => {
+    it("fails a pending order, puts its stock back once and tells the customer", async () => {
+      const product = await insertProduct(db(), { stock: 10 });
+      const { order } = await insertOrder(db(), { telegramUserId: "880002", reserveStock: true, items: [{ product, quantity: 4 }] });
+      const [first, second] = await Promise.all([
+        server.request("POST", `/api/orders/${order.id}/cancel`, { cookie }),
+        server.request("POST", `/api/orders/${order.id}/cancel`, { cookie }),
+      ]);
+      expect([first.status, second.status].sort()).toEqual([200, 409]);
+      expect(await stockOf(product.id)).toBe(10);
+      expect(notifier.sent).toEqual([
+        { chatId: "880002", text: `Order #${order.id.slice(0, 8)} was cancelled by the shop. No payment was taken for it. If you have any questions, please contact support.` },
+      ]);
+      const trail = (await (await server.request("GET", `/api/orders/${order.id}/events`, { cookie })).json()) as OrderEvent[];
+      expect(trail.map((e) => [e.actor, e.action])).toEqual([["admin", "cancelled"]]);
+    });
+
+    it.each(["processing", "dispatched", "completed", "failed"])("refuses a %s order with 409", async (status) => {
+      const { order } = await insertOrder(db(), { status });
+      const response = await server.request("POST", `/api/orders/${order.id}/cancel`, { cookie });
+      expect(response.status).toBe(409);
+      expect(await response.json()).toEqual({ error: `Order #${order.id.slice(0, 8)} is ${status}; only a pending order can be cancelled.` });
+      expect(await statusOf(order.id)).toBe(status);
+      expect(notifier.sent).toEqual([]);
+    });
+
+    it("refuses while a payment is being confirmed", async () => {
+      const { order } = await insertOrder(db(), { paymentStatus: "confirming" });
+      const response = await server.request("POST", `/api/orders/${order.id}/cancel`, { cookie });
+      expect(response.status).toBe(409);
+      expect((await response.json()).error).toMatch(/still being confirmed/);
+      expect(await statusOf(order.id)).toBe("pending");
+    });
+
+    it("answers 404 for an unknown order", async () => {
+      const response = await server.request("POST", `/api/orders/${UNKNOWN_ID}/cancel`, { cookie });
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({ error: "Order not found." });
+    });
+  });
+
+  describe("GET /api/orders/:id/events", () => {
+    it("lists the trail oldest first: dispatch and completion by the admin", async () => {
+      const { order } = await insertOrder(db(), { status: "processing", paymentStatus: "finished" });
+      expect(await (await server.request("GET", `/api/orders/${order.id}/events`, { cookie })).json()).toEqual([]);
+      await server.request("PUT", `/api/orders/${order.id}`, { cookie, body: { status: "dispatched", trackingNumber: "RM1" } });
+      await server.request("PUT", `/api/orders/${order.id}`, { cookie, body: { status: "completed" } });
+      // A refused change writes nothing.
+      await server.request("PUT", `/api/orders/${order.id}`, { cookie, body: { status: "dispatched" } });
+
+      const response = await server.request("GET", `/api/orders/${order.id}/events`, { cookie });
+      expect(response.status).toBe(200);
+      const trail = (await response.json()) as OrderEvent[];
+      expect(trail.map(({ actor, action, detail }) => ({ actor, action, detail }))).toEqual([
+        { actor: "admin", action: "dispatched", detail: "Marked dispatched (tracking number RM1)." },
+        { actor: "admin", action: "completed", detail: "Marked completed." },
+      ]);
+      // The clock is fixed: the trail still keeps its order.
+      expect(new Date(trail[0]!.createdAt) < new Date(trail[1]!.createdAt)).toBe(true);
+    });
+
+    it("answers 404 for an unknown order", async () => {
+      for (const id of [UNKNOWN_ID, "not-an-id"]) {
+        const response = await server.request("GET", `/api/orders/${id}/events`, { cookie });
+        expect(response.status).toBe(404);
+        expect(await response.json()).toEqual({ error: "Order not found." });
+      }
     });
   });
 

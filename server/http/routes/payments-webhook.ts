@@ -4,12 +4,44 @@ import { PAYMENT_WEBHOOK_PATH } from "../../shop/checkout";
 import { getBotSettings } from "../../shop/settings";
 import type { Routes } from "../deps";
 import { HttpError } from "../errors";
+import { WEBHOOK } from "../security";
 
-// NOWPayments' IPN (DESIGN decisions 3 and 9). Public (security.ts): the signature is the check.
+const REQUIRED_TEXT = ["payment_id", "payment_status", "order_id"] as const;
+const OPTIONAL_AMOUNTS = ["price_amount", "pay_amount", "actually_paid", "outcome_amount"] as const;
+const OPTIONAL_TEXT = ["price_currency", "pay_currency", "pay_address", "payin_hash", "expiration_estimate_date"] as const;
+
+/**
+ * A signed body is still only trusted for its meaning, not its shape: each field the shop reads must
+ * have the type NOWPayments sends, else 400 (an object where an id belongs is a bug or an attack).
+ */
+function describeIpnFieldProblem(fields: Record<string, unknown>): string | null {
+  const isText = (value: unknown) => typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
+  for (const field of REQUIRED_TEXT) {
+    const value = fields[field];
+    if (value === undefined || value === null || value === "") return `Invalid ${field}: is required`;
+    if (!isText(value) || String(value).length > 200) return `Invalid ${field}: must be a string`;
+  }
+  if (typeof fields.payment_status !== "string") return "Invalid payment_status: must be a string";
+  for (const field of OPTIONAL_AMOUNTS) {
+    const value = fields[field];
+    if (value == null) continue;
+    const text = typeof value === "number" && Number.isFinite(value) ? String(value) : value;
+    if (typeof text !== "string" || !/^\d+(\.\d+)?(e-?\d+)?$/i.test(text.trim()) || text.length > 64) {
+      return `Invalid ${field}: must be an amount`;
+    }
+  }
+  for (const field of OPTIONAL_TEXT) {
+    const value = fields[field];
+    if (value != null && (typeof value !== "string" || value.length > 500)) return `Invalid ${field}: must be a string`;
+  }
+  return null;
+}
+
+// NOWPayments' IPN (DESIGN decisions 3 and 9). Open to anyone (WEBHOOK): the signature is the check.
 // The answer comes right after the commit; the customer's Telegram message goes out afterwards,
 // so a slow Telegram never makes the gateway wait (it gives up after a few seconds).
 export const paymentWebhookRoutes: Routes = (app, deps) => {
-  app.post(PAYMENT_WEBHOOK_PATH, async (request) => {
+  app.post(PAYMENT_WEBHOOK_PATH, WEBHOOK, async (request) => {
     const secret = (await getBotSettings(deps.db, deps.secrets))?.nowpaymentsIpnSecret;
     if (!secret) throw new HttpError(401, "No IPN secret is configured, so payment notifications cannot be verified.");
     const signature = request.headers["x-nowpayments-sig"];
@@ -21,11 +53,8 @@ export const paymentWebhookRoutes: Routes = (app, deps) => {
     const body = request.body;
     if (!body || typeof body !== "object" || Array.isArray(body)) throw new HttpError(400, "The notification must be a JSON object.");
     const fields = body as Record<string, unknown>;
-    for (const field of ["payment_id", "payment_status", "order_id"]) {
-      if (fields[field] === undefined || fields[field] === null || fields[field] === "") {
-        throw new HttpError(400, `Invalid ${field}: is required`);
-      }
-    }
+    const problem = describeIpnFieldProblem(fields);
+    if (problem) throw new HttpError(400, problem);
 
     const result = await applyPaymentUpdate({ ...deps, logger: request.log }, parseNowPayment(fields));
     request.log.info(

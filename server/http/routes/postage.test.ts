@@ -58,6 +58,9 @@ describe("postage options API", () => {
         "Invalid estimatedDays: Estimated days must be a whole number of at least 1",
       );
     }
+    for (const estimatedDays of [366, 2147483648, 1e300]) {
+      expect(await errorOf(await post({ ...OPTION, estimatedDays }))).toBe("Invalid estimatedDays: Estimated days must be at most 365");
+    }
     expect(await errorOf(await post({ ...OPTION, name: " " }))).toBe("Invalid name: Service name is required");
     expect((await list()).length).toBe(3);
   });
@@ -89,18 +92,26 @@ describe("postage options API", () => {
     expect(await del.json()).toEqual({ error: "Postage option not found." });
   });
 
-  it("deletes an option; an order that chose it keeps working", async () => {
+  it("deletes an option; an order that chose it keeps its postage as it was", async () => {
     const option = await create({ ...OPTION, name: "Going away" });
     const { db } = server.database;
     const [order] = await db
       .insert(orders)
-      .values({ telegramUserId: "7", totalAmount: "8.19", currency: "GBP", postageOptionId: option.id })
+      .values({
+        telegramUserId: "7",
+        totalAmount: "8.19",
+        currency: "GBP",
+        postageOptionId: option.id,
+        postageName: option.name,
+        postagePrice: option.price,
+      })
       .returning();
 
     const response = await server.request("DELETE", `/api/postage-options/${option.id}`, { cookie });
     expect(response.status).toBe(200);
     expect((await list()).some((o: { id: string }) => o.id === option.id)).toBe(false);
     const [after] = await db.select().from(orders).where(eq(orders.id, order!.id));
-    expect(after).toMatchObject({ totalAmount: "8.19", postageOptionId: null });
+    // Nothing on the order changes (DESIGN decision 5): no foreign key nulls its option id.
+    expect(after).toMatchObject({ totalAmount: "8.19", postageOptionId: option.id, postageName: "Going away", postagePrice: option.price });
   });
 });

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cartItems, orderItems, orders } from "../../db/schema";
+import { cartItems, orderItems, orders, products } from "../../db/schema";
+import { reserveStock } from "../../shop/stock";
 import { startTestServer, type TestServer, UNKNOWN_ID } from "../../testing/app";
 
 const PRODUCT = {
@@ -53,7 +54,7 @@ describe("products API", () => {
       id: expect.any(String),
     });
     expect(Date.parse(first.createdAt)).not.toBeNaN();
-    const second = await create({ name: "Tea", price: 3, stock: "5" });
+    const second = await create({ name: "Tea", price: 3, stock: 5 });
     // SPEC §3 defaults: description given as empty, stock 0 when absent, active.
     expect(second).toMatchObject({ name: "Tea", description: "", price: "3.00", stock: 5, isActive: true, categoryId: null });
 
@@ -90,7 +91,7 @@ describe("products API", () => {
       "Invalid bulkPricing.0.minQuantity: min quantity must be at least 2",
     );
     expect(await errorOf(await post({ ...PRODUCT, bulkPricing: [{ minQuantity: 2, price: -0.01 }] }))).toBe(
-      "Invalid bulkPricing.0.price: tier price must be at least 0",
+      "Invalid bulkPricing.0.price: tier price must be an amount from 0 to 99999999.99 with at most two decimals",
     );
     expect(await errorOf(await post({ ...PRODUCT, categoryId: "nope" }))).toBe("Invalid categoryId: must be a valid id");
   });
@@ -149,5 +150,80 @@ describe("products API", () => {
     expect(await db.select().from(cartItems).where(eq(cartItems.productId, product.id))).toEqual([]);
     const items = await db.select().from(orderItems).where(eq(orderItems.orderId, order!.id));
     expect(items).toMatchObject([{ productId: product.id, productName: "Retired item", quantity: 1 }]);
+  });
+  describe("stock edits never write back stock they did not mean to change (expectedStock)", () => {
+    const put = (id: string, body: Record<string, unknown>) => server.request("PUT", `/api/products/${id}`, { cookie, body });
+    const stored = async (id: string) => (await server.database.db.select().from(products).where(eq(products.id, id)))[0]!;
+    /** A checkout taking `quantity` off the shelf, in its own transaction, as the bot's checkout does. */
+    const sell = (product: { id: string; name: string }, quantity = 1) =>
+      server.database.db.transaction((tx) => reserveStock(tx, [{ productId: product.id, productName: product.name, quantity }]));
+
+    it("a form opened before a sale saves its other fields and keeps the sold stock", async () => {
+      const product = await create({ ...PRODUCT, stock: 10 });
+      await sell(product, 4);
+      const response = await put(product.id, { ...PRODUCT, description: "1 kg, dark roast", stock: 10, expectedStock: 10 });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ description: "1 kg, dark roast", stock: 6 });
+      expect(await stored(product.id)).toMatchObject({ description: "1 kg, dark roast", stock: 6 });
+    });
+
+    it("a stock change from a stale form answers 409 naming the current stock and saves nothing", async () => {
+      const product = await create({ ...PRODUCT, stock: 10 });
+      await sell(product, 4);
+      const response = await put(product.id, { ...PRODUCT, name: "Renamed", stock: 12, expectedStock: 10 });
+      expect(response.status).toBe(409);
+      expect(await response.json()).toEqual({ error: "Stock changed meanwhile: it is now 6. Reload it before changing it." });
+      expect(await stored(product.id)).toMatchObject({ name: PRODUCT.name, stock: 6 });
+
+      // Reloaded: the form now expects 6, and the change goes through.
+      const retried = await put(product.id, { ...PRODUCT, name: "Renamed", stock: 12, expectedStock: 6 });
+      expect(retried.status).toBe(200);
+      expect(await stored(product.id)).toMatchObject({ name: "Renamed", stock: 12 });
+    });
+
+    it("without expectedStock, stock is set as given", async () => {
+      const product = await create({ ...PRODUCT, stock: 10 });
+      await sell(product, 4);
+      expect((await put(product.id, { ...PRODUCT, stock: 10 })).status).toBe(200);
+      expect((await stored(product.id)).stock).toBe(10);
+    });
+
+    it("refuses an expectedStock that is not a whole number from 0", async () => {
+      const product = await create(PRODUCT);
+      for (const expectedStock of ["10", true, 1.5, null]) {
+        expect(await errorOf(await put(product.id, { ...PRODUCT, expectedStock }))).toBe(
+          "Invalid expectedStock: expectedStock must be a whole number",
+        );
+      }
+      expect(await errorOf(await put(product.id, { ...PRODUCT, expectedStock: -1 }))).toBe(
+        "Invalid expectedStock: expectedStock must be at least 0",
+      );
+      expect(await errorOf(await put(product.id, { ...PRODUCT, expectedStock: 2_147_483_648 }))).toBe(
+        "Invalid expectedStock: expectedStock must be at most 2147483647",
+      );
+      const unknown = await put(UNKNOWN_ID, { ...PRODUCT, stock: 3, expectedStock: 10 });
+      expect(unknown.status).toBe(404);
+    });
+
+    it("edits racing checkouts never lose or invent a unit", async () => {
+      const product = await create({ ...PRODUCT, stock: 20 });
+      // Ten sales and ten edits of other fields from forms that showed 20, all at once.
+      const results = await Promise.all([
+        ...Array.from({ length: 10 }, () => sell(product)),
+        ...Array.from({ length: 10 }, (_, i) => put(product.id, { ...PRODUCT, name: `Edit ${i}`, stock: 20, expectedStock: 20 })),
+      ]);
+      for (const response of results.slice(10) as Response[]) expect(response.status).toBe(200);
+      expect((await stored(product.id)).stock).toBe(10);
+
+      // A real stock change (20 -> 50) racing ten sales: either it came first and every sale was
+      // taken from 50, or a sale came first and the change was refused.
+      await put(product.id, { ...PRODUCT, stock: 20 });
+      const [change] = await Promise.all([
+        put(product.id, { ...PRODUCT, stock: 50, expectedStock: 20 }),
+        ...Array.from({ length: 10 }, () => sell(product)),
+      ]);
+      expect([200, 409]).toContain(change.status);
+      expect((await stored(product.id)).stock).toBe(change.status === 200 ? 40 : 10);
+    });
   });
 });

@@ -34,8 +34,15 @@ describe("GET /api/dashboard/stats", () => {
     expect(response.status).toBe(200);
     return (await response.json()) as DashboardStats;
   };
-  const paidAt = (iso: string, totalAmount: string, status = "processing") =>
-    insertOrder(db(), { createdAt: new Date(iso), totalAmount, status });
+  /** An order paid at `iso`, placed 3 days before: revenue counts it by when it was paid. */
+  const paidAt = (iso: string, totalAmount: string, status = "processing", paymentStatus = "finished") =>
+    insertOrder(db(), {
+      createdAt: new Date(new Date(iso).getTime() - 3 * 24 * 60 * 60 * 1000),
+      paidAt: ["processing", "dispatched", "completed"].includes(status) ? new Date(iso) : null,
+      totalAmount,
+      status,
+      paymentStatus,
+    });
 
   it("refuses without a session", async () => {
     const response = await server.request("GET", "/api/dashboard/stats");
@@ -78,6 +85,24 @@ describe("GET /api/dashboard/stats", () => {
     await paidAt("2026-01-15T09:00:00Z", "100.00", "pending");
     await paidAt("2026-01-15T09:00:00Z", "200.00", "failed");
     expect(await stats()).toMatchObject({ dailyRevenue: "35.75", weeklyRevenue: "35.75", totalRevenue: "35.75" });
+  });
+
+  it("counts revenue by when the payment was confirmed, not when the order was placed", async () => {
+    await setClock("2026-01-15T10:00:00Z");
+    // Placed 8 days ago, paid short, accepted by the owner this morning: today's money.
+    await insertOrder(db(), { createdAt: new Date("2026-01-07T10:00:00Z"), paidAt: new Date("2026-01-15T09:00:00Z"), totalAmount: "40.00", status: "processing" });
+    // Placed this morning and not paid in full yet: no revenue.
+    await insertOrder(db(), { createdAt: new Date("2026-01-15T09:00:00Z"), totalAmount: "5.00", status: "pending", paymentStatus: "partially_paid" });
+    expect(await stats()).toMatchObject({ dailyRevenue: "40.00", weeklyRevenue: "40.00", totalRevenue: "40.00" });
+  });
+
+  it("leaves refunded payments out of revenue, also when the order had been dispatched", async () => {
+    await setClock("2026-01-15T10:00:00Z");
+    await paidAt("2026-01-15T09:00:00Z", "10.00", "processing");
+    await paidAt("2026-01-15T09:00:00Z", "20.00", "dispatched", "refunded");
+    await paidAt("2026-01-15T09:00:00Z", "30.00", "completed", "refunded");
+    await paidAt("2026-01-15T09:00:00Z", "40.00", "failed", "refunded");
+    expect(await stats()).toMatchObject({ dailyRevenue: "10.00", weeklyRevenue: "10.00", totalRevenue: "10.00" });
   });
 
   it("starts the day at London midnight in winter (GMT)", async () => {

@@ -5,9 +5,9 @@ import { previewUpdate } from "../../telegram/preview";
 import { TELEGRAM_WEBHOOK_PATH } from "../../telegram/runner";
 import type { Routes } from "../deps";
 import { HttpError } from "../errors";
-import { hasAdminSession, isCrossSite } from "../security";
+import { hasAdminSession, isCrossSite, WEBHOOK } from "../security";
 
-// Telegram's webhook (DESIGN decision 9). Public in security.ts; the check is here: Telegram's
+// Telegram's webhook (DESIGN decision 9). Open to anyone (WEBHOOK); the check is here: Telegram's
 // secret token header, or a logged-in admin (the Bot Preview tester, which gets back what the bot
 // would have sent instead of it going to Telegram).
 
@@ -37,6 +37,7 @@ export const telegramWebhookRoutes: Routes = (app, deps) => {
   app.post(
     TELEGRAM_WEBHOOK_PATH,
     {
+      ...WEBHOOK,
       // Checked before the body is read: an unauthorised caller learns nothing, whatever it sends.
       onRequest: async (request) => {
         const given = request.headers[SECRET_HEADER];
@@ -51,7 +52,7 @@ export const telegramWebhookRoutes: Routes = (app, deps) => {
         }
         if (await hasAdminSession(request, deps)) {
           // The tester posts with the admin's cookie; a page on another site must not be able to.
-          if (isCrossSite(request)) throw new HttpError(403, "Cross-site requests are not allowed.");
+          if (isCrossSite(request, deps.config.publicUrl)) throw new HttpError(403, "Cross-site requests are not allowed.");
           return;
         }
         throw new HttpError(401, "Missing Telegram secret token.");
@@ -60,6 +61,8 @@ export const telegramWebhookRoutes: Routes = (app, deps) => {
     async (request) => {
       if (fromTelegram.has(request)) {
         const update = asUpdate(request.body, { requireId: true });
+        // Answers within a few seconds whatever the update waits on (runner.ts, WEBHOOK_ANSWER_WITHIN_MS);
+        // an update Telegram sends twice acts once (update-log.ts).
         const handled = (await deps.bot?.handleUpdate(update)) ?? false;
         if (!handled) throw new HttpError(503, "The Telegram bot is not running.");
         return { ok: true };

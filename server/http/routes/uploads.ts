@@ -4,6 +4,7 @@ import { MAX_IMAGE_BYTES, ProductImageInputSchema } from "../../../contract";
 import { confirmProductImage, createUploadUrl, detectImageType, receiveUpload } from "../../shop/images";
 import type { Routes } from "../deps";
 import { HttpError } from "../errors";
+import { PUBLIC } from "../security";
 
 const IMAGE_TOO_LARGE = "The image is too large: at most 5 MB (5,242,880 bytes).";
 const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -54,7 +55,7 @@ export const uploadRoutes: Routes = async (app, deps) => {
   );
 
   // Public, outside /api: Telegram and <img> load product images without a session.
-  app.get("/objects/:id", { schema: { params: ObjectParamsSchema } }, async (request, reply) => {
+  app.get("/objects/:id", { ...PUBLIC, schema: { params: ObjectParamsSchema } }, async (request, reply) => {
     const object = await deps.storage.get(request.params.id);
     if (!object) throw new HttpError(404, "Image not found.");
     return reply

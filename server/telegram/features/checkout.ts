@@ -1,7 +1,6 @@
 import { Composer, InlineKeyboard } from "grammy";
-import { CURRENCIES, type Currency } from "../../../contract";
 import { getCart } from "../../shop/cart";
-import { checkout } from "../../shop/checkout";
+import { acceptedCoins, checkout, PAYMENTS_UNAVAILABLE_MESSAGE, quoteCheckout, type CheckoutQuote } from "../../shop/checkout";
 import {
   IDLE,
   replaceConversation,
@@ -11,10 +10,12 @@ import {
   type ConversationState,
 } from "../../shop/conversations";
 import { ShopError } from "../../shop/errors";
+import { paymentDeadline } from "../../shop/customer-orders";
 import { listPostageOptions, type PostageRow } from "../../shop/postage";
 import { toPence } from "../../shop/pricing";
 import type { BotContext } from "../context";
-import { coinLabel, data, formatDateTime, gbp, label, MAIN_MENU_BUTTON, MENU, notice, say, shortId, show } from "../ui";
+import { sendPaymentRequest } from "../payment-message";
+import { coinLabel, data, gbp, label, MAIN_MENU_BUTTON, MENU, notice, say, shortId, show } from "../ui";
 import { removalNotes, showCart } from "./cart";
 import { checkAddressField } from "../../shop/address";
 import { UUID_SOURCE } from "../../shop/ids";
@@ -22,6 +23,8 @@ import { UUID_SOURCE } from "../../shop/ids";
 // Checkout: name -> street address -> postcode -> optional contact -> postage -> coin -> summary
 // -> the order and its payment. Each step is stored (bot_conversations) before it is shown, so a
 // restart or another server instance carries on at the same step. Any step can be cancelled.
+// Prices come from the shop (quoteCheckout); the summary's total is kept in the draft, and
+// Confirm charges exactly that total or shows the new summary instead.
 
 type CheckoutState = Extract<ConversationState, { step: "checkout" }>;
 
@@ -49,40 +52,61 @@ async function activePostage(ctx: BotContext): Promise<PostageRow[]> {
   return (await listPostageOptions(ctx.deps.db)).filter((option) => option.isActive);
 }
 
-function acceptedCoins(ctx: BotContext): Currency[] {
-  const accepted = ctx.settings.acceptedCurrencies.filter((c): c is Currency => (CURRENCIES as readonly string[]).includes(c));
-  return accepted.length > 0 ? accepted : [...CURRENCIES];
-}
-
 function postageLabel(option: PostageRow) {
   const days = option.estimatedDays ? ` (${option.estimatedDays} ${option.estimatedDays === 1 ? "day" : "days"})` : "";
   return `${option.name}: ${gbp(toPence(option.price))}${days}`;
 }
 
-async function summaryText(ctx: BotContext, draft: CheckoutDraft): Promise<{ text: string; empty: boolean }> {
-  const cart = await getCart(ctx.deps.db, ctx.customerId);
-  const notes = removalNotes(cart);
-  if (cart.lines.length === 0) return { text: [notes, "Your cart is empty."].filter(Boolean).join("\n\n"), empty: true };
-  const postage = draft.postageOptionId ? (await activePostage(ctx)).find((o) => o.id === draft.postageOptionId) : undefined;
-  const postagePence = postage ? toPence(postage.price) : 0;
-  const items = cart.lines.map((line) => `${line.quantity} × ${line.name} (${gbp(line.unitPricePence)} each): ${gbp(line.linePricePence)}`);
-  const text = [
-    notes,
+function summaryText(quote: CheckoutQuote, draft: CheckoutDraft): string {
+  const items = quote.lines.map((line) => `${line.quantity} × ${line.productName} (${gbp(line.unitPence)} each): ${gbp(line.linePence)}`);
+  return [
     "Please check your order",
     items.join("\n"),
     [
-      `Subtotal: ${gbp(cart.subtotalPence)}`,
-      `Postage: ${postage ? `${postage.name}: ${gbp(postagePence)}` : "none"}`,
-      `Total: ${gbp(cart.subtotalPence + postagePence)}`,
+      `Subtotal: ${gbp(quote.itemsPence)}`,
+      `Postage: ${quote.postage ? `${quote.postage.name}: ${gbp(quote.postage.pricePence)}` : "none"}`,
+      `Total: ${gbp(quote.totalPence)}`,
     ].join("\n"),
     ["Deliver to:", draft.name, draft.streetAddress, draft.postcode, ...(draft.contact ? [`Contact: ${draft.contact}`] : [])].join("\n"),
     `Pay with: ${draft.coin ? coinLabel(draft.coin) : "-"}`,
-  ];
-  return { text: text.filter(Boolean).join("\n\n"), empty: false };
+  ].join("\n\n");
+}
+
+type RenderOptions = { problem?: string; fresh?: boolean };
+
+/**
+ * The summary before Confirm, priced by the shop. Its total is stored in the draft, so Confirm
+ * charges what the customer saw, or nothing. Lines that can no longer be bought leave the cart
+ * first (getCart says which); a postage option or coin no longer offered sends them back to choose.
+ */
+async function showSummary(ctx: BotContext, state: CheckoutState, options: RenderOptions) {
+  const out = options.fresh ? say : show;
+  const cart = await getCart(ctx.deps.db, ctx.customerId);
+  const notes = removalNotes(cart);
+  if (cart.lines.length === 0) {
+    await ctx.setConversation(IDLE);
+    const text = [options.problem, notes, "Your cart is empty."].filter(Boolean).join("\n\n");
+    return out(ctx, text, new InlineKeyboard().text(MENU.browse, data("cats:0")).text(MAIN_MENU_BUTTON, data("menu")));
+  }
+  let quote: CheckoutQuote;
+  try {
+    quote = await quoteCheckout(ctx.deps, {
+      telegramUserId: ctx.customerId,
+      postageOptionId: state.draft.postageOptionId ?? null,
+      coin: state.draft.coin,
+    });
+  } catch (error) {
+    if (!(error instanceof ShopError)) throw error;
+    return afterContact(ctx, state.draft, { ...options, problem: `⚠️ ${error.message}` });
+  }
+  const shown: CheckoutState = { step: "checkout", stage: "confirm", draft: { ...state.draft, quotedTotalPence: quote.totalPence } };
+  await ctx.setConversation(shown);
+  const keyboard = new InlineKeyboard().text("✅ Confirm and pay", data("co:ok")).row().text(CANCEL_BUTTON, data("co:cancel"));
+  return out(ctx, [options.problem, notes, summaryText(quote, shown.draft)].filter(Boolean).join("\n\n"), keyboard);
 }
 
 /** Shows the current step; `problem` (a re-prompt after bad input) comes first. */
-async function render(ctx: BotContext, state: CheckoutState, options: { problem?: string; fresh?: boolean } = {}) {
+async function render(ctx: BotContext, state: CheckoutState, options: RenderOptions = {}) {
   const out = options.fresh ? say : show;
   const withProblem = (text: string) => (options.problem ? `${options.problem}\n\n${text}` : text);
   const keyboard = new InlineKeyboard();
@@ -98,29 +122,29 @@ async function render(ctx: BotContext, state: CheckoutState, options: { problem?
       for (const option of await activePostage(ctx)) keyboard.text(label(postageLabel(option), 60), data(`co:post:${option.id}`)).row();
       keyboard.text(CANCEL_BUTTON, data("co:cancel"));
       return out(ctx, withProblem(PROMPTS.postage), keyboard);
-    case "coin":
-      for (const coin of acceptedCoins(ctx)) keyboard.text(coinLabel(coin), data(`co:coin:${coin}`)).row();
+    case "coin": {
+      const coins = acceptedCoins(ctx.settings);
+      if (coins.length === 0) {
+        // Nothing to pay with: say so rather than offer a coin the shop does not take.
+        await ctx.setConversation(IDLE);
+        return out(ctx, PAYMENTS_UNAVAILABLE_MESSAGE, new InlineKeyboard().text(MENU.cart, data("cart")).text(MAIN_MENU_BUTTON, data("menu")));
+      }
+      for (const coin of coins) keyboard.text(coinLabel(coin), data(`co:coin:${coin}`)).row();
       keyboard.text(CANCEL_BUTTON, data("co:cancel"));
       return out(ctx, withProblem(PROMPTS.coin), keyboard);
-    case "confirm": {
-      const summary = await summaryText(ctx, state.draft);
-      if (summary.empty) {
-        await ctx.setConversation(IDLE);
-        return out(ctx, summary.text, new InlineKeyboard().text(MENU.browse, data("cats:0")).text(MAIN_MENU_BUTTON, data("menu")));
-      }
-      keyboard.text("✅ Confirm and pay", data("co:ok")).row().text(CANCEL_BUTTON, data("co:cancel"));
-      return out(ctx, withProblem(summary.text), keyboard);
     }
+    case "confirm":
+      return showSummary(ctx, state, options);
   }
 }
 
-async function goTo(ctx: BotContext, state: CheckoutState, options: { fresh?: boolean } = {}) {
+async function goTo(ctx: BotContext, state: CheckoutState, options: RenderOptions = {}) {
   await ctx.setConversation(state);
   await render(ctx, state, options);
 }
 
 /** After the contact step: the postage choice, or straight on to the coin when there is none to choose. */
-async function afterContact(ctx: BotContext, draft: CheckoutDraft, options: { fresh?: boolean }) {
+async function afterContact(ctx: BotContext, draft: CheckoutDraft, options: RenderOptions) {
   if ((await activePostage(ctx)).length === 0) {
     return goTo(ctx, { step: "checkout", stage: "coin", draft: { ...draft, postageOptionId: null } }, options);
   }
@@ -176,6 +200,11 @@ checkoutFeature.callbackQuery("checkout", async (ctx) => {
     await notice(ctx, "Your cart is empty.");
     return showCart(ctx, cart);
   }
+  if (acceptedCoins(ctx.settings).length === 0) {
+    // Asking for an address first would waste the customer's time.
+    await notice(ctx, PAYMENTS_UNAVAILABLE_MESSAGE, true);
+    return showCart(ctx, cart);
+  }
   await goTo(ctx, { step: "checkout", stage: "name", draft: {} });
 });
 
@@ -209,7 +238,7 @@ checkoutFeature.callbackQuery(/^co:coin:([A-Z]{3})$/, async (ctx, next) => {
   const state = inCheckout(ctx);
   if (!state) return next();
   if (state.stage !== "coin") return stale(ctx, state);
-  const coin = acceptedCoins(ctx).find((c) => c === ctx.match[1]);
+  const coin = acceptedCoins(ctx.settings).find((c) => c === ctx.match[1]);
   if (!coin) {
     await notice(ctx, "That coin is no longer accepted.");
     return render(ctx, state);
@@ -221,9 +250,13 @@ checkoutFeature.callbackQuery("co:ok", async (ctx, next) => {
   const state = inCheckout(ctx);
   if (!state) return next();
   if (state.stage !== "confirm") return stale(ctx, state);
-  const { name, streetAddress, postcode, contact, coin } = state.draft;
+  const { name, streetAddress, postcode, contact, coin, quotedTotalPence } = state.draft;
   if (!name || !streetAddress || !postcode || !coin) {
     return goTo(ctx, { step: "checkout", stage: "name", draft: {} });
+  }
+  if (quotedTotalPence === undefined) {
+    // A summary shown before totals were kept (an older message): show it again, priced now.
+    return showSummary(ctx, state, {});
   }
   // Two presses of "Confirm" (or two instances) must not make two orders: only one moves on.
   if (!(await replaceConversation(ctx.deps.db, ctx.customerId, state, IDLE))) {
@@ -232,6 +265,9 @@ checkoutFeature.callbackQuery("co:ok", async (ctx, next) => {
   }
   ctx.conversation = IDLE;
   await notice(ctx, "Placing your order…");
+  // The gateway may take seconds: the customer sees that something is happening, and the
+  // summary's buttons are gone, so it cannot be confirmed twice.
+  await show(ctx, "Creating your payment...");
   let result;
   try {
     result = await checkout(
@@ -242,33 +278,35 @@ checkoutFeature.callbackQuery("co:ok", async (ctx, next) => {
         shippingAddress: { name, streetAddress, postcode, contact: contact ?? null },
         postageOptionId: state.draft.postageOptionId ?? null,
         coin,
+        quotedTotalPence,
       },
     );
   } catch (error) {
-    if (!(error instanceof ShopError)) {
-      await saveConversation(ctx.deps.db, ctx.customerId, state);
-      throw error;
-    }
-    if (error.kind === "unavailable") {
-      // The gateway could not take the payment: nothing was bought, the cart is back; let them retry.
-      await ctx.setConversation(state);
-      return render(ctx, state, { problem: `⚠️ ${error.message}`, fresh: true });
-    }
-    return show(ctx, `⚠️ ${error.message}`, new InlineKeyboard().text(MENU.cart, data("cart")).text(MAIN_MENU_BUTTON, data("menu")));
+    await saveConversation(ctx.deps.db, ctx.customerId, state);
+    ctx.conversation = state;
+    if (!(error instanceof ShopError)) throw error;
+    // Nothing was bought (the total or stock changed, the gateway refused: the cart is as it
+    // was). The summary is shown again, priced now, in place of "Creating your payment...".
+    return showSummary(ctx, state, { problem: `⚠️ ${error.message}` });
   }
 
   const { order, payment } = result;
-  const expiry = payment.expiresAt
-    ? `Please pay by ${formatDateTime(new Date(payment.expiresAt), ctx.deps.config.timeZone)}.`
-    : "Please pay soon: the payment expires if it does not arrive in time.";
-  await show(
+  await show(ctx, `Order #${shortId(order.id)} is placed. Total: ${gbp(toPence(order.totalAmount))}`);
+  await sendPaymentRequest(ctx, {
+    heading: `Payment for order #${shortId(order.id)}`,
+    coin: payment.payCurrency.toUpperCase(),
+    amount: payment.payAmount,
+    address: payment.payAddress,
+    deadline: paymentDeadline({
+      createdAt: new Date(order.createdAt),
+      paymentExpiresAt: payment.expiresAt ? new Date(payment.expiresAt) : null,
+    }),
+    footer: "We'll message you here as soon as your payment arrives.",
+  });
+  // The way on is a message of its own: its buttons edit it, never the payment details above.
+  await say(
     ctx,
-    [
-      `Order #${shortId(order.id)} is placed. Total: ${gbp(toPence(order.totalAmount))}`,
-      `To pay, send exactly\n${payment.payAmount} ${payment.payCurrency.toUpperCase()}`,
-      `to this address:\n${payment.payAddress}`,
-      `${expiry} We'll message you here as soon as your payment arrives.`,
-    ].join("\n\n"),
+    "Your payment details are above, and under My Orders at any time.",
     new InlineKeyboard().text(MENU.orders, data("orders")).text(MAIN_MENU_BUTTON, data("menu")),
   );
 });

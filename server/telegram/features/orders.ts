@@ -1,10 +1,13 @@
 import { Composer, InlineKeyboard } from "grammy";
-import { describeOrderStatus, listCustomerOrders } from "../../shop/customer-orders";
+import { awaitingPayment, describeOrderStatus, getPaymentDetails, listCustomerOrders } from "../../shop/customer-orders";
+import { UUID_SOURCE } from "../../shop/ids";
 import { toPence } from "../../shop/pricing";
 import type { BotContext } from "../context";
-import { data, formatDate, gbp, MAIN_MENU_BUTTON, MENU, shortId, show } from "../ui";
+import { sendPaymentRequest } from "../payment-message";
+import { data, formatDate, gbp, MAIN_MENU_BUTTON, MENU, say, shortId, show } from "../ui";
 
-// My Orders: the customer's recent orders and where each one is.
+// My Orders: the customer's recent orders, where each one is, and for every order awaiting
+// payment a "Payment details" button that sends the address, amount due and QR code again.
 
 const RECENT_ORDERS = 10;
 
@@ -12,7 +15,11 @@ export const ordersFeature = new Composer<BotContext>();
 
 export async function showOrders(ctx: BotContext): Promise<void> {
   const orders = await listCustomerOrders(ctx.deps.db, ctx.customerId, RECENT_ORDERS);
-  const keyboard = new InlineKeyboard().text(MENU.browse, data("cats:0")).text(MAIN_MENU_BUTTON, data("menu"));
+  const keyboard = new InlineKeyboard();
+  for (const order of awaitingPayment(orders)) {
+    keyboard.text(`💳 Payment details #${shortId(order.id)}`, data(`paydet:${order.id}`)).row();
+  }
+  keyboard.text(MENU.browse, data("cats:0")).text(MAIN_MENU_BUTTON, data("menu"));
   if (orders.length === 0) {
     await show(ctx, `${MENU.orders}\n\nYou have no orders yet.`, keyboard);
     return;
@@ -30,3 +37,27 @@ export async function showOrders(ctx: BotContext): Promise<void> {
 }
 
 ordersFeature.callbackQuery("orders", (ctx) => showOrders(ctx));
+
+/** Sent as a new message, so the order list stays where it is and the details stay in the chat. */
+ordersFeature.callbackQuery(new RegExp(`^paydet:(${UUID_SOURCE})$`), async (ctx) => {
+  const details = await getPaymentDetails(ctx.deps.db, ctx.customerId, ctx.match[1]!);
+  const heading = `Payment for order #${shortId(details.orderId)} (total ${gbp(toPence(details.totalAmount))})`;
+  if (details.amountDue === null) {
+    await say(
+      ctx,
+      `${heading}\n\nYour payment of ${details.payAmount} ${details.coin} was seen and is being confirmed. ` +
+        `There is nothing more to send; we'll message you here once it is confirmed.`,
+    );
+    return;
+  }
+  const partly = details.paymentStatus === "partially_paid";
+  await sendPaymentRequest(ctx, {
+    heading: partly
+      ? `${heading}\nWe received ${details.actuallyPaid ?? "part"} of ${details.payAmount} ${details.coin}. Please send the rest.`
+      : heading,
+    coin: details.coin,
+    amount: details.amountDue,
+    address: details.payAddress,
+    deadline: details.deadline,
+  });
+});

@@ -1,7 +1,8 @@
 import { Bitcoin, Coins } from "lucide-react";
-import type { Order, OrderStatus } from "../../../contract";
+import type { Order, OrderAdminFlag, OrderStatus } from "../../../contract";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/lib/utils";
+import { ADMIN_FLAG_LABELS } from "./order-money";
 
 export const STATUS_LABELS: Record<OrderStatus, string> = {
   pending: "Pending",
@@ -50,5 +51,15 @@ export function PaymentStatus({ status }: { status: string | null }) {
     <span className={cn("text-xs capitalize", shown === "confirmed" ? "font-medium text-green-600" : "text-muted-foreground")}>
       {shown.replace(/_/g, " ")}
     </span>
+  );
+}
+
+/** "Refund due" / "Refunded after dispatch": something the owner must act on; nothing when no flag. */
+export function AdminFlagBadge({ flag }: { flag: OrderAdminFlag | null }) {
+  if (!flag) return null;
+  return (
+    <Badge variant="destructive" data-testid="order-flag">
+      {ADMIN_FLAG_LABELS[flag] ?? flag}
+    </Badge>
   );
 }

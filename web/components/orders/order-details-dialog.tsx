@@ -1,4 +1,4 @@
-import { MapPin, Truck } from "lucide-react";
+import { AlertTriangle, MapPin, Truck } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import type { Order } from "../../../contract";
 import { Button } from "@/components/ui/button";
@@ -8,7 +8,10 @@ import { useOrderItems, usePostageOptions } from "@/lib/queries";
 import { describeError } from "@/lib/api";
 import { formatDateTime, formatGBP, shortId } from "@/lib/screen-helpers";
 import { cn } from "@/lib/utils";
-import { OrderStatusBadge } from "./order-bits";
+import { OrderActivity } from "./order-activity";
+import { AdminFlagBadge, OrderStatusBadge } from "./order-bits";
+import { ADMIN_FLAG_HINTS, coinOf, underpaidText } from "./order-money";
+import { SettleActions } from "./order-settle-actions";
 import { SendMessagePanel } from "./send-message-panel";
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
@@ -22,24 +25,28 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 
 function PostageLine({ order }: { order: Order }) {
   const postageQuery = usePostageOptions();
+  const option = order.postageOptionId ? postageQuery.data?.find((o) => o.id === order.postageOptionId) : undefined;
   let title: string;
   let detail: string | null = null;
   let price: string;
-  if (!order.postageOptionId) {
+  if (order.postageName) {
+    // The snapshot taken at checkout: what the customer chose and paid, even if the option changed or
+    // was deleted since (DESIGN decision 5). The option's description, while it exists, still helps.
+    title = option?.description ? `${order.postageName} - ${option.description}` : order.postageName;
+    price = formatGBP(order.postagePrice);
+  } else if (!order.postageOptionId) {
     title = "No Postage Method Selected";
     detail = "Free shipping or pickup";
     price = formatGBP(0);
+  } else if (option) {
+    // An order from before snapshots: the option as it is now.
+    title = option.description ? `${option.name} - ${option.description}` : option.name;
+    if (option.estimatedDays != null) detail = `Estimated ${option.estimatedDays} days`;
+    price = formatGBP(option.price);
   } else {
-    const option = postageQuery.data?.find((o) => o.id === order.postageOptionId);
-    if (option) {
-      title = option.description ? `${option.name} - ${option.description}` : option.name;
-      if (option.estimatedDays != null) detail = `Estimated ${option.estimatedDays} days`;
-      price = formatGBP(option.price);
-    } else {
-      // Not in the postage list (not loaded, or unavailable); its price is part of the total anyway.
-      title = "Selected Postage Method";
-      price = "Included";
-    }
+    // Not in the postage list (not loaded, or deleted); its price is part of the total anyway.
+    title = "Selected Postage Method";
+    price = "Included";
   }
   return (
     <div className="bg-muted/50 flex items-center justify-between gap-4 rounded-md p-3 text-sm" data-testid="postage-line">
@@ -51,6 +58,36 @@ function PostageLine({ order }: { order: Order }) {
         </div>
       </div>
       <p className="font-medium">{price}</p>
+    </div>
+  );
+}
+
+/** What the owner must notice about the money: a short payment, and flags to act on. */
+function PaymentAlerts({ order }: { order: Order }) {
+  const underpaid = underpaidText(order);
+  const flag = order.adminFlag;
+  if (!underpaid && !flag) return null;
+  return (
+    <div className="space-y-2 pt-1">
+      {underpaid && (
+        <div className="flex items-start gap-2 rounded-md border border-amber-200 bg-amber-50 p-2 text-sm text-amber-900" data-testid="underpaid">
+          <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+          <div>
+            <p className="font-medium">{underpaid}</p>
+            {order.shortfall && (
+              <p className="text-xs">
+                Still due: {order.shortfall} {coinOf(order)}
+              </p>
+            )}
+          </div>
+        </div>
+      )}
+      {flag && (
+        <div className="flex flex-col items-start gap-1 rounded-md border border-red-200 bg-red-50 p-2 text-sm text-red-900" data-testid="admin-flag">
+          <AdminFlagBadge flag={flag} />
+          <p className="text-xs">{ADMIN_FLAG_HINTS[flag]}</p>
+        </div>
+      )}
     </div>
   );
 }
@@ -126,7 +163,14 @@ export function OrderDetailsDialog({
                   <Field label="Payment ID">
                     <span className="font-mono text-xs">{order.paymentId ?? "-"}</span>
                   </Field>
+                  {order.payAmount && (
+                    <Field label="Crypto amount">
+                      {order.payAmount} {coinOf(order)}
+                    </Field>
+                  )}
+                  {order.paidAt && <Field label="Paid">{formatDateTime(order.paidAt)}</Field>}
                 </dl>
+                <PaymentAlerts order={order} />
               </section>
             </div>
 
@@ -170,6 +214,7 @@ export function OrderDetailsDialog({
                   {dispatching ? "Dispatching..." : "Mark as Dispatched"}
                 </Button>
               )}
+              <SettleActions order={order} />
               <Button variant="outline" onClick={() => setShowAddress((shown) => !shown)} aria-expanded={showAddress}>
                 <MapPin />
                 View Address
@@ -189,6 +234,8 @@ export function OrderDetailsDialog({
                 )}
               </address>
             )}
+
+            <OrderActivity orderId={order.id} />
 
             <SendMessagePanel key={order.id} order={order} />
           </>

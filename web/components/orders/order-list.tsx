@@ -3,7 +3,7 @@ import type { Order } from "../../../contract";
 import { Button } from "@/components/ui/button";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { formatDate, formatGBP, shortId } from "@/lib/screen-helpers";
-import { customerLabel, OrderStatusBadge, PaymentMethod, PaymentStatus } from "./order-bits";
+import { AdminFlagBadge, customerLabel, OrderStatusBadge, PaymentMethod, PaymentStatus } from "./order-bits";
 
 type ListProps = {
   orders: Order[];
@@ -79,6 +79,7 @@ export function OrderTable({ orders, ...actions }: ListProps) {
               <div>
                 <PaymentStatus status={order.paymentStatus} />
               </div>
+              <AdminFlagBadge flag={order.adminFlag} />
             </TableCell>
             <TableCell>
               <OrderStatusBadge status={order.status} />
@@ -115,6 +116,7 @@ export function OrderCards({ orders, ...actions }: ListProps) {
               <p className="flex items-center gap-2">
                 <PaymentMethod method={order.paymentMethod} />
                 <PaymentStatus status={order.paymentStatus} />
+                <AdminFlagBadge flag={order.adminFlag} />
               </p>
             </div>
             <RowActions order={order} {...actions} />

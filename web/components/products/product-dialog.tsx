@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Plus, Trash2 } from "lucide-react";
+import { Plus, RefreshCw, Trash2 } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useFieldArray, useForm } from "react-hook-form";
 import { z } from "zod";
@@ -21,8 +21,8 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { Switch } from "@/components/ui/switch";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/hooks/use-toast";
-import { useCreateProduct, useUpdateProduct } from "@/lib/queries";
-import { describeError } from "@/lib/api";
+import { useCreateProduct, useReloadProducts, useUpdateProduct } from "@/lib/queries";
+import { ApiError, describeError } from "@/lib/api";
 import { categoryOptions, NO_CATEGORY } from "./category-options";
 
 // The form keeps what was typed (strings); SPEC §5's parsing rules turn it into the API's shape on save.
@@ -39,6 +39,9 @@ const ProductFormSchema = z.object({
   imageUrl: z.string().nullable(),
   bulkPricing: z.array(z.object({ minQuantity: z.string(), price: z.string() })),
   isActive: z.boolean(),
+  // Not an input: the stock shown when the form was opened or its stock reloaded, sent as
+  // expectedStock so a save never writes back stock sold meanwhile (DESIGN decision 2).
+  expectedStock: z.number().nullable(),
 });
 type ProductForm = z.infer<typeof ProductFormSchema>;
 
@@ -52,6 +55,7 @@ const NEW_PRODUCT: ProductForm = {
   imageUrl: null,
   bulkPricing: [],
   isActive: true,
+  expectedStock: null,
 };
 
 function valuesOf(product: Product | null): ProductForm {
@@ -68,6 +72,7 @@ function valuesOf(product: Product | null): ProductForm {
       price: String(tier.price),
     })),
     isActive: product.isActive,
+    expectedStock: product.stock,
   };
 }
 
@@ -93,8 +98,12 @@ export function toProductInput(values: ProductForm): ProductInput {
             price: numberOr(tier.price, parseFloat, 0),
           })),
     isActive: values.isActive,
+    ...(values.expectedStock !== null ? { expectedStock: values.expectedStock } : {}),
   };
 }
+
+/** Where the server's "stock changed meanwhile" sentence (409) is kept until the stock is reloaded. */
+const STALE_STOCK_ERROR = "root.staleStock";
 
 export function ProductDialog({
   open,
@@ -110,7 +119,9 @@ export function ProductDialog({
 }) {
   const createProduct = useCreateProduct();
   const updateProduct = useUpdateProduct();
+  const reloadProducts = useReloadProducts();
   const [uploading, setUploading] = useState(false);
+  const [reloadingStock, setReloadingStock] = useState(false);
   const form = useForm<ProductForm>({
     resolver: zodResolver(ProductFormSchema),
     defaultValues: valuesOf(product),
@@ -136,6 +147,9 @@ export function ProductDialog({
       }
       onOpenChange(false);
     } catch (error) {
+      if (product && error instanceof ApiError && error.status === 409) {
+        form.setError(STALE_STOCK_ERROR, { message: error.serverMessage ?? error.message });
+      }
       toast({
         title: product ? "Failed to update product" : "Failed to create product",
         description: describeError(error),
@@ -143,6 +157,27 @@ export function ProductDialog({
       });
     }
   });
+
+  /** Takes the stock the server has now into the form, as the new expectedStock; other edits stay. */
+  const reloadStock = async () => {
+    if (!product) return;
+    setReloadingStock(true);
+    try {
+      const current = (await reloadProducts()).find((p) => p.id === product.id);
+      if (!current) {
+        form.setError(STALE_STOCK_ERROR, { message: "This product was deleted meanwhile." });
+        return;
+      }
+      form.setValue("stock", String(current.stock), { shouldDirty: true });
+      form.setValue("expectedStock", current.stock);
+      form.clearErrors(STALE_STOCK_ERROR);
+    } catch (error) {
+      toast({ title: "Failed to reload stock", description: describeError(error), variant: "destructive" });
+    } finally {
+      setReloadingStock(false);
+    }
+  };
+  const staleStock = form.formState.errors.root?.staleStock?.message;
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
@@ -234,6 +269,19 @@ export function ProductDialog({
                 )}
               />
             </div>
+            {staleStock && (
+              <div
+                role="alert"
+                data-testid="stale-stock"
+                className="border-destructive/30 bg-destructive/5 flex flex-col gap-2 rounded-md border p-3 text-sm sm:flex-row sm:items-center sm:justify-between"
+              >
+                <p className="text-destructive">{staleStock}</p>
+                <Button type="button" variant="outline" size="sm" onClick={() => void reloadStock()} disabled={reloadingStock}>
+                  <RefreshCw className={reloadingStock ? "animate-spin" : undefined} />
+                  Reload stock
+                </Button>
+              </div>
+            )}
 
             <FormField
               control={form.control}

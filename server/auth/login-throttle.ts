@@ -1,0 +1,91 @@
+import { lt, sql } from "drizzle-orm";
+import type { DbOrTx } from "../db/client";
+import { loginThrottle } from "../db/schema";
+
+// Failed-login throttling (DESIGN decision 9, ASVS 2.2.1). The counters live in the database, so
+// every server instance on one PostgreSQL shares them and memory never grows with attackers.
+// Each attempt is counted *before* the password is checked, in one atomic upsert, so parallel
+// guesses cannot all slip through between a check and the recording of their failure.
+
+export type ThrottleWindow = { maxFailures: number; windowMs: number };
+
+/** Per client (one address, or one IPv6 /64). */
+export const CLIENT_WINDOW: ThrottleWindow = { maxFailures: 5, windowMs: 15 * 60 * 1000 };
+/** All clients together: there is one admin account, so a botnet of addresses is capped too. */
+export const GLOBAL_WINDOW: ThrottleWindow = { maxFailures: 100, windowMs: 60 * 60 * 1000 };
+const GLOBAL_KEY = "global";
+
+export type ThrottleVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number; scope: "client" | "global" };
+
+/**
+ * The key a client's failures are counted under. IPv6 clients usually own a whole /64, so they
+ * are counted per /64, else one machine could rotate through 2^64 addresses.
+ */
+export function clientKey(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return `ip:${mapped[1]}`;
+  if (!ip.includes(":")) return `ip:${ip}`;
+  const [head = "", tail = ""] = ip.split("%")[0]!.toLowerCase().split("::");
+  const headParts = head ? head.split(":") : [];
+  const tailParts = tail ? tail.split(":") : [];
+  const missing = ip.includes("::") ? 8 - headParts.length - tailParts.length : 0;
+  const groups = [...headParts, ...Array<string>(Math.max(0, missing)).fill("0"), ...tailParts];
+  return `ip6:${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
+}
+
+/** Counts one attempt under `key` in its current window; answers the count and when the window began. */
+async function countAttempt(db: DbOrTx, key: string, window: ThrottleWindow, now: Date) {
+  const cutoff = new Date(now.getTime() - window.windowMs).toISOString();
+  const at = now.toISOString();
+  const expired = sql`${loginThrottle.windowStartedAt} <= ${cutoff}::timestamptz`;
+  const [row] = await db
+    .insert(loginThrottle)
+    .values({ key, failures: 1, windowStartedAt: now })
+    .onConflictDoUpdate({
+      target: loginThrottle.key,
+      set: {
+        failures: sql`case when ${expired} then 1 else ${loginThrottle.failures} + 1 end`,
+        windowStartedAt: sql`case when ${expired} then ${at}::timestamptz else ${loginThrottle.windowStartedAt} end`,
+      },
+    })
+    .returning({ failures: loginThrottle.failures, windowStartedAt: loginThrottle.windowStartedAt });
+  return row!;
+}
+
+async function uncount(db: DbOrTx, key: string) {
+  await db.execute(sql`update ${loginThrottle} set failures = greatest(failures - 1, 0) where key = ${key}`);
+}
+
+function retryAfter(windowStartedAt: Date, window: ThrottleWindow, now: Date): number {
+  return Math.max(1, Math.ceil((windowStartedAt.getTime() + window.windowMs - now.getTime()) / 1000));
+}
+
+export function createLoginThrottle(db: DbOrTx, now: () => Date) {
+  return {
+    /**
+     * Counts this attempt as a failure in advance and says whether it may be checked at all.
+     * Call `succeeded` when the password was right, which takes the count back.
+     */
+    async begin(ip: string): Promise<ThrottleVerdict> {
+      const at = now();
+      // Rows of windows long over are of no use; login is rare, so this small delete is cheap.
+      await db.delete(loginThrottle).where(lt(loginThrottle.windowStartedAt, new Date(at.getTime() - GLOBAL_WINDOW.windowMs)));
+      const key = clientKey(ip);
+      const client = await countAttempt(db, key, CLIENT_WINDOW, at);
+      if (client.failures > CLIENT_WINDOW.maxFailures) {
+        return { allowed: false, scope: "client", retryAfterSeconds: retryAfter(client.windowStartedAt, CLIENT_WINDOW, at) };
+      }
+      const all = await countAttempt(db, GLOBAL_KEY, GLOBAL_WINDOW, at);
+      if (all.failures > GLOBAL_WINDOW.maxFailures) {
+        await uncount(db, key);
+        return { allowed: false, scope: "global", retryAfterSeconds: retryAfter(all.windowStartedAt, GLOBAL_WINDOW, at) };
+      }
+      return { allowed: true };
+    },
+    /** The password was right: this client starts afresh, and the attempt is not a global failure. */
+    async succeeded(ip: string): Promise<void> {
+      await db.delete(loginThrottle).where(sql`${loginThrottle.key} = ${clientKey(ip)}`);
+      await uncount(db, GLOBAL_KEY);
+    },
+  };
+}

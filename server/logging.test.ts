@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger, scrubSecrets } from "./logging";
+import { startTestServer, type TestServer } from "./testing/app";
+import { Bot, HttpError } from "grammy";
+import { createTelegramNotifier } from "./telegram/notifier";
+
+// Secrets never reach the log (DESIGN decision 9): with Telegram unreachable, grammY's errors carry
+// the request URL .../bot<token>/getMe; the captured log must hold no token, key or password.
+
+const TOKEN = "7000000042:AAHsecretPartOfTheBotToken_x-y";
+const API_KEY = "np-api-key-should-never-be-logged";
+const IPN_SECRET = "ipn-secret-should-never-be-logged";
+
+describe("logs with Telegram down", () => {
+  let server: TestServer;
+  const lines: string[] = [];
+  const logger = createLogger({ level: "trace", destination: { write: (line: string) => lines.push(line) } });
+
+  beforeAll(async () => {
+    // Port 9 (discard) is closed here: every call to Telegram fails to connect.
+    server = await startTestServer({ config: { telegramApiRoot: "http://127.0.0.1:9" }, app: { loggerInstance: logger } });
+  });
+  afterAll(() => server.close());
+
+  it("logs the failures without the bot token, the gateway keys or the password", async () => {
+    const cookie = await server.login();
+    const saved = await server.request("POST", "/api/bot-settings", {
+      cookie,
+      body: {
+        botName: "Shop",
+        botToken: TOKEN,
+        acceptedCurrencies: ["BTC"],
+        welcomeMessage: "Hi",
+        faqContent: "FAQ",
+        nowpaymentsApiKey: API_KEY,
+        nowpaymentsIpnSecret: IPN_SECRET,
+      },
+    });
+    expect(saved.status).toBe(201);
+
+    // What the bot runner meets when Telegram is down: grammY's HttpError, whose message and
+    // nested fetch error carry the request URL with the token; logged as the runner logs it.
+    const bot = new Bot(TOKEN, { client: { apiRoot: "http://127.0.0.1:9" } });
+    const failure = await bot.api.getMe().catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(HttpError);
+    expect(JSON.stringify(failure, Object.getOwnPropertyNames(failure)) + String(failure)).toContain(TOKEN);
+    logger.error({ err: failure }, "Telegram bot: could not run by polling");
+
+    // The notifier's own failure (an admin reply) goes through the request log too.
+    const notifier = createTelegramNotifier({ apiRoot: "http://127.0.0.1:9", getToken: async () => TOKEN });
+    await notifier.sendMessage("1", "hello").catch((error: unknown) => logger.error({ err: error }, "send failed"));
+
+    const log = lines.join("");
+    expect(log).toMatch(/"level":(50|40)/);
+    expect(log).toContain("<redacted-token>");
+    for (const secret of [TOKEN, TOKEN.split(":")[1]!, API_KEY, IPN_SECRET, "correct horse battery staple"]) {
+      expect(log).not.toContain(secret);
+    }
+  });
+
+  it("redacts cookies and secret fields wherever they are logged", () => {
+    logger.info({ req: { headers: { cookie: "sid=abc" } }, settings: { botToken: "x", nowpaymentsApiKey: "y" }, password: "p" }, "probe");
+    const line = lines.at(-1)!;
+    expect(line).not.toContain("sid=abc");
+    expect(line).not.toMatch(/"(x|y|p)"/);
+    expect(scrubSecrets("GET https://api.telegram.org/bot123456789:ABCdefGHIjklMNOpqr/getMe")).toBe(
+      "GET https://api.telegram.org/bot<redacted-token>/getMe",
+    );
+  });
+});

@@ -1,0 +1,123 @@
+import http from "node:http";
+import { insertCustomerMessage, insertOrder } from "./factories";
+import type { TestServer } from "./app";
+
+// What the attack tests (access, fuzz) share: a shop with one of everything, real ids to put in
+// route paths, other spellings of a path, and requests sent byte for byte as written (fetch would
+// normalise "./", "../" and absolute-form targets away before they reach the server).
+
+export type ShopIds = Record<"category" | "product" | "postage" | "order" | "message" | "settings" | "customer", string>;
+
+export async function seedShop(server: TestServer, cookie: string): Promise<ShopIds> {
+  const post = async (url: string, body: unknown) => {
+    const response = await server.request("POST", url, { cookie, body });
+    if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
+    return (await response.json()) as { id: string };
+  };
+  const settings = await post("/api/bot-settings", {
+    botName: "Attack Shop",
+    botToken: "7000000002:attack-test-token-abcdefghij",
+    acceptedCurrencies: ["BTC"],
+    welcomeMessage: "Welcome",
+    faqContent: "FAQ",
+    nowpaymentsApiKey: "attack-api-key",
+    nowpaymentsIpnSecret: "attack-ipn-secret",
+  });
+  const category = await post("/api/categories", { name: "Tea" });
+  const product = await post("/api/products", { name: "Sencha", description: "Green", price: "4.99", stock: 10, categoryId: category.id });
+  const postage = await post("/api/postage-options", { name: "Courier", price: "5.00" });
+  const { order } = await insertOrder(server.database.db, {
+    status: "failed",
+    items: [{ product: { id: product.id, name: "Sencha", price: "4.99" } }],
+  });
+  const message = await insertCustomerMessage(server.database.db, { telegramUserId: order.telegramUserId });
+  return {
+    category: category.id,
+    product: product.id,
+    postage: postage.id,
+    order: order.id,
+    message: message.id,
+    settings: settings.id,
+    customer: order.telegramUserId,
+  };
+}
+
+/** The route's path with real ids in place of its parameters. */
+export function fillPath(url: string, ids: ShopIds): string {
+  const resource = url.split("/")[2] ?? "";
+  const idFor: Record<string, string> = {
+    categories: ids.category,
+    products: ids.product,
+    "postage-options": ids.postage,
+    orders: ids.order,
+    messages: ids.message,
+    "bot-settings": ids.settings,
+  };
+  return url
+    .replace(":telegramUserId", ids.customer)
+    .replace(":id", idFor[resource] ?? "nothing-here")
+    .replace(":token", "no-such-token")
+    .replace("*", "");
+}
+
+/** Other spellings of an /api/... or /objects/... path that a router may take for the same route. */
+export function spellings(path: string): string[] {
+  const [, first = "", ...rest] = path.split("/");
+  const tail = rest.length ? `/${rest.join("/")}` : "";
+  const encodeAll = (text: string) => [...text].map((c) => `%${c.charCodeAt(0).toString(16).padStart(2, "0")}`).join("");
+  return [
+    path,
+    `/%${first.charCodeAt(0).toString(16)}${first.slice(1)}${tail}`,
+    `/${encodeAll(first)}${tail}`,
+    `/${encodeAll(first).toUpperCase()}${tail}`,
+    `//${first}${tail}`,
+    `///${first}${tail}`,
+    `/./${first}${tail}`,
+    `/x/../${first}${tail}`,
+    `/${first}/./${rest.join("/")}`,
+    `/${first}//${rest.join("/")}`,
+    `/${first}%2F${rest.join("%2F")}`,
+    `/${first.toUpperCase()}${tail}`,
+    `${path}/`,
+    `${path}?x=1`,
+    `${path};x=1`,
+    `${path}%00`,
+    `${path}#frag`,
+    `http://evil.example${path}`,
+    `http://127.0.0.1${path}`,
+  ];
+}
+
+export type RawAnswer = { status: number; body: string; headers: http.IncomingHttpHeaders };
+
+/** One request with the target exactly as given. */
+export function rawRequest(
+  baseUrl: string,
+  method: string,
+  target: string,
+  options: { headers?: Record<string, string>; body?: string } = {},
+): Promise<RawAnswer> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      {
+        host: hostname,
+        port,
+        method,
+        path: target,
+        headers: {
+          ...(options.body !== undefined ? { "content-type": "application/json", "content-length": Buffer.byteLength(options.body) } : {}),
+          ...options.headers,
+        },
+      },
+      (response) => {
+        let body = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => (body += chunk));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, body, headers: response.headers }));
+      },
+    );
+    request.on("error", reject);
+    request.end(options.body);
+  });
+}
