@@ -14,8 +14,10 @@ CREATE TABLE "order_events" (
 );
 --> statement-breakpoint
 CREATE TABLE "telegram_updates" (
-	"update_id" bigint PRIMARY KEY NOT NULL,
-	"received_at" timestamp with time zone DEFAULT now() NOT NULL
+	"bot_id" bigint NOT NULL,
+	"update_id" bigint NOT NULL,
+	"received_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "telegram_updates_bot_id_update_id_pk" PRIMARY KEY("bot_id","update_id")
 );
 --> statement-breakpoint
 ALTER TABLE "orders" DROP CONSTRAINT "orders_postage_option_id_postage_options_id_fk";

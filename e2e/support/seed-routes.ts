@@ -87,6 +87,10 @@ export const seedRoutes: Routes = (app, deps) => {
     const { order, items: rows } = await insertOrder(deps.db, {
       ...fields,
       ...(createdAt ? { createdAt, updatedAt: createdAt } : {}),
+      // A paid order was paid when it was placed (revenue counts by paidAt).
+      ...(["processing", "dispatched", "completed"].includes(fields.status ?? "")
+        ? { paidAt: createdAt ?? new Date() }
+        : {}),
       items: items.map((item) => ({
         product: { id: item.productId, name: item.productName, price: item.price },
         quantity: item.quantity ?? 1,

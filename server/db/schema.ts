@@ -9,6 +9,7 @@ import {
   jsonb,
   numeric,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -251,14 +252,19 @@ export const botConversations = pgTable("bot_conversations", {
   updatedAt: updatedAt(),
 });
 
-/** Telegram updates already taken: a repeated update_id (Telegram's retry) acts once. Pruned after a day. */
+/**
+ * Telegram updates already taken: a repeated update_id (Telegram's retry) acts once. Keyed by the
+ * bot too (the number before ":" in its token): update ids are counted per bot, and the owner may
+ * switch to another bot. Pruned after a day.
+ */
 export const telegramUpdates = pgTable(
   "telegram_updates",
   {
-    updateId: bigint("update_id", { mode: "number" }).primaryKey(),
+    botId: bigint("bot_id", { mode: "number" }).notNull(),
+    updateId: bigint("update_id", { mode: "number" }).notNull(),
     receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("telegram_updates_received_at_idx").on(t.receivedAt)],
+  (t) => [primaryKey({ columns: [t.botId, t.updateId] }), index("telegram_updates_received_at_idx").on(t.receivedAt)],
 );
 
 /**

@@ -4,7 +4,7 @@ import type { Update, UserFromGetMe } from "grammy/types";
 import { getBotSettings } from "../shop/settings";
 import { ALLOWED_UPDATES, createBot } from "./bot";
 import type { BotContext, BotDeps, BotLogger } from "./context";
-import { recordUpdate } from "./update-log";
+import { botIdOf, recordUpdate } from "./update-log";
 
 // Runs the bot the settings describe: by webhook when the server has a public https address
 // (PUBLIC_URL), else by long polling, so the shop also works on a laptop. No token: the bot is off
@@ -127,7 +127,7 @@ export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRu
     const bot = createBot(deps, settings, {
       log,
       // Webhook and long polling alike: an update Telegram delivers twice acts once.
-      firstDelivery: (updateId) => recordUpdate(deps.db, updateId, deps.now()),
+      firstDelivery: (updateId) => recordUpdate(deps.db, botIdOf(settings.botToken), updateId, deps.now()),
     });
     const secret = webhookSecretFor(settings.botToken);
     const abort = new AbortController();

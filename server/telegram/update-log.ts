@@ -12,11 +12,17 @@ export const UPDATE_IDS_KEPT_MS = 24 * 60 * 60 * 1000;
 /** Pruning runs on one update in this many: the table stays small without a delete per update. */
 const PRUNE_EVERY = 100;
 
-/** Records the update as received; answers false when it was received before (a redelivery). */
-export async function recordUpdate(db: DbOrTx, updateId: number, now: Date): Promise<boolean> {
+/** The bot's own id: the number before ":" in its token (0 for a token not shaped like one). */
+export function botIdOf(botToken: string): number {
+  const id = Number(/^(\d+):/.exec(botToken)?.[1] ?? 0);
+  return Number.isSafeInteger(id) ? id : 0;
+}
+
+/** Records the bot's update as received; answers false when it was received before (a redelivery). */
+export async function recordUpdate(db: DbOrTx, botId: number, updateId: number, now: Date): Promise<boolean> {
   const inserted = await db
     .insert(telegramUpdates)
-    .values({ updateId, receivedAt: now })
+    .values({ botId, updateId, receivedAt: now })
     .onConflictDoNothing()
     .returning({ updateId: telegramUpdates.updateId });
   if (inserted.length === 1 && updateId % PRUNE_EVERY === 0) await pruneUpdates(db, now);
