@@ -69,10 +69,40 @@ export const MoneySchema = z
 /** The `:id` of a resource path; a malformed id is refused before it reaches the database. */
 export const IdParamsSchema = z.object({ id: z.uuid({ message: "must be a valid id" }) });
 
+// --- Answers ---
+// The response schemas below describe what the server answers, for the OpenAPI document
+// (server/http/openapi.ts) and each route's serialiser. fastify-type-provider-zod *encodes* an
+// answer through its schema, so they hold no one-way transforms, and an object schema drops keys it
+// does not name: every field a route answers is listed. Where a route answers a database row, its
+// timestamps are Dates, encoded to ISO text by DateTimestampSchema; the type on the wire is then
+// the schema's z.input (its z.output is what the handler hands over).
+
+/** A database id (a uuid). */
+const IdSchema = z.guid();
+/** A moment answered as ISO 8601 text in UTC ("2026-11-22T08:12:41.000Z"). */
+export const TimestampSchema = z.iso.datetime();
+/** A moment the server holds as a Date (a database row), answered as ISO 8601 text. */
+export const DateTimestampSchema = z.codec(z.iso.datetime(), z.date(), {
+  decode: (text) => new Date(text),
+  encode: (date) => date.toISOString(),
+});
+/** A GBP amount as numeric(10,2) text, e.g. "4.99". */
+const MoneyTextSchema = z.string().meta({ description: 'A GBP amount with two decimals, e.g. "4.99"', examples: ["4.99"] });
+
+/** Every error answer (DESIGN decision 8): 400 names the invalid field; also 401, 403, 404, 409, 413, 415, 429, 5xx. */
+export const ApiErrorSchema = z
+  .object({ error: z.string().meta({ description: "A sentence for a person", examples: ["Invalid price: is required"] }) })
+  .meta({ id: "ApiError", description: "Refused or failed, with a sentence saying why" });
+export type ApiError = z.infer<typeof ApiErrorSchema>;
+
+/** The answer of a delete, a logout or a notice sent. */
+export const SuccessSchema = z.object({ success: z.literal(true) }).meta({ id: "Success" });
+export const HealthSchema = z.object({ status: z.literal("ok") }).meta({ id: "Health" });
+
 // --- Auth ---
 export const LoginInputSchema = z.object({ password: z.string().min(1, "Password is required") });
 export type LoginInput = z.infer<typeof LoginInputSchema>;
-export const AuthStatusSchema = z.object({ authenticated: z.boolean() });
+export const AuthStatusSchema = z.object({ authenticated: z.boolean() }).meta({ id: "AuthStatus" });
 export type AuthStatus = z.infer<typeof AuthStatusSchema>;
 
 // --- Bot settings ---
@@ -102,11 +132,24 @@ export const BotSettingsInputSchema = z.object({
     .default(1),
 });
 export type BotSettingsInput = z.input<typeof BotSettingsInputSchema>;
-export type BotSettings = z.output<typeof BotSettingsInputSchema> & {
-  id: string;
-  createdAt: string;
-  updatedAt: string;
-};
+/** The single settings record, secrets decrypted (only the admin reads it). */
+export const BotSettingsSchema = z
+  .object({
+    id: IdSchema,
+    botName: z.string(),
+    botToken: z.string(),
+    acceptedCurrencies: z.array(CurrencySchema),
+    welcomeMessage: z.string(),
+    faqContent: z.string(),
+    nowpaymentsApiKey: z.string().nullable(),
+    nowpaymentsIpnSecret: z.string().nullable(),
+    webhookUrl: z.string().nullable(),
+    underpaymentTolerancePercent: z.number(),
+    createdAt: TimestampSchema,
+    updatedAt: TimestampSchema,
+  })
+  .meta({ id: "BotSettings" });
+export type BotSettings = z.infer<typeof BotSettingsSchema>;
 
 // --- Categories ---
 export const CategoryInputSchema = z.object({
@@ -116,7 +159,20 @@ export const CategoryInputSchema = z.object({
   parentId: uuidOrNull,
 });
 export type CategoryInput = z.input<typeof CategoryInputSchema>;
-export type Category = z.output<typeof CategoryInputSchema> & { id: string; createdAt: string; updatedAt: string };
+export const CategorySchema = z
+  .object({
+    id: IdSchema,
+    name: z.string(),
+    description: z.string().nullable(),
+    icon: z.string().nullable(),
+    /** null for a main category. */
+    parentId: IdSchema.nullable(),
+    createdAt: DateTimestampSchema,
+    updatedAt: DateTimestampSchema,
+  })
+  .meta({ id: "Category" });
+/** A category as the API answers it (JSON). */
+export type Category = z.input<typeof CategorySchema>;
 
 // --- Products ---
 export const BulkPricingTierSchema = z.object({
@@ -158,7 +214,25 @@ export const ProductInputSchema = z.object({
   expectedStock: wholeNumber("expectedStock", 0).optional(),
 });
 export type ProductInput = z.input<typeof ProductInputSchema>;
-export type Product = z.output<typeof ProductInputSchema> & { id: string; createdAt: string; updatedAt: string };
+export const ProductSchema = z
+  .object({
+    id: IdSchema,
+    name: z.string(),
+    description: z.string(),
+    price: MoneyTextSchema,
+    stock: z.int(),
+    categoryId: IdSchema.nullable(),
+    /** An /objects/ path on this server. */
+    imageUrl: z.string().nullable(),
+    /** Tiers by ascending minQuantity; null when the product has none. */
+    bulkPricing: z.array(z.object({ minQuantity: z.int(), price: z.number() })).nullable(),
+    isActive: z.boolean(),
+    createdAt: DateTimestampSchema,
+    updatedAt: DateTimestampSchema,
+  })
+  .meta({ id: "Product" });
+/** A product as the API answers it (JSON). */
+export type Product = z.input<typeof ProductSchema>;
 
 // --- Postage ---
 export const POSTAGE_PRICE_PATTERN = /^\d+(\.\d{1,2})?$/;
@@ -210,7 +284,19 @@ export const PostageOptionPatchSchema = z
   .partial()
   .refine((patch) => Object.keys(patch).length > 0, "Nothing to update");
 export type PostageOptionInput = z.input<typeof PostageOptionInputSchema>;
-export type PostageOption = z.output<typeof PostageOptionInputSchema> & { id: string; createdAt: string };
+export const PostageOptionSchema = z
+  .object({
+    id: IdSchema,
+    name: z.string(),
+    description: z.string().nullable(),
+    price: MoneyTextSchema,
+    estimatedDays: z.int().nullable(),
+    isActive: z.boolean(),
+    createdAt: DateTimestampSchema,
+  })
+  .meta({ id: "PostageOption" });
+/** A postage option as the API answers it (JSON). */
+export type PostageOption = z.input<typeof PostageOptionSchema>;
 
 // --- Orders ---
 export const ShippingAddressSchema = z.object({
@@ -228,60 +314,75 @@ export const OrderStatusUpdateSchema = z.object({
 });
 export type OrderStatusUpdate = z.input<typeof OrderStatusUpdateSchema>;
 
-export type Order = {
-  id: string;
-  telegramUserId: string;
-  telegramUsername: string | null;
-  status: OrderStatus;
-  totalAmount: string;
-  currency: string;
-  paymentMethod: string | null;
-  paymentStatus: string | null;
-  paymentId: string | null;
-  transactionHash: string | null;
-  shippingAddress: ShippingAddress | null;
-  postageOptionId: string | null;
-  /** The postage as it was at checkout (name and price); null for orders without postage or older than snapshots. */
-  postageName: string | null;
-  postagePrice: string | null;
-  trackingNumber: string | null;
-  payAddress: string | null;
-  payAmount: string | null;
-  payCurrency: string | null;
-  paymentExpiresAt: string | null;
-  actuallyPaid: string | null;
-  /** What is still missing of payAmount after a short payment (crypto, decimal text); null when nothing is. */
-  shortfall: string | null;
-  /** When the payment was confirmed in full or accepted by the owner; revenue counts by it. */
-  paidAt: string | null;
-  /** Something the owner must act on. */
-  adminFlag: OrderAdminFlag | null;
-  createdAt: string;
-  updatedAt: string;
-};
-
 export const ORDER_ADMIN_FLAGS = ["refund_due", "refunded_after_dispatch"] as const;
-export type OrderAdminFlag = (typeof ORDER_ADMIN_FLAGS)[number];
+export const OrderAdminFlagSchema = z.enum(ORDER_ADMIN_FLAGS);
+export type OrderAdminFlag = z.infer<typeof OrderAdminFlagSchema>;
+
+export const OrderSchema = z
+  .object({
+    id: IdSchema,
+    telegramUserId: z.string(),
+    telegramUsername: z.string().nullable(),
+    status: OrderStatusSchema,
+    totalAmount: MoneyTextSchema,
+    currency: z.string(),
+    paymentMethod: z.string().nullable(),
+    paymentStatus: z.string().nullable(),
+    paymentId: z.string().nullable(),
+    transactionHash: z.string().nullable(),
+    shippingAddress: z
+      .object({ name: z.string(), streetAddress: z.string(), postcode: z.string(), contact: z.string().nullable() })
+      .nullable(),
+    postageOptionId: IdSchema.nullable(),
+    /** The postage as it was at checkout (name and price); null for orders without postage or older than snapshots. */
+    postageName: z.string().nullable(),
+    postagePrice: MoneyTextSchema.nullable(),
+    trackingNumber: z.string().nullable(),
+    payAddress: z.string().nullable(),
+    payAmount: z.string().nullable(),
+    payCurrency: z.string().nullable(),
+    paymentExpiresAt: TimestampSchema.nullable(),
+    actuallyPaid: z.string().nullable(),
+    /** What is still missing of payAmount after a short payment (crypto, decimal text); null when nothing is. */
+    shortfall: z.string().nullable(),
+    /** When the payment was confirmed in full or accepted by the owner; revenue counts by it. */
+    paidAt: TimestampSchema.nullable(),
+    /** Something the owner must act on. */
+    adminFlag: OrderAdminFlagSchema.nullable(),
+    createdAt: TimestampSchema,
+    updatedAt: TimestampSchema,
+  })
+  .meta({ id: "Order" });
+export type Order = z.infer<typeof OrderSchema>;
 
 /** One line of an order's audit trail (GET /api/orders/{id}/events), oldest first. */
-export type OrderEvent = {
-  id: string;
-  orderId: string;
-  actor: "admin" | "gateway" | "system" | "customer";
-  action: string;
-  detail: string | null;
-  createdAt: string;
-};
+export const OrderEventSchema = z
+  .object({
+    id: IdSchema,
+    orderId: IdSchema,
+    actor: z.enum(["admin", "gateway", "system", "customer"]),
+    action: z.string(),
+    detail: z.string().nullable(),
+    createdAt: TimestampSchema,
+  })
+  .meta({ id: "OrderEvent" });
+export type OrderEvent = z.infer<typeof OrderEventSchema>;
 
-export type OrderItem = {
-  id: string;
-  orderId: string;
-  productId: string;
-  productName: string | null;
-  quantity: number;
-  price: string;
-  createdAt: string;
-};
+export const OrderItemSchema = z
+  .object({
+    id: IdSchema,
+    orderId: IdSchema,
+    productId: IdSchema,
+    productName: z.string().nullable(),
+    quantity: z.int(),
+    price: MoneyTextSchema,
+    createdAt: TimestampSchema,
+  })
+  .meta({ id: "OrderItem" });
+export type OrderItem = z.infer<typeof OrderItemSchema>;
+
+/** POST /api/orders/cleanup-expired: the orders that failed by expiry just now. */
+export const ExpiredOrdersSchema = z.object({ expiredOrderIds: z.array(IdSchema) }).meta({ id: "ExpiredOrders" });
 
 // --- Messages ---
 export const MessageInputSchema = z.object({
@@ -297,29 +398,57 @@ export const MessageInputSchema = z.object({
   isRead: z.boolean().optional(),
 });
 export type MessageInput = z.input<typeof MessageInputSchema>;
-export type CustomerMessage = {
-  id: string;
-  telegramUserId: string;
-  telegramUsername: string | null;
-  message: string;
-  isFromCustomer: boolean;
-  isRead: boolean;
-  orderId: string | null;
-  createdAt: string;
-};
+export const CustomerMessageSchema = z
+  .object({
+    id: IdSchema,
+    telegramUserId: z.string(),
+    telegramUsername: z.string().nullable(),
+    message: z.string(),
+    isFromCustomer: z.boolean(),
+    isRead: z.boolean(),
+    orderId: IdSchema.nullable(),
+    createdAt: TimestampSchema,
+  })
+  .meta({ id: "CustomerMessage" });
+export type CustomerMessage = z.infer<typeof CustomerMessageSchema>;
+export const UnreadCountSchema = z.object({ count: z.int() }).meta({ id: "UnreadCount" });
 
 // --- Uploads ---
 export const ProductImageInputSchema = z.object({ imageURL: z.string().trim().min(1, "imageURL is required") });
+/** POST /api/objects/upload: where the browser PUTs the image bytes next (a one-time path on this server). */
+export const UploadUrlSchema = z.object({ uploadURL: z.string() }).meta({ id: "UploadUrl" });
+/** The stored image's path, which becomes a product's imageUrl. */
+export const ObjectPathSchema = z.object({ objectPath: z.string() }).meta({ id: "ObjectPath" });
 
 // --- Dashboard ---
-export type DashboardStats = {
-  totalProducts: number;
-  pendingOrders: number;
-  processingOrders: number;
-  unreadMessages: number;
-  dailyRevenue: string;
-  weeklyRevenue: string;
-  totalRevenue: string;
-};
+export const DashboardStatsSchema = z
+  .object({
+    totalProducts: z.int(),
+    pendingOrders: z.int(),
+    processingOrders: z.int(),
+    unreadMessages: z.int(),
+    /** Paid orders since local midnight, over the last 7 days and over all time (DESIGN decision 6). */
+    dailyRevenue: MoneyTextSchema,
+    weeklyRevenue: MoneyTextSchema,
+    totalRevenue: MoneyTextSchema,
+  })
+  .meta({ id: "DashboardStats" });
+export type DashboardStats = z.infer<typeof DashboardStatsSchema>;
 
-export type ApiError = { error: string };
+// --- Webhooks ---
+/** POST /api/payments/webhook: what the IPN did. */
+export const PaymentWebhookAnswerSchema = z
+  .object({
+    ok: z.literal(true),
+    /** applied: the order changed; duplicate: this status was seen before; stale: it would move the order back. */
+    outcome: z.enum(["applied", "duplicate", "stale"]),
+    orderStatus: z.string(),
+  })
+  .meta({ id: "PaymentWebhookAnswer" });
+/**
+ * POST /api/telegram/webhook: `{ ok: true }` to Telegram; to the admin's Bot Preview tester, also
+ * the Bot API calls the bot would have made (method plus its parameters), instead of making them.
+ */
+export const TelegramWebhookAnswerSchema = z
+  .object({ ok: z.literal(true), replies: z.array(z.looseObject({ method: z.string() })).optional() })
+  .meta({ id: "TelegramWebhookAnswer" });

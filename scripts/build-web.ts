@@ -59,8 +59,20 @@ export function loginScriptSize(dist = WEB_DIST): { files: string[]; gzipBytes: 
 }
 
 export async function buildWeb({ quiet = false }: { quiet?: boolean } = {}) {
-  await build({ configFile: path.join(root, "vite.config.ts"), logLevel: quiet ? "warn" : "info" });
-  precompress(WEB_DIST);
+  // Built beside dist/web and swapped in at the end: a server (or a browser test) reading dist/web
+  // meanwhile keeps a whole build instead of a half-emptied folder.
+  const next = `${WEB_DIST}.next`;
+  const old = `${WEB_DIST}.old`;
+  await build({
+    configFile: path.join(root, "vite.config.ts"),
+    logLevel: quiet ? "warn" : "info",
+    build: { outDir: next, emptyOutDir: true },
+  });
+  precompress(next);
+  fs.rmSync(old, { recursive: true, force: true });
+  if (fs.existsSync(WEB_DIST)) fs.renameSync(WEB_DIST, old);
+  fs.renameSync(next, WEB_DIST);
+  fs.rmSync(old, { recursive: true, force: true });
   if (!quiet) console.log(`Login screen JavaScript: ${(loginScriptSize().gzipBytes / 1024).toFixed(1)} kB gzipped.`);
 }
 

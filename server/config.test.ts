@@ -45,3 +45,41 @@ describe("configuration", () => {
     expect(() => loadConfig({ TRUST_PROXY: "true; rm -rf" })).toThrow(/TRUST_PROXY/);
   });
 });
+
+describe("configuration: images in S3", () => {
+  it("keeps images on the local disk unless S3_BUCKET is set", () => {
+    expect(loadConfig({}).s3).toBeUndefined();
+  });
+
+  it("reads the bucket, endpoint, region, keys and path style", () => {
+    const config = loadConfig({
+      S3_BUCKET: "shop-images",
+      S3_ENDPOINT: "http://minio:9000/",
+      S3_ACCESS_KEY_ID: "key",
+      S3_SECRET_ACCESS_KEY: "secret",
+      S3_FORCE_PATH_STYLE: "true",
+    });
+    expect(config.s3).toEqual({
+      bucket: "shop-images",
+      endpoint: "http://minio:9000",
+      region: "us-east-1",
+      credentials: { accessKeyId: "key", secretAccessKey: "secret" },
+      forcePathStyle: true,
+    });
+    // On AWS itself: no endpoint, and credentials from the SDK's own chain (an instance role).
+    expect(loadConfig({ S3_BUCKET: "shop-images", S3_REGION: "eu-west-2" }).s3).toEqual({
+      bucket: "shop-images",
+      endpoint: undefined,
+      region: "eu-west-2",
+      credentials: undefined,
+      forcePathStyle: false,
+    });
+  });
+
+  it("refuses half an S3 setup rather than storing images on one instance's disk", () => {
+    expect(() => loadConfig({ S3_ENDPOINT: "http://minio:9000" })).toThrow(/S3_BUCKET must be set when S3_ENDPOINT is set/);
+    expect(() => loadConfig({ S3_BUCKET: "shop-images", S3_ACCESS_KEY_ID: "key" })).toThrow(/must be set together/);
+    expect(() => loadConfig({ S3_BUCKET: "shop-images", S3_FORCE_PATH_STYLE: "yes" })).toThrow(/S3_FORCE_PATH_STYLE/);
+    expect(() => loadConfig({ S3_BUCKET: "shop-images", S3_ENDPOINT: "not a url" })).toThrow(ConfigError);
+  });
+});

@@ -35,6 +35,21 @@ const EnvSchema = z.object({
     .optional(),
   TZ: z.string().min(1).default("Europe/London"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  // Product images in an S3-compatible bucket instead of DATA_DIR (several instances share them).
+  S3_BUCKET: z.string().trim().min(3, "must be a bucket name").optional(),
+  S3_ENDPOINT: z
+    .url()
+    .transform((url) => url.replace(/\/+$/, ""))
+    .optional(),
+  S3_REGION: z.string().trim().min(1).default("us-east-1"),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: z
+    .enum(["true", "false", "1", "0"], "must be true or false")
+    .transform((value) => value === "true" || value === "1")
+    .default(false),
+  // How often the payment sweep and expiry run, counted across all instances (one run per interval).
+  PAYMENT_JOBS_INTERVAL_MS: z.coerce.number().int().min(100).default(5 * 60 * 1000),
 });
 
 export type Config = {
@@ -51,6 +66,18 @@ export type Config = {
   nowpaymentsApiUrl: string;
   timeZone: string;
   logLevel: z.infer<typeof EnvSchema>["LOG_LEVEL"];
+  /** Images in S3 when set; the local disk (DATA_DIR/objects) when undefined. */
+  s3: S3Config | undefined;
+  paymentJobsIntervalMs: number;
+};
+
+export type S3Config = {
+  bucket: string;
+  endpoint: string | undefined;
+  region: string;
+  /** Undefined: the AWS SDK's default credential chain (e.g. an instance role). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  forcePathStyle: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -65,6 +92,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   return {
+    s3: parseS3(e),
+    paymentJobsIntervalMs: e.PAYMENT_JOBS_INTERVAL_MS,
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
@@ -77,6 +106,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nowpaymentsApiUrl: e.NOWPAYMENTS_API_URL,
     timeZone: e.TZ,
     logLevel: e.LOG_LEVEL,
+  };
+}
+
+function parseS3(e: z.infer<typeof EnvSchema>): S3Config | undefined {
+  const named = (["S3_ENDPOINT", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const).filter((name) => e[name] !== undefined);
+  if (!e.S3_BUCKET) {
+    // Half an S3 setup would otherwise silently store images on the local disk of each instance.
+    if (named.length > 0) throw new ConfigError(`Invalid configuration: S3_BUCKET must be set when ${named[0]} is set`);
+    return undefined;
+  }
+  if ((e.S3_ACCESS_KEY_ID === undefined) !== (e.S3_SECRET_ACCESS_KEY === undefined)) {
+    throw new ConfigError("Invalid configuration: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together");
+  }
+  return {
+    bucket: e.S3_BUCKET,
+    endpoint: e.S3_ENDPOINT,
+    region: e.S3_REGION,
+    credentials:
+      e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+        ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY }
+        : undefined,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE,
   };
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger, scrubSecrets } from "./logging";
+import { addressToOpen, createLogger, scrubSecrets } from "./logging";
 import { startTestServer, type TestServer } from "./testing/app";
 import { Bot, HttpError } from "grammy";
 import { createTelegramNotifier } from "./telegram/notifier";
@@ -66,5 +66,49 @@ describe("logs with Telegram down", () => {
     expect(scrubSecrets("GET https://api.telegram.org/bot123456789:ABCdefGHIjklMNOpqr/getMe")).toBe(
       "GET https://api.telegram.org/bot<redacted-token>/getMe",
     );
+  });
+});
+
+describe("readable logs", () => {
+  it("scrubs the pretty (terminal) form too, and prints it as text, not JSON", () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: "info", pretty: true, destination: { write: (line: string) => lines.push(line) } });
+    logger.error({ err: new Error(`GET https://api.telegram.org/bot${TOKEN}/getMe failed`) }, `polling failed for bot${TOKEN}`);
+    logger.info({ settings: { botToken: TOKEN } }, "saved");
+    const output = lines.join("");
+    expect(output).toContain("polling failed for bot<redacted-token>");
+    expect(output).toMatch(/ERROR/);
+    expect(output).not.toContain(TOKEN.split(":")[1]!);
+    expect(lines[0]!.startsWith("{")).toBe(false);
+  });
+
+  it("logs one line per request with method, path (no query string), status and time", async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: "info", destination: { write: (line: string) => lines.push(line) } });
+    const server = await startTestServer({ app: { loggerInstance: logger } });
+    try {
+      expect((await server.request("GET", "/api/health?token=should-not-be-logged")).status).toBe(200);
+      expect((await server.request("GET", "/api/no-such-call")).status).toBe(404);
+    } finally {
+      await server.close();
+    }
+    const requests = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => "path" in entry);
+    expect(requests).toEqual([
+      expect.objectContaining({ level: 30, method: "GET", path: "/api/health", status: 200, ms: expect.any(Number) }),
+      expect.objectContaining({ level: 30, method: "GET", path: "/api/no-such-call", status: 404 }),
+    ]);
+    expect(requests[0]!.msg).toMatch(/^GET \/api\/health 200 \d+(\.\d)?ms$/);
+    const log = lines.join("");
+    expect(log).not.toMatch(/incoming request|request completed|not found/);
+    expect(log).not.toContain("should-not-be-logged");
+  });
+
+  it("names the address a person can open", () => {
+    expect(addressToOpen("0.0.0.0", 5000)).toBe("http://localhost:5000");
+    expect(addressToOpen("::", 5000)).toBe("http://localhost:5000");
+    expect(addressToOpen("127.0.0.1", 41234)).toBe("http://localhost:41234");
+    expect(addressToOpen("192.0.2.2", 5000)).toBe("http://192.0.2.2:5000");
+    expect(addressToOpen("2001:db8::1", 5000)).toBe("http://[2001:db8::1]:5000");
+    expect(addressToOpen("0.0.0.0", 5000, "https://shop.example.com")).toBe("https://shop.example.com");
   });
 });

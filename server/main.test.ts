@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { buildServer } from "../scripts/build-server";
 
 // The server and the maintenance scripts as an operator runs them: real processes, a real folder.
 
@@ -29,8 +30,10 @@ function tempDataDir(): string {
   return dir;
 }
 
+/** Runs a TypeScript script through tsx, or a built .js file with plain node as `npm start` does. */
 function run(script: string, args: string[], env: Record<string, string>): Run {
-  const child = spawn(TSX, [script, ...args], {
+  const command = script.endsWith(".js") ? [process.execPath, script] : [TSX, script];
+  const child = spawn(command[0]!, [...command.slice(1), ...args], {
     cwd: ROOT,
     // A clean environment: only what is given, and outside services pointed at a closed local port.
     env: {
@@ -83,9 +86,10 @@ function run(script: string, args: string[], env: Record<string, string>): Run {
   return result;
 }
 
-async function startServer(env: Record<string, string>) {
-  const server = run("server/main.ts", [], env);
-  const [, port] = await server.waitForOutput(/Server listening at http:\/\/127\.0\.0\.1:(\d+)/);
+async function startServer(env: Record<string, string>, script = "server/main.ts") {
+  const server = run(script, [], env);
+  // HOST is 127.0.0.1 here: the start-up line names the address a person opens, with the real port.
+  const [, port] = await server.waitForOutput(/Open http:\/\/localhost:(\d+)/);
   return { ...server, baseUrl: `http://127.0.0.1:${port}` };
 }
 
@@ -200,5 +204,50 @@ describe("seed:demo", () => {
     expect(again.stderr().trim()).toBe(
       "The database already has 12 products and 10 orders. Demo data goes only into an empty shop; nothing was added.",
     );
+  });
+});
+
+describe("the built server (npm start)", () => {
+  // Built once for this file into a folder of its own inside the project (its imports of packages
+  // must resolve to node_modules), so a dist/ someone is using is left alone.
+  const outDir = path.join(ROOT, `dist/test-${process.pid}`);
+  const bundle = path.join(outDir, "server/main.js");
+  beforeAll(() => buildServer({ outfile: bundle }), 60_000);
+  afterAll(() => fs.rmSync(outDir, { recursive: true, force: true }));
+
+  it("is one file that loads no build tool", () => {
+    const code = fs.readFileSync(bundle, "utf8");
+    const imported = [...code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"']+)["']/g)].map((match) => match[1]!);
+    expect(imported).toContain("fastify");
+    const buildTools = imported.filter((name) => /^(vite|@vitejs\/|tailwindcss|@tailwindcss\/|tsx|esbuild)(\/|$)/.test(name));
+    expect(buildTools).toEqual([]);
+    // Our own modules are inside the bundle, not imported from the TypeScript sources.
+    expect(imported.filter((name) => name.startsWith("."))).toEqual([]);
+  });
+
+  it("starts with plain node, says where to open it, logs one JSON line per request, stops on SIGTERM", { timeout: 90_000 }, async () => {
+    const dataDir = tempDataDir();
+    const server = await startServer({ DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD }, bundle);
+    expect(server.stdout()).not.toMatch(/Server listening/);
+
+    const health = await fetch(`${server.baseUrl}/api/health?from=test`);
+    expect(await health.json()).toEqual({ status: "ok" });
+    expect((await login(server.baseUrl, PASSWORD)).status).toBe(200);
+    // The migrations (drizzle/) were found from dist/: logging in used the tables they make.
+    await server.waitForOutput(/"path":"\/api\/auth\/login"/);
+
+    // stdout is not a terminal here: every line is JSON, and each request is one line.
+    const entries = server.stdout().trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    const requests = entries.filter((entry) => "path" in entry);
+    expect(requests).toEqual([
+      expect.objectContaining({ method: "GET", path: "/api/health", status: 200, ms: expect.any(Number) }),
+      expect.objectContaining({ method: "POST", path: "/api/auth/login", status: 200, ms: expect.any(Number) }),
+    ]);
+    expect(requests[0]!.msg).toMatch(/^GET \/api\/health 200 [\d.]+ms$/);
+    expect(server.stdout()).not.toMatch(/incoming request|request completed/);
+
+    expect(await stop(server)).toBe(0);
+    expect(server.stdout()).toMatch(/"signal":"SIGTERM"/);
+    expect(fs.existsSync(path.join(dataDir, "server.lock"))).toBe(false);
   });
 });

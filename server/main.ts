@@ -1,12 +1,14 @@
 import { ensureAdminPassword } from "./auth/admin";
 import { ConfigError, loadConfig, loadEnvFile } from "./config";
 import { DatabaseLockedError, openDatabase } from "./db/client";
+import { createLocks } from "./db/leader";
 import { buildApp } from "./http/app";
-import { createLogger } from "./logging";
+import { addressToOpen, createLogger } from "./logging";
 import { webRoutes } from "./http/web";
 import { createAppDeps } from "./services";
 import { startPaymentJobs } from "./payments/jobs";
 import { createBotRunner } from "./telegram/runner";
+import { watchBotSettings } from "./telegram/settings-watch";
 
 // Wiring only: config -> database -> services -> HTTP (+ bot, payment jobs) -> graceful shutdown.
 async function main() {
@@ -40,14 +42,21 @@ async function main() {
 
   const stopHooks: (() => Promise<void> | void)[] = [];
   // Rescue sweep + expired-order cleanup, every few minutes and once now.
-  const paymentJobs = startPaymentJobs({ ...deps, logger: app.log });
+  // Several instances may share one PostgreSQL: advisory locks keep one payment-jobs run at a time
+  // (once per interval in all) and one long-polling bot (docs/decisions/0010).
+  const locks = createLocks({ databaseUrl: config.databaseUrl, log: app.log });
+  const paymentJobs = startPaymentJobs({ ...deps, logger: app.log, locks, intervalMs: config.paymentJobsIntervalMs });
   stopHooks.push(() => paymentJobs.stop());
   // The Telegram bot: by webhook when PUBLIC_URL is https, else long polling; off without a token.
   // Saving Bot Settings rebuilds it with the new token and texts.
-  const bot = createBotRunner(deps, { log: app.log });
+  const bot = createBotRunner(deps, { log: app.log, pollingLeader: locks });
   deps.bot = bot;
-  (deps.hooks ??= {}).onSettingsSaved = () => bot.reload();
+  // A save on any instance rebuilds the bot on every instance (telegram/settings-watch.ts).
+  const settingsWatch = watchBotSettings({ db, onChange: () => bot.reload(), log: app.log });
+  (deps.hooks ??= {}).onSettingsSaved = () => settingsWatch.checkNow();
+  stopHooks.push(() => settingsWatch.stop());
   stopHooks.push(() => bot.stop());
+  await settingsWatch.ready;
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -62,8 +71,27 @@ async function main() {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
 
-  await app.listen({ host: config.host, port: config.port });
+  await listen(app, config);
   await bot.start(); // after listen: Telegram may call the webhook as soon as it is set
+}
+
+/**
+ * Listens, then says once where a person opens the app ("Open http://localhost:5000"). Fastify's own
+ * "Server listening at <address>" (one line per network interface, e.g. http://192.0.2.2:5000 on
+ * 0.0.0.0) is kept out by raising the level for the moment of listening: Fastify always logs it at info.
+ */
+async function listen(app: Awaited<ReturnType<typeof buildApp>>, config: ReturnType<typeof loadConfig>) {
+  const level = app.log.level;
+  if (["trace", "debug", "info"].includes(level)) app.log.level = "warn";
+  try {
+    await app.listen({ host: config.host, port: config.port });
+  } finally {
+    app.log.level = level;
+  }
+  const address = app.server.address();
+  // The real port: PORT=0 asks the system for a free one.
+  const port = address && typeof address === "object" ? address.port : config.port;
+  app.log.info(`Open ${addressToOpen(config.host, port, config.publicUrl)}`);
 }
 
 main().catch((error: unknown) => {

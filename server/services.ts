@@ -1,10 +1,9 @@
-import path from "node:path";
 import type { Config } from "./config";
 import { createSecretBox, loadSecretKey } from "./crypto";
 import type { Db } from "./db/client";
 import type { AppDeps } from "./http/deps";
 import { getBotSettings } from "./shop/settings";
-import { createDiskStorage } from "./storage";
+import { storageFor } from "./storage/configured";
 import { createTelegramNotifier } from "./telegram/notifier";
 
 /** The real services for a configuration and an open database: what main.ts (and the e2e server) run on. */
@@ -14,7 +13,7 @@ export function createAppDeps(config: Config, db: Db): AppDeps {
     db,
     config,
     secrets,
-    storage: createDiskStorage(path.join(config.dataDir, "objects")),
+    storage: storageFor(config),
     notifier: createTelegramNotifier({
       apiRoot: config.telegramApiRoot,
       getToken: async () => (await getBotSettings(db, secrets))?.botToken,

@@ -51,7 +51,8 @@ describe("login throttling", () => {
     }
   });
 
-  it("with TRUST_PROXY counts per forwarded client, and caps all clients together at 100 failures an hour", async () => {
+  // 100 password checks (scrypt, by design slow): a generous bound for a busy 2-core machine.
+  it("with TRUST_PROXY counts per forwarded client, and caps all clients together at 100 failures an hour", { timeout: 120_000 }, async () => {
     clock = new Date("2026-11-22T12:00:00Z");
     const server = await start({ config: { trustProxy: 1 } });
     // 25 clients behind the proxy, 4 wrong guesses each: none hits its own limit, 100 failures in all.

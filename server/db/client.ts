@@ -1,5 +1,8 @@
+import { spawn } from "node:child_process";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
@@ -7,6 +10,8 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
+import { projectRoot } from "../project-root";
+import { withAdvisoryLock } from "./leader";
 import * as schema from "./schema";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -20,7 +25,16 @@ export type Database = {
   close(): Promise<void>;
 };
 
-const migrationsFolder = path.resolve(import.meta.dirname, "../../drizzle");
+// Named from the project folder: this module also runs bundled as dist/server/main.js.
+const migrationsFolder = path.join(projectRoot(import.meta.dirname), "drizzle");
+
+/**
+ * PGlite runs Postgres with its default shared_buffers of 128 MB, and Postgres touches all of it at
+ * start: most of the server's memory. A small shop's database is a few MB, and a page outside the
+ * buffers is one read away in the operating system's file cache, so 16 MB costs no speed here and
+ * takes ~130 MB off the process (docs/PERFORMANCE.md).
+ */
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"];
 
 export class DatabaseLockedError extends Error {}
 
@@ -93,6 +107,34 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/**
+ * Creates a new PGlite database folder in a short-lived child process. Creating one runs initdb in
+ * a second PGlite instance: ~700 MB at its peak, which V8 is slow to give back (a first start still
+ * held ~680 MB when idle). In a child, that memory goes back to the system when it exits, and the
+ * server opens the folder like any later start.
+ */
+async function createPgliteFolder(dbDir: string): Promise<void> {
+  const pglite = pathToFileURL(createRequire(import.meta.url).resolve("@electric-sql/pglite")).href;
+  const script = [
+    "const module = await import(process.argv[1]);",
+    "const { PGlite } = module.PGlite ? module : module.default;",
+    "const db = new PGlite(process.argv[2], { startParams: JSON.parse(process.argv[3]) });",
+    "await db.waitReady;",
+    "await db.close();",
+  ].join("\n");
+  const args = ["--input-type=module", "-e", script, pglite, dbDir, JSON.stringify(PGLITE_START_PARAMS)];
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (code === 0) resolve();
+      else reject(new Error(`Could not create the database in ${dbDir}: ${stderr.trim() || `exit code ${code}`}`));
+    });
+  });
+}
+
 /** Opens PGlite in `dataDir` (or in memory when dataDir is undefined) and applies the migrations. */
 export async function openPglite(dataDir: string | undefined): Promise<Database> {
   let unlock = () => {};
@@ -101,9 +143,15 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
     const dbDir = path.join(dataDir, "pglite");
     fs.mkdirSync(dbDir, { recursive: true });
     unlock = lockDataDir(dataDir);
-    client = new PGlite(dbDir);
+    if (!fs.existsSync(path.join(dbDir, "PG_VERSION"))) {
+      await createPgliteFolder(dbDir).catch((error: unknown) => {
+        unlock();
+        throw error;
+      });
+    }
+    client = new PGlite(dbDir, { startParams: PGLITE_START_PARAMS });
   } else {
-    client = new PGlite();
+    client = new PGlite({ startParams: PGLITE_START_PARAMS });
   }
   try {
     const db = drizzlePglite(client, { schema });
@@ -132,7 +180,8 @@ export async function openPostgres(url: string): Promise<Database> {
   pool.on("error", () => {});
   const db = drizzlePg(pool, { schema });
   try {
-    await migratePg(db, { migrationsFolder });
+    // Instances starting together (a deploy of N replicas) apply the migrations one after another.
+    await withAdvisoryLock(pool, "migrations", () => migratePg(db, { migrationsFolder }));
   } catch (error) {
     await pool.end();
     throw error;

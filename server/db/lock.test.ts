@@ -34,7 +34,8 @@ describe("the data folder lock", () => {
     expect(fs.existsSync(path.join(dir, "server.lock"))).toBe(false);
   });
 
-  it("is taken over when its process is gone, or when it is an old pid-only lock of a dead process", async () => {
+  // Three fresh databases (each first start migrates in a child process): a generous bound for a busy machine.
+  it("is taken over when its process is gone, or when it is an old pid-only lock of a dead process", { timeout: 120_000 }, async () => {
     for (const lock of ["999999999 123", "999999999", "garbage"]) {
       const database = await openPglite(dataDir(lock));
       await database.close();

@@ -286,3 +286,12 @@ export const telegramFileCache = pgTable("telegram_file_cache", {
   fileId: text("file_id").notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * When each timed job last started, by any server instance: with several instances on one
+ * PostgreSQL, a job runs once per interval in all, not once per instance (payments/jobs.ts).
+ */
+export const jobRuns = pgTable("job_runs", {
+  name: text("name").primaryKey(),
+  lastRunAt: timestamp("last_run_at", { withTimezone: true }).notNull(),
+});

@@ -1,10 +1,12 @@
 import cookie from "@fastify/cookie";
 import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import { RequestLineLogController } from "../logging";
 import type { AppDeps, Routes } from "./deps";
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from "./errors";
 import { registerSecurityHeaders } from "./headers";
 import { registerInputGuard } from "./input-guard";
+import { openApiRoutes, registerOpenApi } from "./openapi";
 import { authRoutes } from "./routes/auth";
 import { botSettingsRoutes } from "./routes/bot-settings";
 import { categoryRoutes } from "./routes/categories";
@@ -40,6 +42,7 @@ const API_ROUTES: Routes[] = [
   uploadRoutes,
   paymentWebhookRoutes,
   telegramWebhookRoutes,
+  openApiRoutes,
 ];
 
 /** A hop count becomes "believe the nearest N proxies"; Fastify's types only take the function form of it. */
@@ -51,6 +54,8 @@ function trustProxyOption(setting: AppDeps["config"]["trustProxy"]) {
 export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
   const app = Fastify({
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
+    // One line per request ("GET /api/orders 200 4.2ms") instead of Fastify's two (server/logging.ts).
+    logController: new RequestLineLogController(),
     // Proxy headers are believed only from the proxies TRUST_PROXY names (DESIGN decision 9).
     trustProxy: trustProxyOption(deps.config.trustProxy),
     frameworkErrors: frameworkErrorHandler,
@@ -58,6 +63,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // Before any route: it documents the routes registered after it (GET /api/openapi.json).
+  await registerOpenApi(app);
   await app.register(cookie);
   await registerSecurityHeaders(app, deps.config.publicUrl);
   registerErrorHandling(app);

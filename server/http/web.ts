@@ -1,11 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import fastifyStatic from "@fastify/static";
+import { projectRoot } from "../project-root";
 import type { Routes } from "./deps";
 import { PUBLIC } from "./security";
 
-/** Where `vite build` puts the web app (vite.config.ts). */
-export const WEB_DIST_DIR = path.resolve(import.meta.dirname, "../../dist/web");
+/** Where `vite build` puts the web app (vite.config.ts); named from the project folder, as this also runs bundled. */
+export const WEB_DIST_DIR = path.join(projectRoot(import.meta.dirname), "dist/web");
 
 // Hashed file names change whenever their content does, so browsers may keep them for good;
 // index.html names the current ones, so it is revalidated on every load.

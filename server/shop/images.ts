@@ -48,8 +48,11 @@ export async function createUploadUrl(db: DbOrTx, now: Date): Promise<{ uploadUR
 }
 
 /**
- * Stores the image sent to an upload URL and uses the URL up. Claiming the token and storing the
- * bytes happen in one transaction: if storing fails, the URL can be tried again.
+ * Stores the image sent to an upload URL and uses the URL up. The token is claimed first (one
+ * conditional UPDATE, so two requests racing on one URL cannot both store), then the bytes are
+ * stored outside any transaction: a database transaction held open across an S3 call would pin a
+ * connection and its row locks for as long as the store takes. If storing fails the claim is
+ * given back, so the URL can be tried again.
  */
 export async function receiveUpload(
   db: DbOrTx,
@@ -57,20 +60,26 @@ export async function receiveUpload(
   upload: { token: string; data: Buffer; contentType: ImageType; now: Date },
 ): Promise<{ objectPath: string }> {
   const tokenHash = hashToken(upload.token);
-  return db.transaction(async (tx) => {
-    const [claimed] = await tx
-      .update(uploadTokens)
-      .set({ usedAt: upload.now })
-      .where(and(eq(uploadTokens.tokenHash, tokenHash), isNull(uploadTokens.usedAt), gt(uploadTokens.expiresAt, upload.now)))
-      .returning({ objectId: uploadTokens.objectId });
-    if (!claimed) {
-      const [row] = await tx.select().from(uploadTokens).where(eq(uploadTokens.tokenHash, tokenHash));
-      if (row?.usedAt) throw conflict("This upload URL has already been used. Ask for a new one to upload another image.");
-      throw notFound("This upload URL is unknown or has expired. Ask for a new one.");
-    }
+  const [claimed] = await db
+    .update(uploadTokens)
+    .set({ usedAt: upload.now })
+    .where(and(eq(uploadTokens.tokenHash, tokenHash), isNull(uploadTokens.usedAt), gt(uploadTokens.expiresAt, upload.now)))
+    .returning({ objectId: uploadTokens.objectId });
+  if (!claimed) {
+    const [row] = await db.select().from(uploadTokens).where(eq(uploadTokens.tokenHash, tokenHash));
+    if (row?.usedAt) throw conflict("This upload URL has already been used. Ask for a new one to upload another image.");
+    throw notFound("This upload URL is unknown or has expired. Ask for a new one.");
+  }
+  try {
     await storage.put(claimed.objectId, upload.data, upload.contentType);
-    return { objectPath: objectPathOf(claimed.objectId) };
-  });
+  } catch (error) {
+    await db
+      .update(uploadTokens)
+      .set({ usedAt: null })
+      .where(and(eq(uploadTokens.tokenHash, tokenHash), eq(uploadTokens.usedAt, upload.now)));
+    throw error;
+  }
+  return { objectPath: objectPathOf(claimed.objectId) };
 }
 
 /**

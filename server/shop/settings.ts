@@ -22,13 +22,28 @@ const SECRET_FIELDS = ["botToken", "nowpaymentsApiKey", "nowpaymentsIpnSecret"] 
 export const DEFAULT_WELCOME_MESSAGE =
   "Welcome to our shop! Browse our products, place orders and pay securely with cryptocurrency.";
 
+/**
+ * A stored secret in clear, or null when it cannot be read with this server's key (the key was
+ * lost or changed, e.g. a backup restored elsewhere): the secret then counts as not set, so the
+ * owner can type it again in Bot Settings instead of the whole shop failing on every read.
+ */
+function readSecret(stored: string | null, box: SecretBox): string | null {
+  if (!stored) return null;
+  try {
+    return box.decrypt(stored);
+  } catch {
+    return null;
+  }
+}
+
 function decryptRow(row: Row, box: SecretBox): BotSettings {
   return {
     ...row,
     acceptedCurrencies: row.acceptedCurrencies as BotSettings["acceptedCurrencies"],
-    botToken: box.decrypt(row.botToken),
-    nowpaymentsApiKey: row.nowpaymentsApiKey ? box.decrypt(row.nowpaymentsApiKey) : null,
-    nowpaymentsIpnSecret: row.nowpaymentsIpnSecret ? box.decrypt(row.nowpaymentsIpnSecret) : null,
+    // An unreadable token is empty: the bot stays off until it is saved again (telegram/runner.ts).
+    botToken: readSecret(row.botToken, box) ?? "",
+    nowpaymentsApiKey: readSecret(row.nowpaymentsApiKey, box),
+    nowpaymentsIpnSecret: readSecret(row.nowpaymentsIpnSecret, box),
     // numeric(4,2) comes back as text ("1.00"); the payment code compares it as a number.
     underpaymentTolerancePercent: Number(row.underpaymentTolerancePercent),
     createdAt: row.createdAt.toISOString(),

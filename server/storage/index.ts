@@ -7,6 +7,8 @@ export type ObjectStorage = {
   put(objectId: string, data: Buffer, contentType: string): Promise<void>;
   get(objectId: string): Promise<{ data: Buffer; contentType: string } | null>;
   exists(objectId: string): Promise<boolean>;
+  /** The id of every stored object, in no particular order: what a backup copies. */
+  list(): AsyncIterable<string>;
 };
 
 const SAFE_ID = /^[A-Za-z0-9_-]{8,100}$/;
@@ -46,6 +48,17 @@ export function createDiskStorage(dir: string): ObjectStorage {
         () => true,
         () => false,
       );
+    },
+    async *list() {
+      let names: string[];
+      try {
+        names = await fs.readdir(dir);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+        throw error;
+      }
+      // The ".type" and ".tmp" companions (and anything else) fail SAFE_ID: only objects are listed.
+      for (const name of names.sort()) if (SAFE_ID.test(name)) yield name;
     },
   };
 }

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type { Bot } from "grammy";
 import type { Update, UserFromGetMe } from "grammy/types";
+import type { Locks } from "../db/leader";
 import { getBotSettings } from "../shop/settings";
 import { ALLOWED_UPDATES, createBot } from "./bot";
 import type { BotContext, BotDeps, BotLogger } from "./context";
@@ -80,6 +81,12 @@ export type BotRunnerOptions = {
   log: BotLogger;
   /** Overrides WEBHOOK_ANSWER_WITHIN_MS (tests). */
   answerWithinMs?: number;
+  /**
+   * With several server instances, long polling runs on the one holding this lock (db/leader.ts);
+   * the others stand by and take over when it goes. Absent: this instance always polls.
+   * Webhook mode runs on every instance: Telegram spreads the calls through the load balancer.
+   */
+  pollingLeader?: Pick<Locks, "acquire">;
 };
 
 export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRuntime {
@@ -105,15 +112,44 @@ export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRu
 
   async function runPolling(bot: Bot<BotContext>, signal: AbortSignal, onStarted: () => void) {
     await bot.init(grammySignal(signal));
-    if (signal.aborted) return;
-    await bot.start({
-      allowed_updates: [...ALLOWED_UPDATES],
-      onStart: (info) => {
-        status = { mode: "polling", botUsername: info.username, error: null };
-        log.info({ bot: info.username }, "Telegram bot running by long polling");
-        onStarted();
-      },
-    });
+    const leader = options.pollingLeader;
+    while (!signal.aborted) {
+      const lease = leader
+        ? await leader.acquire("telegramPolling", {
+            signal,
+            onWaiting: () => {
+              // Standing by is a normal state of a healthy instance, not an error.
+              status = { mode: "polling", botUsername: bot.botInfo.username, error: null };
+              log.info({ bot: bot.botInfo.username }, "Telegram bot: another server instance is polling; this one takes over if it stops");
+              onStarted();
+            },
+          })
+        : null;
+      if (leader && !lease) return; // stopped while standing by
+      let lost = false;
+      // The lock went (its connection broke): another instance may poll now, so this one must stop.
+      void lease?.lost.then(() => {
+        if (signal.aborted) return;
+        lost = true;
+        log.warn("Telegram bot: lost the polling lock; stopping long polling until it is ours again");
+        if (bot.isRunning()) void bot.stop().catch(() => {});
+      });
+      try {
+        await bot.start({
+          allowed_updates: [...ALLOWED_UPDATES],
+          onStart: (info) => {
+            // Deposed while grammY was still setting up (isRunning() was false then): never poll.
+            if (lost) return void bot.stop().catch(() => {});
+            status = { mode: "polling", botUsername: info.username, error: null };
+            log.info({ bot: info.username }, "Telegram bot running by long polling");
+            onStarted();
+          },
+        });
+      } finally {
+        await lease?.release();
+      }
+      if (!lost) return; // stopped (halt), not deposed
+    }
   }
 
   /** Starts the bot in the background: a Telegram that does not answer never holds up the server. */

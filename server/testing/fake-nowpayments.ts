@@ -31,6 +31,8 @@ export type FakeNowPayments = {
   created: CreatePaymentCall[];
   /** The payments made so far, by payment_id. */
   payments: Map<string, FakePayment>;
+  /** Every GET /payment/:id (a status check, e.g. by the rescue sweep), with when it came. */
+  statusChecks: { paymentId: string; at: number }[];
   /** What GET /payment/:id answers from now on (actually_paid defaults to the full amount once paid). */
   setStatus(paymentId: string, status: string, extra?: { actually_paid?: number }): void;
   /** Makes POST /payment answer this error until cleared with null. */
@@ -78,6 +80,7 @@ export async function startFakeNowPayments(options: { apiKey?: string; now?: () 
   const clock = options.now ?? (() => new Date());
   const created: CreatePaymentCall[] = [];
   const payments = new Map<string, FakePayment>();
+  const statusChecks: FakeNowPayments["statusChecks"] = [];
   let refusal: { status: number; message: string } | null = null;
   let hanging = false;
   let nextId = 5_000_000_001;
@@ -144,6 +147,7 @@ export async function startFakeNowPayments(options: { apiKey?: string; now?: () 
 
       const match = /^\/v1\/payment\/([^/]+)$/.exec(url.pathname);
       if (request.method === "GET" && match) {
+        statusChecks.push({ paymentId: decodeURIComponent(match[1]!), at: Date.now() });
         const payment = payments.get(decodeURIComponent(match[1]!));
         if (!payment) return send(response, 404, { status: false, statusCode: 404, code: "NOT_FOUND", message: "Payment not found" });
         // The status call writes payment_id as a number.
@@ -172,6 +176,7 @@ export async function startFakeNowPayments(options: { apiKey?: string; now?: () 
     url: `http://127.0.0.1:${port}/v1`,
     created,
     payments,
+    statusChecks,
     setStatus(paymentId, status, extra) {
       payments.set(paymentId, withStatus(find(paymentId), status, extra));
     },

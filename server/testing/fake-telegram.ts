@@ -58,6 +58,8 @@ export type FakeTelegram = {
   messages(chatId: number | string): FakeMessage[];
   /** Resolves with the first call (from index `from`) matching `predicate`; rejects after `timeoutMs`. */
   waitForCall(predicate: (call: TelegramCall) => boolean, options?: { from?: number; timeoutMs?: number }): Promise<TelegramCall>;
+  /** How many long-polling getUpdates requests are waiting right now (one per polling bot instance). */
+  pollsWaiting(): number;
   /** Queues an update for getUpdates (long polling); answers its update_id. */
   pushUpdate(update: Record<string, unknown>): number;
   /** The next `times` calls of `method` answer this error instead. */
@@ -106,6 +108,7 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
   let callWaiters: (() => void)[] = [];
   let messageId = 1000;
   let fileCounter = 0;
+  let pollsWaiting = 0;
 
   const chatOf = (chatId: unknown) => {
     const key = String(chatId);
@@ -209,6 +212,7 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
         const offset = Number(payload.offset ?? 0);
         const ready = () => updates.some((u) => Number(u.update_id) >= offset);
         if (!ready()) {
+          pollsWaiting += 1;
           await new Promise<void>((resolve) => {
             const timer = setTimeout(done, Number(payload.timeout) * 1000);
             function done() {
@@ -222,6 +226,7 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
             updateWaiters.push(check);
             res.on("close", done);
           });
+          pollsWaiting -= 1;
         }
         if (res.destroyed) return;
       }
@@ -267,6 +272,7 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
         if (!check()) callWaiters.push(waiter);
       });
     },
+    pollsWaiting: () => pollsWaiting,
     pushUpdate(update) {
       const withId = { update_id: newUpdateId(), ...update };
       updates.push(withId);

@@ -1,16 +1,21 @@
-import { LoginInputSchema } from "../../../contract";
+import { AuthStatusSchema, LoginInputSchema, SuccessSchema } from "../../../contract";
 import { checkAdminPassword } from "../../auth/admin";
 import { createLoginThrottle } from "../../auth/login-throttle";
 import { createSession, deleteSession, SESSION_ABSOLUTE_MS } from "../../auth/sessions";
 import type { Routes } from "../deps";
 import { HttpError } from "../errors";
+import { ERROR_ANSWERS } from "../openapi";
 import { hasAdminSession, PUBLIC, SESSION_COOKIE } from "../security";
+
+const done = { 200: SuccessSchema, ...ERROR_ANSWERS };
+// Not logged in answers 401 with { authenticated: false } (SPEC §7 reads it as null).
+const status = { 200: AuthStatusSchema, 401: AuthStatusSchema, ...ERROR_ANSWERS };
 
 export const authRoutes: Routes = (app, deps) => {
   const throttle = createLoginThrottle(deps.db, deps.now);
   const secureCookie = deps.config.publicUrl?.startsWith("https://") ?? false;
 
-  app.post("/api/auth/login", { ...PUBLIC, schema: { body: LoginInputSchema } }, async (request, reply) => {
+  app.post("/api/auth/login", { ...PUBLIC, schema: { body: LoginInputSchema, response: done } }, async (request, reply) => {
     // request.ip is the socket's address unless TRUST_PROXY names the proxy in front (app.ts).
     const verdict = await throttle.begin(request.ip);
     if (!verdict.allowed) {
@@ -35,19 +40,19 @@ export const authRoutes: Routes = (app, deps) => {
       secure: secureCookie || request.protocol === "https",
       maxAge: SESSION_ABSOLUTE_MS / 1000,
     });
-    return { success: true };
+    return { success: true as const };
   });
 
-  app.get("/api/auth/status", PUBLIC, async (request, reply) => {
+  app.get("/api/auth/status", { ...PUBLIC, schema: { response: status } }, async (request, reply) => {
     reply.header("Cache-Control", "no-store");
     if (!(await hasAdminSession(request, deps))) return reply.code(401).send({ authenticated: false });
     return { authenticated: true };
   });
 
-  app.post("/api/auth/logout", PUBLIC, async (request, reply) => {
+  app.post("/api/auth/logout", { ...PUBLIC, schema: { response: done } }, async (request, reply) => {
     const token = request.cookies[SESSION_COOKIE];
     if (token) await deleteSession(deps.db, token);
     reply.clearCookie(SESSION_COOKIE, { path: "/" });
-    return { success: true };
+    return { success: true as const };
   });
 };

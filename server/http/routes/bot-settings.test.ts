@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { botSettings } from "../../db/schema";
+import { createSecretBox } from "../../crypto";
 import { startTestServer, type TestServer } from "../../testing/app";
 
 const SETTINGS = {
@@ -105,6 +106,23 @@ describe("bot settings API", () => {
     const malformed = await server.request("PUT", "/api/bot-settings/abc", { cookie, body: SETTINGS });
     expect(malformed.status).toBe(400);
     expect((await malformed.json()).error).toBe("Invalid id: must be a valid id");
+  });
+
+  it("treats secrets it cannot decrypt (the key changed) as not set, so the owner can type them again", async () => {
+    await server.request("POST", "/api/bot-settings", { cookie, body: SETTINGS });
+    const original = server.deps.secrets;
+    server.deps.secrets = createSecretBox(Buffer.alloc(32, 9));
+    try {
+      const read = await server.request("GET", "/api/bot-settings", { cookie });
+      expect(read.status).toBe(200);
+      const settings = await read.json();
+      expect(settings).toMatchObject({ botName: SETTINGS.botName, botToken: "", nowpaymentsApiKey: null, nowpaymentsIpnSecret: null });
+      const saved = await server.request("PUT", `/api/bot-settings/${settings.id}`, { cookie, body: { ...SETTINGS, botToken: "123456:typed-again" } });
+      expect(saved.status).toBe(200);
+      expect(await saved.json()).toMatchObject({ botToken: "123456:typed-again", nowpaymentsApiKey: SETTINGS.nowpaymentsApiKey });
+    } finally {
+      server.deps.secrets = original;
+    }
   });
 
   it("still saves when applying the settings to the bot fails", async () => {

@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { OrderStatusUpdateSchema } from "../../../contract";
+import {
+  ExpiredOrdersSchema,
+  OrderEventSchema,
+  OrderItemSchema,
+  OrderSchema,
+  OrderStatusUpdateSchema,
+  SuccessSchema,
+} from "../../../contract";
 import {
   acceptPayment,
   cancelOrder,
@@ -12,46 +19,50 @@ import {
   updateOrderStatus,
 } from "../../shop/orders";
 import type { Routes } from "../deps";
+import { ERROR_ANSWERS } from "../openapi";
 
 const IdParams = z.object({ id: z.string() });
+const answers = <T extends z.ZodType>(schema: T) => ({ response: { 200: schema, ...ERROR_ANSWERS } });
+const anOrder = answers(OrderSchema);
+const done = answers(SuccessSchema);
 
 export const orderRoutes: Routes = (app, deps) => {
-  app.get("/api/orders", async () => listOrders(deps.db));
+  app.get("/api/orders", { schema: answers(z.array(OrderSchema)) }, async () => listOrders(deps.db));
 
-  app.get("/api/orders/:id/items", { schema: { params: IdParams } }, async (request) =>
+  app.get("/api/orders/:id/items", { schema: { params: IdParams, ...answers(z.array(OrderItemSchema)) } }, async (request) =>
     getOrderItems(deps.db, request.params.id),
   );
 
-  app.get("/api/orders/:id/events", { schema: { params: IdParams } }, async (request) =>
+  app.get("/api/orders/:id/events", { schema: { params: IdParams, ...answers(z.array(OrderEventSchema)) } }, async (request) =>
     getOrderEvents(deps.db, request.params.id),
   );
 
-  app.put("/api/orders/:id", { schema: { params: IdParams, body: OrderStatusUpdateSchema } }, async (request) =>
+  app.put("/api/orders/:id", { schema: { params: IdParams, body: OrderStatusUpdateSchema, ...anOrder } }, async (request) =>
     updateOrderStatus(deps.db, request.params.id, request.body, deps.now()),
   );
 
-  app.delete("/api/orders/:id", { schema: { params: IdParams } }, async (request) => {
+  app.delete("/api/orders/:id", { schema: { params: IdParams, ...done } }, async (request) => {
     await deleteOrder(deps.db, request.params.id, deps.now());
-    return { success: true };
+    return { success: true as const };
   });
 
   // The owner settles a pending order's money (DESIGN decision 4, docs/decisions/0006).
-  app.post("/api/orders/:id/accept-payment", { schema: { params: IdParams } }, async (request) =>
+  app.post("/api/orders/:id/accept-payment", { schema: { params: IdParams, ...anOrder } }, async (request) =>
     acceptPayment({ ...deps, logger: request.log }, request.params.id),
   );
 
-  app.post("/api/orders/:id/cancel", { schema: { params: IdParams } }, async (request) =>
+  app.post("/api/orders/:id/cancel", { schema: { params: IdParams, ...anOrder } }, async (request) =>
     cancelOrder({ ...deps, logger: request.log }, request.params.id),
   );
 
-  app.post("/api/orders/cleanup-expired", async (request) => {
+  app.post("/api/orders/cleanup-expired", { schema: answers(ExpiredOrdersSchema) }, async (request) => {
     // The customers are told in the background: the owner's answer does not wait for Telegram.
     const { expiredOrderIds } = await cleanupExpiredOrders({ ...deps, logger: request.log });
     return { expiredOrderIds };
   });
 
-  app.post("/api/orders/:id/notify-dispatch", { schema: { params: IdParams } }, async (request) => {
+  app.post("/api/orders/:id/notify-dispatch", { schema: { params: IdParams, ...done } }, async (request) => {
     await notifyDispatch(deps.db, deps.notifier, request.params.id);
-    return { success: true };
+    return { success: true as const };
   });
 };

@@ -1,9 +1,11 @@
+import { PaymentWebhookAnswerSchema } from "../../../contract";
 import { applyPaymentUpdate, verifyIpnSignature } from "../../payments/ipn";
 import { parseNowPayment } from "../../payments/nowpayments";
 import { PAYMENT_WEBHOOK_PATH } from "../../shop/checkout";
 import { getBotSettings } from "../../shop/settings";
 import type { Routes } from "../deps";
 import { HttpError } from "../errors";
+import { documentedOnly, ERROR_ANSWERS } from "../openapi";
 import { WEBHOOK } from "../security";
 
 const REQUIRED_TEXT = ["payment_id", "payment_status", "order_id"] as const;
@@ -40,8 +42,30 @@ function describeIpnFieldProblem(fields: Record<string, unknown>): string | null
 // NOWPayments' IPN (DESIGN decisions 3 and 9). Open to anyone (WEBHOOK): the signature is the check.
 // The answer comes right after the commit; the customer's Telegram message goes out afterwards,
 // so a slow Telegram never makes the gateway wait (it gives up after a few seconds).
+/** For the document only: the handler checks the signature first, then these fields itself. */
+const IPN_DOC = {
+  headers: documentedOnly({
+    type: "object",
+    properties: {
+      "x-nowpayments-sig": { type: "string", description: "HMAC-SHA512 of the sorted JSON body with the IPN secret from Bot Settings" },
+    },
+    required: ["x-nowpayments-sig"],
+  }),
+  body: documentedOnly({
+    type: "object",
+    description: "A NOWPayments instant payment notification (IPN)",
+    properties: {
+      ...Object.fromEntries(REQUIRED_TEXT.map((field) => [field, { type: ["string", "number"] }])),
+      ...Object.fromEntries(OPTIONAL_AMOUNTS.map((field) => [field, { type: ["string", "number", "null"] }])),
+      ...Object.fromEntries(OPTIONAL_TEXT.map((field) => [field, { type: ["string", "null"] }])),
+    },
+    required: [...REQUIRED_TEXT],
+  }),
+};
+
 export const paymentWebhookRoutes: Routes = (app, deps) => {
-  app.post(PAYMENT_WEBHOOK_PATH, WEBHOOK, async (request) => {
+  const schema = { ...IPN_DOC, response: { 200: PaymentWebhookAnswerSchema, ...ERROR_ANSWERS } };
+  app.post(PAYMENT_WEBHOOK_PATH, { ...WEBHOOK, schema }, async (request) => {
     const secret = (await getBotSettings(deps.db, deps.secrets))?.nowpaymentsIpnSecret;
     if (!secret) throw new HttpError(401, "No IPN secret is configured, so payment notifications cannot be verified.");
     const signature = request.headers["x-nowpayments-sig"];
@@ -61,6 +85,6 @@ export const paymentWebhookRoutes: Routes = (app, deps) => {
       { orderId: result.orderId, paymentStatus: fields.payment_status, outcome: result.outcome },
       "payment notification handled",
     );
-    return { ok: true, outcome: result.outcome, orderStatus: result.orderStatus };
+    return { ok: true as const, outcome: result.outcome, orderStatus: result.orderStatus };
   });
 };

@@ -1,22 +1,35 @@
-import { IdParamsSchema, PostageOptionInputSchema, PostageOptionPatchSchema } from "../../../contract";
+import { z } from "zod";
+import {
+  IdParamsSchema,
+  PostageOptionInputSchema,
+  PostageOptionPatchSchema,
+  PostageOptionSchema,
+  SuccessSchema,
+} from "../../../contract";
 import { createPostageOption, deletePostageOption, listPostageOptions, updatePostageOption } from "../../shop/postage";
 import type { Routes } from "../deps";
+import { ERROR_ANSWERS } from "../openapi";
+
+const list = { 200: z.array(PostageOptionSchema), ...ERROR_ANSWERS };
+const created = { 201: PostageOptionSchema, ...ERROR_ANSWERS };
+const saved = { 200: PostageOptionSchema, ...ERROR_ANSWERS };
+const deleted = { 200: SuccessSchema, ...ERROR_ANSWERS };
 
 export const postageRoutes: Routes = (app, deps) => {
-  app.get("/api/postage-options", () => listPostageOptions(deps.db));
+  app.get("/api/postage-options", { schema: { response: list } }, () => listPostageOptions(deps.db));
 
-  app.post("/api/postage-options", { schema: { body: PostageOptionInputSchema } }, async (request, reply) =>
+  app.post("/api/postage-options", { schema: { body: PostageOptionInputSchema, response: created } }, async (request, reply) =>
     reply.code(201).send(await createPostageOption(deps.db, request.body)),
   );
 
   app.patch(
     "/api/postage-options/:id",
-    { schema: { params: IdParamsSchema, body: PostageOptionPatchSchema } },
+    { schema: { params: IdParamsSchema, body: PostageOptionPatchSchema, response: saved } },
     (request) => updatePostageOption(deps.db, request.params.id, request.body),
   );
 
-  app.delete("/api/postage-options/:id", { schema: { params: IdParamsSchema } }, async (request) => {
+  app.delete("/api/postage-options/:id", { schema: { params: IdParamsSchema, response: deleted } }, async (request) => {
     await deletePostageOption(deps.db, request.params.id);
-    return { success: true };
+    return { success: true as const };
   });
 };

@@ -1,10 +1,12 @@
 import crypto from "node:crypto";
 import type { FastifyRequest } from "fastify";
 import type { Update } from "grammy/types";
+import { TelegramWebhookAnswerSchema } from "../../../contract";
 import { previewUpdate } from "../../telegram/preview";
 import { TELEGRAM_WEBHOOK_PATH } from "../../telegram/runner";
 import type { Routes } from "../deps";
 import { HttpError } from "../errors";
+import { documentedOnly, ERROR_ANSWERS } from "../openapi";
 import { hasAdminSession, isCrossSite, WEBHOOK } from "../security";
 
 // Telegram's webhook (DESIGN decision 9). Open to anyone (WEBHOOK); the check is here: Telegram's
@@ -38,6 +40,25 @@ export const telegramWebhookRoutes: Routes = (app, deps) => {
     TELEGRAM_WEBHOOK_PATH,
     {
       ...WEBHOOK,
+      schema: {
+        // For the document only: the secret is checked before the body is read, the body by asUpdate.
+        headers: documentedOnly({
+          type: "object",
+          properties: {
+            [SECRET_HEADER]: {
+              type: "string",
+              description: "The secret token set with setWebhook; without it, the admin's session (Bot Preview)",
+            },
+          },
+        }),
+        body: documentedOnly({
+          type: "object",
+          description:
+            "A Telegram Update (https://core.telegram.org/bots/api#update); the Bot Preview tester may leave out update_id",
+          properties: { update_id: { type: "integer" } },
+        }),
+        response: { 200: TelegramWebhookAnswerSchema, ...ERROR_ANSWERS },
+      },
       // Checked before the body is read: an unauthorised caller learns nothing, whatever it sends.
       onRequest: async (request) => {
         const given = request.headers[SECRET_HEADER];
@@ -65,7 +86,7 @@ export const telegramWebhookRoutes: Routes = (app, deps) => {
         // an update Telegram sends twice acts once (update-log.ts).
         const handled = (await deps.bot?.handleUpdate(update)) ?? false;
         if (!handled) throw new HttpError(503, "The Telegram bot is not running.");
-        return { ok: true };
+        return { ok: true as const };
       }
       const update = asUpdate(request.body, { requireId: false });
       return previewUpdate(deps, update, { log: request.log, botInfo: deps.bot?.botInfo() });

@@ -1,9 +1,10 @@
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { MAX_IMAGE_BYTES, ProductImageInputSchema } from "../../../contract";
+import { MAX_IMAGE_BYTES, ObjectPathSchema, ProductImageInputSchema, UploadUrlSchema } from "../../../contract";
 import { confirmProductImage, createUploadUrl, detectImageType, receiveUpload } from "../../shop/images";
 import type { Routes } from "../deps";
 import { HttpError } from "../errors";
+import { documentedOnly, ERROR_ANSWERS } from "../openapi";
 import { PUBLIC } from "../security";
 
 const IMAGE_TOO_LARGE = "The image is too large: at most 5 MB (5,242,880 bytes).";
@@ -11,9 +12,14 @@ const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
 
 const TokenParamsSchema = z.object({ token: z.string().min(1) });
 const ObjectParamsSchema = z.object({ id: z.string().min(1) });
+const IMAGE_TYPES = ["image/png", "image/jpeg", "image/webp"];
+const imageBytes = { type: "string", format: "binary", description: "PNG, JPEG or WebP, at most 5,242,880 bytes" };
+const imageFile = Object.fromEntries(IMAGE_TYPES.map((type) => [type, { schema: documentedOnly(imageBytes) }]));
 
 export const uploadRoutes: Routes = async (app, deps) => {
-  app.post("/api/objects/upload", () => createUploadUrl(deps.db, deps.now()));
+  app.post("/api/objects/upload", { schema: { response: { 200: UploadUrlSchema, ...ERROR_ANSWERS } } }, () =>
+    createUploadUrl(deps.db, deps.now()),
+  );
 
   // The browser sends the raw image bytes here. Its own scope, so the any-type buffer parser and
   // the 5 MB limit apply to this route only; JSON elsewhere keeps the default limit.
@@ -40,7 +46,16 @@ export const uploadRoutes: Routes = async (app, deps) => {
     scope.put(
       "/api/objects/upload/:token",
       // The parser above enforces the image limit itself; this only stops Fastify's own early 413.
-      { bodyLimit: DRAIN_LIMIT_BYTES, schema: { params: TokenParamsSchema } },
+      {
+        bodyLimit: DRAIN_LIMIT_BYTES,
+        schema: {
+          params: TokenParamsSchema,
+          // For the document only: the parser above reads the bytes, the handler checks them.
+          consumes: IMAGE_TYPES,
+          body: documentedOnly(imageBytes),
+          response: { 200: ObjectPathSchema, ...ERROR_ANSWERS },
+        },
+      },
       async (request) => {
         const data = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const contentType = detectImageType(data);
@@ -50,12 +65,23 @@ export const uploadRoutes: Routes = async (app, deps) => {
     );
   });
 
-  app.put("/api/product-images", { schema: { body: ProductImageInputSchema } }, (request) =>
+  const confirmed = { 200: ObjectPathSchema, ...ERROR_ANSWERS };
+  app.put("/api/product-images", { schema: { body: ProductImageInputSchema, response: confirmed } }, (request) =>
     confirmProductImage(deps.db, deps.storage, request.body.imageURL),
   );
 
   // Public, outside /api: Telegram and <img> load product images without a session.
-  app.get("/objects/:id", { ...PUBLIC, schema: { params: ObjectParamsSchema } }, async (request, reply) => {
+  app.get("/objects/:id", {
+      ...PUBLIC,
+      schema: {
+        params: ObjectParamsSchema,
+        response: {
+          // The bytes go out as they are (a Buffer is never serialised); this only documents them.
+          200: { description: "The image", content: imageFile },
+          ...ERROR_ANSWERS,
+        },
+      },
+    }, async (request, reply) => {
     const object = await deps.storage.get(request.params.id);
     if (!object) throw new HttpError(404, "Image not found.");
     return reply

@@ -1,0 +1,270 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import zlib from "node:zlib";
+import { sql } from "drizzle-orm";
+import { afterEach, describe, expect, it } from "vitest";
+import { seedDemo } from "../../scripts/demo-data";
+import { createSecretBox } from "../crypto";
+import { openPglite, type Database } from "../db/client";
+import { products } from "../db/schema";
+import { createBotSettings, getBotSettings } from "../shop/settings";
+import { createDiskStorage, type ObjectStorage } from "../storage";
+import { createTestDatabase } from "../testing/database";
+import { CHUNK_BYTES } from "./archive";
+import { writeBackup } from "./backup";
+import { restoreBackup } from "./restore";
+import { shopTables } from "./tables";
+
+// A believable shop goes into an archive and comes back out into an empty one: every row of every
+// table, every column, and every image byte for byte. On PGlite, and on PostgreSQL with TEST_DATABASE_URL.
+
+const KEY = crypto.randomBytes(32);
+const NOW = new Date("2026-11-20T12:00:00.000Z");
+
+const opened: Database[] = [];
+const tempDirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((database) => database.close()));
+  for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function freshDatabase(): Promise<Database> {
+  const database = await createTestDatabase();
+  opened.push(database);
+  return database;
+}
+
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-backup-test-"));
+  tempDirs.push(dir);
+  return dir;
+}
+
+function freshStorage(): ObjectStorage {
+  return createDiskStorage(path.join(tempDir(), "objects"));
+}
+
+/** The demo shop, bot settings with encrypted secrets, images, and the awkward values a dump can get wrong. */
+async function seedShop(database: Database, storage: ObjectStorage): Promise<void> {
+  const { db } = database;
+  await seedDemo(db, NOW);
+  await createBotSettings(db, createSecretBox(KEY), {
+    botName: "Lamp & Loaf",
+    botToken: "123456789:AAE-secret-token",
+    acceptedCurrencies: ["BTC", "LTC"],
+    welcomeMessage: "Welcome! Émojis too: 🛍️",
+    faqContent: "Line one\nLine two, with a \"quote\" and a tab\t.",
+    nowpaymentsApiKey: "NP-API-KEY",
+    nowpaymentsIpnSecret: "ipn secret",
+    webhookUrl: null,
+    underpaymentTolerancePercent: 2.5,
+  });
+  // A photo larger than one chunk, a small one, and one no product names (uploaded, not yet saved).
+  const photo = crypto.randomBytes(CHUNK_BYTES * 2 + 12345);
+  await storage.put("photo-large-0001", photo, "image/jpeg");
+  await storage.put("photo-small-0002", Buffer.from("\x89PNG\r\n\x1a\n tiny"), "image/png");
+  await storage.put("orphan-upload-03", Buffer.alloc(0), "image/webp");
+  await db.update(products).set({ imageUrl: "/objects/photo-large-0001" }).where(sql`${products.name} = (select min(name) from products)`);
+  // Values a dump through JavaScript would bend: microseconds, a bigint beyond 2^53, long jsonb
+  // numbers, an empty string, a null in a nullable column.
+  await db.execute(sql`
+    insert into telegram_updates (bot_id, update_id, received_at)
+    values (9007199254740993, 9223372036854775807, '2026-11-20 11:59:59.123456+00')`);
+  await db.execute(sql`
+    insert into payment_events (order_id, payment_id, payment_status, dedupe_key, payload, received_at)
+    values (null, '5077015838', 'finished', '5077015838:finished',
+            '{"pay_amount": 0.000612345678901234567890, "n": 12345678901234567890, "note": ""}', '2026-11-20 11:00:00.000001+00')`);
+  await db.execute(sql`
+    insert into sessions (token_hash, created_at, last_seen_at, expires_at)
+    values ('abc123', now(), now(), now() + interval '1 day')`);
+  await db.execute(sql`insert into admin_credentials (id, password_hash) values (1, 'scrypt$hash')`);
+  await db.execute(sql`insert into bot_conversations (telegram_user_id, state) values ('5123409876', '{"step": "address", "nested": {"a": [1, 2.50, null]}}')`);
+  await db.execute(sql`insert into login_throttle (key, failures, window_started_at) values ('global', 3, now())`);
+}
+
+/** Every row of every table as PostgreSQL prints it: equal means equal in every column. */
+async function contents(database: Database): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  for (const table of shopTables()) {
+    const result = (await database.db.execute(
+      sql.raw(`select t::text as row from "${table.name}" t order by t::text`),
+    )) as unknown as { rows: { row: string }[] };
+    out[table.name] = result.rows.map((row) => row.row);
+  }
+  return out;
+}
+
+async function images(storage: ObjectStorage): Promise<Record<string, { contentType: string; sha256: string; size: number }>> {
+  const out: Record<string, { contentType: string; sha256: string; size: number }> = {};
+  for await (const id of storage.list()) {
+    const image = (await storage.get(id))!;
+    out[id] = { contentType: image.contentType, sha256: crypto.createHash("sha256").update(image.data).digest("hex"), size: image.data.length };
+  }
+  return out;
+}
+
+/** A seeded shop and its backup file. */
+async function backedUpShop() {
+  const database = await freshDatabase();
+  const storage = freshStorage();
+  await seedShop(database, storage);
+  const file = path.join(tempDir(), "shop.backup.gz");
+  const summary = await writeBackup({ database, storage, out: file, keyId: "k1" });
+  return { database, storage, file, summary };
+}
+
+/** Rewrites an archive's records (as parsed lines), for archives that are damaged in a precise way. */
+function rewriteArchive(from: string, to: string, edit: (lines: string[]) => string[]): void {
+  const lines = zlib.gunzipSync(fs.readFileSync(from)).toString("utf8").trimEnd().split("\n");
+  fs.writeFileSync(to, zlib.gzipSync(`${edit(lines).join("\n")}\n`));
+}
+
+describe("backup and restore", () => {
+  it("round-trips a seeded shop: every row, every column, every image byte", async () => {
+    const source = await backedUpShop();
+    expect(source.summary.images).toBe(3);
+    expect(source.summary.tables).toBe(shopTables().length);
+
+    const target = await freshDatabase();
+    const targetStorage = freshStorage();
+    const summary = await restoreBackup({ database: target, storage: targetStorage, file: source.file, force: false });
+
+    expect(summary).toMatchObject({ images: 3, rows: source.summary.rows, keyId: "k1", botSettings: 1 });
+    const restored = await contents(target);
+    expect(restored).toEqual(await contents(source.database));
+    expect(restored.categories!.some((row) => /,[0-9a-f-]{36},/.test(row))).toBe(true); // subcategories kept their parent
+    expect(await images(targetStorage)).toEqual(await images(source.storage));
+    // The secrets stayed encrypted in the archive and decrypt with the same key.
+    expect((await getBotSettings(target.db, createSecretBox(KEY)))?.botToken).toBe("123456789:AAE-secret-token");
+    expect(zlib.gunzipSync(fs.readFileSync(source.file)).toString()).not.toContain("AAE-secret-token");
+  });
+
+  it("restores a PGlite backup into the test database (PostgreSQL with TEST_DATABASE_URL)", async () => {
+    const pglite = await openPglite(undefined);
+    opened.push(pglite);
+    const storage = freshStorage();
+    await seedShop(pglite, storage);
+    const file = path.join(tempDir(), "from-pglite.gz");
+    await writeBackup({ database: pglite, storage, out: file, keyId: null });
+
+    const target = await freshDatabase();
+    await restoreBackup({ database: target, storage: freshStorage(), file, force: false });
+    expect(await contents(target)).toEqual(await contents(pglite));
+  });
+
+  it("refuses a target that holds any row, and says how to replace it", async () => {
+    const source = await backedUpShop();
+    const target = await freshDatabase();
+    await target.db.execute(sql`insert into login_throttle (key, failures, window_started_at) values ('x', 1, now())`);
+    const before = await contents(target);
+
+    await expect(restoreBackup({ database: target, storage: freshStorage(), file: source.file, force: false })).rejects.toThrow(
+      "The target database is not empty: login_throttle (1). Restore into an empty DATA_DIR or database, or add --force to replace everything in it.",
+    );
+    expect(await contents(target)).toEqual(before);
+  });
+
+  it("--force replaces whatever the target held", async () => {
+    const source = await backedUpShop();
+    const target = await freshDatabase();
+    const targetStorage = freshStorage();
+    await seedDemo(target.db, new Date("2025-01-01T00:00:00Z"));
+
+    await restoreBackup({ database: target, storage: targetStorage, file: source.file, force: true });
+    expect(await contents(target)).toEqual(await contents(source.database));
+  });
+
+  it("a cut-off archive fails cleanly and leaves the database as it was, even with --force", async () => {
+    const source = await backedUpShop();
+    const bytes = fs.readFileSync(source.file);
+    const cut = path.join(tempDir(), "cut.gz");
+    // The rows are at the end of the archive: cutting the last bytes breaks it among the tables.
+    fs.writeFileSync(cut, bytes.subarray(0, bytes.length - 200));
+
+    const empty = await freshDatabase();
+    await expect(restoreBackup({ database: empty, storage: freshStorage(), file: cut, force: false })).rejects.toThrow(
+      /cut\.gz is not a complete shop backup \(unexpected end of file\)\./,
+    );
+    expect(Object.values(await contents(empty)).flat()).toEqual([]);
+
+    // With --force the tables are emptied inside the same transaction: the failure puts them back.
+    const full = await freshDatabase();
+    await seedDemo(full.db, NOW);
+    const before = await contents(full);
+    await expect(restoreBackup({ database: full, storage: freshStorage(), file: cut, force: true })).rejects.toThrow(/not a complete shop backup/);
+    expect(await contents(full)).toEqual(before);
+  });
+
+  it("an archive without its end record, with a bad checksum or with a damaged image restores nothing", async () => {
+    const source = await backedUpShop();
+    const noEnd = path.join(tempDir(), "no-end.gz");
+    rewriteArchive(source.file, noEnd, (lines) => lines.slice(0, -1));
+    const target = await freshDatabase();
+    await expect(restoreBackup({ database: target, storage: freshStorage(), file: noEnd, force: false })).rejects.toThrow(
+      /no-end\.gz is incomplete: it ends before its end record\. Nothing was restored\./,
+    );
+    expect(Object.values(await contents(target)).flat()).toEqual([]);
+
+    // Whole records, but the gzip checksum at the very end does not match: found before the commit.
+    const badCrc = path.join(tempDir(), "bad-crc.gz");
+    const bytes = Buffer.from(fs.readFileSync(source.file));
+    bytes[bytes.length - 8]! ^= 0xff;
+    fs.writeFileSync(badCrc, bytes);
+    await expect(restoreBackup({ database: target, storage: freshStorage(), file: badCrc, force: false })).rejects.toThrow(
+      /bad-crc\.gz is not a complete shop backup \(incorrect data check\)\./,
+    );
+    expect(Object.values(await contents(target)).flat()).toEqual([]);
+
+    const badImage = path.join(tempDir(), "bad-image.gz");
+    rewriteArchive(source.file, badImage, (lines) =>
+      lines.map((line) => (line.startsWith('{"type":"chunk"') ? line.replace(/"data":"(.)/, (_, c) => `"data":"${c === "A" ? "B" : "A"}`) : line)),
+    );
+    await expect(restoreBackup({ database: target, storage: freshStorage(), file: badImage, force: false })).rejects.toThrow(
+      /image photo-large-0001 does not match its checksum/,
+    );
+    expect(Object.values(await contents(target)).flat()).toEqual([]);
+  });
+
+  it("refuses a backup from a newer version, a hand-edited one, and a file that is no backup", async () => {
+    const source = await backedUpShop();
+    const newer = path.join(tempDir(), "newer.gz");
+    rewriteArchive(source.file, newer, (lines) =>
+      lines.map((line) => {
+        const record = JSON.parse(line) as { type: string; applied?: { hash: string; createdAt: string }[] };
+        if (record.type !== "migrations") return line;
+        record.applied!.push({ hash: "future", createdAt: "99999999999999" });
+        return JSON.stringify(record);
+      }),
+    );
+    const target = await freshDatabase();
+    await expect(restoreBackup({ database: target, storage: freshStorage(), file: newer, force: false })).rejects.toThrow(
+      /newer version of the shop/,
+    );
+
+    // A hand-edited value the column refuses: one sentence naming the table, and nothing kept.
+    const edited = path.join(tempDir(), "edited.gz");
+    rewriteArchive(source.file, edited, (lines) =>
+      lines.map((line) => (line.includes('"Filament Bulbs (E27)"') ? line.replace('"4.50"', '"four fifty"') : line)),
+    );
+    await expect(restoreBackup({ database: target, storage: freshStorage(), file: edited, force: false })).rejects.toThrow(
+      /^.*edited\.gz could not be loaded into products: invalid input syntax for type numeric: "four fifty"\. Nothing was restored\.$/,
+    );
+    expect(Object.values(await contents(target)).flat()).toEqual([]);
+
+    const text = path.join(tempDir(), "notes.txt");
+    fs.writeFileSync(text, "not a backup\n");
+    await expect(restoreBackup({ database: target, storage: freshStorage(), file: text, force: false })).rejects.toThrow(
+      /notes\.txt is not a complete shop backup \(incorrect header check\)\./,
+    );
+    expect(Object.values(await contents(target)).flat()).toEqual([]);
+  });
+
+  it("never overwrites an existing file", async () => {
+    const source = await backedUpShop();
+    await expect(writeBackup({ database: source.database, storage: source.storage, out: source.file, keyId: null })).rejects.toThrow(
+      /already exists/,
+    );
+  });
+});

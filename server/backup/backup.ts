@@ -1,0 +1,134 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import { sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import type { ObjectStorage } from "../storage";
+import { BackupError, CHUNK_BYTES, createArchiveWriter, FORMAT, VERSION, type ArchiveWriter } from "./archive";
+import { appliedMigrations, shopTables, type TableInfo } from "./tables";
+
+/** Rows per "rows" record and per query: bounded memory, few round trips. */
+export const ROWS_PER_BATCH = 500;
+
+export type BackupSummary = { tables: number; rows: number; images: number; bytes: number };
+
+/**
+ * Writes the whole shop (every table of the schema and every stored image) into one archive at `out`.
+ * The rows come from one read-only repeatable-read transaction, so they are a consistent snapshot even
+ * while a server is running on PostgreSQL. The file appears under its name only once it is complete.
+ */
+export async function writeBackup(options: {
+  database: Database;
+  storage: ObjectStorage;
+  out: string;
+  /** keyFingerprint() of the encryption key in use, when there is one. */
+  keyId: string | null;
+  now?: Date;
+}): Promise<BackupSummary> {
+  const { database, storage, out } = options;
+  if (fs.existsSync(out)) throw new BackupError(`${out} already exists; choose another file name (a backup never overwrites one).`);
+  const partial = `${out}.partial`;
+  fs.rmSync(partial, { force: true });
+  const writer = createArchiveWriter(partial);
+  const summary: BackupSummary = { tables: 0, rows: 0, images: 0, bytes: 0 };
+  try {
+    await database.db.transaction(
+      async (tx) => {
+        // The text form of a timestamp depends on DateStyle; ISO (with its offset) parses back exactly anywhere.
+        await tx.execute(sql`set local datestyle to 'ISO, YMD'`);
+        // The first query fixes the snapshot; images are listed after it, so every image a row of the
+        // snapshot names was stored before it and is in the archive.
+        const applied = await appliedMigrations(tx);
+        await writer.write({
+          type: "header",
+          format: FORMAT,
+          version: VERSION,
+          createdAt: (options.now ?? new Date()).toISOString(),
+          database: database.kind,
+          keyId: options.keyId,
+        });
+        await writer.write({ type: "migrations", applied });
+        for await (const id of storage.list()) {
+          const image = await storage.get(id);
+          if (!image) continue; // deleted since it was listed
+          await writeImage(writer, id, image.data, image.contentType);
+          summary.images++;
+          summary.bytes += image.data.length;
+        }
+        for (const table of shopTables()) {
+          summary.rows += await writeTable(writer, tx, table);
+          summary.tables++;
+        }
+      },
+      { isolationLevel: "repeatable read", accessMode: "read only" },
+    );
+    await writer.write({ type: "end", tables: summary.tables, rows: summary.rows, images: summary.images });
+    await writer.finish();
+    fs.renameSync(partial, out);
+    return summary;
+  } catch (error) {
+    await writer.abort();
+    fs.rmSync(partial, { force: true });
+    throw error;
+  }
+}
+
+async function writeImage(writer: ArchiveWriter, id: string, data: Buffer, contentType: string): Promise<void> {
+  const sha256 = crypto.createHash("sha256").update(data).digest("hex");
+  await writer.write({ type: "image", id, contentType, size: data.length, sha256 });
+  for (let offset = 0; offset < data.length; offset += CHUNK_BYTES) {
+    await writer.write({ type: "chunk", data: data.subarray(offset, offset + CHUNK_BYTES).toString("base64") });
+  }
+}
+
+type Executor = { execute: Database["db"]["execute"] };
+
+/** Dumps one table in primary-key order, a batch at a time (keyset pagination: no OFFSET rescans). */
+async function writeTable(writer: ArchiveWriter, tx: Executor, table: TableInfo): Promise<number> {
+  const columns = [...table.columns.keys()];
+  const counted = (await tx.execute(sql`select count(*)::int as n from ${sql.identifier(table.name)}`)) as unknown as {
+    rows: { n: number }[];
+  };
+  const count = Number(counted.rows[0]!.n);
+  await writer.write({ type: "table", name: table.name, columns, count });
+
+  // Every value as the database's own text (null stays null): exact for every type, engine-independent.
+  const selectList = sql.join(
+    columns.map((column) => sql`${sql.identifier(column)}::text as ${sql.identifier(column)}`),
+    sql`, `,
+  );
+  const keyList = sql.join(
+    table.primaryKey.map((column) => sql.identifier(column)),
+    sql`, `,
+  );
+  const keyIndexes = table.primaryKey.map((column) => columns.indexOf(column));
+  let written = 0;
+  let last: (string | null)[] | null = null;
+  for (;;) {
+    const after = last
+      ? sql`where (${keyList}) > (${sql.join(
+          table.primaryKey.map((column, i) => sql`${last![keyIndexes[i]!]}::${sql.raw(table.columns.get(column)!)}`),
+          sql`, `,
+        )})`
+      : sql``;
+    const result = (await tx.execute(
+      sql`select ${selectList} from ${sql.identifier(table.name)} ${after} order by ${keyList} limit ${ROWS_PER_BATCH}`,
+    )) as unknown as { rows: Record<string, string | null>[] };
+    if (result.rows.length === 0) break;
+    const rows = result.rows.map((row) => columns.map((column) => row[column] ?? null));
+    await writer.write({ type: "rows", rows });
+    written += rows.length;
+    last = rows[rows.length - 1]!;
+    if (rows.length < ROWS_PER_BATCH) break;
+  }
+  if (written !== count) throw new Error(`${table.name}: counted ${count} rows but read ${written}`);
+  return written;
+}
+
+/**
+ * A fingerprint of the encryption key: equal fingerprints mean the same key. A hash of 32 random
+ * bytes reveals nothing of them, so it may sit in the archive where the key itself must not. (For a
+ * weak SECRET_KEY it allows guessing offline, but so do the encrypted secrets in the same archive.)
+ */
+export function keyFingerprint(key: Buffer): string {
+  return crypto.createHash("sha256").update("shop-backup key id\n").update(key).digest("hex").slice(0, 16);
+}

@@ -1,0 +1,205 @@
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import type { FastifyInstance } from "fastify";
+import { createJsonSchemaTransformObject, jsonSchemaTransform } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { ApiErrorSchema } from "../../contract";
+import type { Routes } from "./deps";
+
+// The API reference (issue 11, item 4): an OpenAPI 3.1 document generated from the zod schemas the
+// routes declare (contract/), served at GET /api/openapi.json and rendered at /api/docs. Both need
+// the admin, like every route that declares no access; the rendered page runs under the app's own
+// CSP (swagger-ui's page loads its scripts, its initialiser included, as files from here).
+
+export const OPENAPI_PATH = "/api/openapi.json";
+export const DOCS_PREFIX = "/api/docs";
+
+/** The error answers every route may give (DESIGN decision 8), declared beside each route's success answer. */
+export const ERROR_ANSWERS = { "4xx": ApiErrorSchema, "5xx": ApiErrorSchema } as const;
+
+/**
+ * A schema for the document only: it accepts anything, so the route's own checks (a webhook's
+ * signature before its body, the route's own sentences) keep deciding, and shows `jsonSchema`.
+ */
+export function documentedOnly(jsonSchema: Record<string, unknown>) {
+  return z.unknown().meta(jsonSchema);
+}
+
+const SESSION_SCHEME = "adminSession";
+
+/**
+ * One line per operation for the rendered reference (SPEC §7's "answer / use"). A route added
+ * without one fails server/http/openapi.test.ts, so the reference never lists a bare path.
+ */
+const SUMMARIES: Record<string, string> = {
+  "GET /api/health": "Whether the server and its database answer",
+  "POST /api/auth/login": "Log in with the admin password; sets the session cookie",
+  "GET /api/auth/status": "Whether this browser has an admin session (401 with authenticated: false if not)",
+  "POST /api/auth/logout": "End the session",
+  "GET /api/bot-settings": "The single bot settings record, secrets included; null before the first save",
+  "POST /api/bot-settings": "Save the bot settings (a second save updates the first record)",
+  "PUT /api/bot-settings/{id}": "Update the bot settings",
+  "GET /api/categories": "Every category, main and sub, by name",
+  "POST /api/categories": "Create a category",
+  "PUT /api/categories/{id}": "Update a category",
+  "DELETE /api/categories/{id}": "Delete a category (409 while it has subcategories; its products become uncategorised)",
+  "GET /api/products": "Every product, newest first",
+  "POST /api/products": "Create a product",
+  "PUT /api/products/{id}": "Update a product (expectedStock guards stock sold meanwhile: 409)",
+  "DELETE /api/products/{id}": "Delete a product (past orders keep their item names)",
+  "GET /api/postage-options": "Every postage option, in the order added",
+  "POST /api/postage-options": "Create a postage option",
+  "PATCH /api/postage-options/{id}": "Change some fields of a postage option, e.g. { isActive }",
+  "DELETE /api/postage-options/{id}": "Delete a postage option (past orders keep theirs)",
+  "GET /api/orders": "Every order, newest first",
+  "GET /api/orders/{id}/items": "An order's lines",
+  "GET /api/orders/{id}/events": "An order's audit trail, oldest first",
+  "PUT /api/orders/{id}": "Move an order on (processing → dispatched → completed), optionally with a tracking number",
+  "DELETE /api/orders/{id}": "Delete an order that received no money",
+  "POST /api/orders/{id}/accept-payment": "Accept a pending order's payment as it is (e.g. a short payment)",
+  "POST /api/orders/{id}/cancel": "Cancel a pending order; its stock goes back on sale",
+  "POST /api/orders/cleanup-expired": "Fail the unpaid orders past their deadline now",
+  "POST /api/orders/{id}/notify-dispatch": "Tell the customer by Telegram that the order was dispatched",
+  "GET /api/messages": "Every customer message, newest first",
+  "POST /api/messages": "Reply to a customer through Telegram (stored once Telegram took it)",
+  "GET /api/messages/user/{telegramUserId}": "One customer's conversation",
+  "GET /api/messages/unread-count": "How many customer messages are unread",
+  "PUT /api/messages/{id}/read": "Mark a message read",
+  "GET /api/dashboard/stats": "The dashboard's counts and revenues",
+  "POST /api/objects/upload": "A one-time URL to PUT a product image to",
+  "PUT /api/objects/upload/{token}": "Upload the image bytes to the one-time URL",
+  "PUT /api/product-images": "Confirm an uploaded image; answers the path to use as a product's imageUrl",
+  "GET /objects/{id}": "A stored product image (open to anyone: Telegram and <img> load it)",
+  "POST /api/payments/webhook": "NOWPayments' payment notification (IPN), checked by its signature",
+  "POST /api/telegram/webhook": "Telegram's updates (secret token), or the admin's Bot Preview tester (session)",
+  [`GET ${OPENAPI_PATH}`]: "This API's OpenAPI 3.1 document",
+};
+
+/**
+ * Only the API and the stored images are documented: not the web app's catch-all, the reference's
+ * own pages, or the browser tests' seed routes (/api/test/, e2e/support/seed-routes.ts).
+ */
+const isDocumented = (url: string) =>
+  (url.startsWith("/api/") || url.startsWith("/objects/")) && !url.startsWith(DOCS_PREFIX) && !url.startsWith("/api/test/");
+
+type TransformInput = Parameters<typeof jsonSchemaTransform>[0] & {
+  route: { method: string | string[]; config?: { access?: string } };
+};
+
+/** What each answer means, for the reference's response list (instead of swagger's "Default Response"). */
+const ANSWER_DESCRIPTIONS: Record<string, string> = {
+  "200": "Done",
+  "201": "Created",
+  "401": "Not logged in",
+  "4xx":
+    "Refused; `error` says why (400 names the invalid field; 401 not logged in, 403 cross-site, 404, 409 conflict, " +
+    "413, 415, 429 with Retry-After)",
+  "5xx": "Failed on the server's side (502: the payment gateway or Telegram did not answer); `error` says so",
+};
+
+function describeAnswers(response: unknown) {
+  if (!response || typeof response !== "object") return response;
+  return Object.fromEntries(
+    Object.entries(response as Record<string, Record<string, unknown>>).map(([status, answer]) => {
+      const description = ANSWER_DESCRIPTIONS[status];
+      // swagger takes the schema's own description as the response's (a $ref's target is not looked up).
+      return [status, description && !("content" in answer) && !answer.description ? { ...answer, description } : answer];
+    }),
+  );
+}
+
+function transform(input: TransformInput) {
+  if (!isDocumented(input.url)) return { schema: { hide: true }, url: input.url };
+  const { schema, url } = jsonSchemaTransform(input) as { schema: Record<string, unknown> | undefined; url: string };
+  const open = (input.route.config?.access ?? "admin") !== "admin";
+  const tag = url.startsWith("/objects/") ? "objects" : url === OPENAPI_PATH ? "docs" : (url.split("/")[2] ?? "api");
+  const methods = [input.route.method].flat();
+  const summary = SUMMARIES[`${methods[0]} ${url.replace(/:([A-Za-z]+)/g, "{$1}")}`];
+  return {
+    url,
+    schema: {
+      ...(summary ? { summary } : {}),
+      ...schema,
+      response: describeAnswers(schema?.response),
+      tags: (schema?.tags as string[] | undefined) ?? [tag],
+      // Open routes (login, health, images, webhooks) need no session; everything else does.
+      ...(open ? { security: [] } : {}),
+    },
+  };
+}
+
+const transformObjectWithAllSchemas = createJsonSchemaTransformObject({});
+
+/**
+ * Components for the schemas the contract names (contract/ gives them ids), keeping only those
+ * the operations refer to: the zod registry is global, so it also holds the input-side twin of
+ * every answer schema, which no operation uses.
+ */
+type DocumentObject = ReturnType<typeof transformObjectWithAllSchemas>;
+
+function transformObject(input: Parameters<typeof transformObjectWithAllSchemas>[0]): DocumentObject {
+  // Always an OpenAPI 3 document here (registerOpenApi asks for 3.1), never Swagger 2.
+  const document = transformObjectWithAllSchemas(input) as { components?: { schemas?: Record<string, unknown> } };
+  const schemas: Record<string, unknown> = document.components?.schemas ?? {};
+  const used = new Set<string>();
+  const visit = (value: unknown) => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (!value || typeof value !== "object") return;
+    for (const [key, child] of Object.entries(value)) {
+      if (key === "$ref" && typeof child === "string" && child.startsWith("#/components/schemas/")) {
+        const name = child.slice("#/components/schemas/".length);
+        if (!used.has(name)) {
+          used.add(name);
+          visit(schemas[name]);
+        }
+      } else visit(child);
+    }
+  };
+  const { components, ...rest } = document;
+  visit(rest);
+  return {
+    ...document,
+    components: { ...components, schemas: Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name))) },
+  } as DocumentObject;
+}
+
+/** Collects the routes registered after it: call before any route. */
+export async function registerOpenApi(app: FastifyInstance) {
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: {
+        title: "Shop back office API",
+        version: "1",
+        description:
+          "The calls the admin dashboard makes (SPEC §7) and the webhooks. Every error answers `{ \"error\": \"<sentence>\" }`. " +
+          "Calls need the admin's session cookie (POST /api/auth/login sets it) unless marked as open; " +
+          "writes from another site are refused (403).",
+      },
+      components: {
+        securitySchemes: {
+          [SESSION_SCHEME]: { type: "apiKey", in: "cookie", name: "sid", description: "Set by POST /api/auth/login" },
+        },
+      },
+      security: [{ [SESSION_SCHEME]: [] }],
+    },
+    transform,
+    transformObject,
+  });
+}
+
+const OpenApiDocumentSchema = z
+  .looseObject({
+    openapi: z.string(),
+    info: z.looseObject({ title: z.string(), version: z.string() }),
+    paths: z.record(z.string(), z.unknown()),
+  })
+  .meta({ description: "This document (OpenAPI 3.1)" });
+
+/** GET /api/openapi.json and the rendered reference at /api/docs; both admin only (they declare no access). */
+export const openApiRoutes: Routes = async (app) => {
+  app.get(OPENAPI_PATH, { schema: { response: { 200: OpenApiDocumentSchema, ...ERROR_ANSWERS } } }, () =>
+    app.swagger() as unknown as z.output<typeof OpenApiDocumentSchema>,
+  );
+  await app.register(swaggerUi, { routePrefix: DOCS_PREFIX, uiConfig: { deepLinking: true } });
+};
