@@ -191,6 +191,9 @@ export const BulkPricingTierSchema = z.object({
 });
 export type BulkPricingTier = z.infer<typeof BulkPricingTierSchema>;
 
+/** A product's low-stock threshold when none is given (products.low_stock_threshold's default). */
+export const LOW_STOCK_DEFAULT = 3;
+
 export const ProductInputSchema = z.object({
   name: z.string().trim().min(1, "Product name is required").max(200),
   description: z.string().trim().max(4000).default(""),
@@ -207,6 +210,8 @@ export const ProductInputSchema = z.object({
     .nullish()
     .transform((tiers) => (tiers && tiers.length > 0 ? [...tiers].sort((a, b) => a.minQuantity - b.minQuantity) : null)),
   isActive: z.boolean().default(true),
+  /** The dashboard's Low Stock card and the "Low stock" filter count a product whose stock is at or below this. */
+  lowStockThreshold: wholeNumber("Low stock alert", 0, 100_000).default(LOW_STOCK_DEFAULT),
   /**
    * PUT only: the stock the edit form showed. An unchanged stock is then left as the database has it,
    * and a change made from a stale form answers 409 (DESIGN decision 2, docs/decisions/0007).
@@ -227,6 +232,8 @@ export const ProductSchema = z
     /** Tiers by ascending minQuantity; null when the product has none. */
     bulkPricing: z.array(z.object({ minQuantity: z.int(), price: z.number() })).nullable(),
     isActive: z.boolean(),
+    /** Low stock when stock is at or below this (issue 13). */
+    lowStockThreshold: z.int(),
     createdAt: DateTimestampSchema,
     updatedAt: DateTimestampSchema,
   })
@@ -307,10 +314,32 @@ export const ShippingAddressSchema = z.object({
 });
 export type ShippingAddress = z.output<typeof ShippingAddressSchema>;
 
+/**
+ * Carriers whose tracking page the dispatch message links to (issue 13); the links themselves are
+ * the shop's rule (server/shop/carriers.ts). Any other carrier may be typed; it just gets no link.
+ */
+export const KNOWN_CARRIERS = ["Royal Mail", "DPD", "Evri", "UPS", "DHL"] as const;
+export type KnownCarrier = (typeof KNOWN_CARRIERS)[number];
+export const TRACKING_NUMBER_MAX_LENGTH = 100;
+export const CARRIER_MAX_LENGTH = 50;
+
 export const OrderStatusUpdateSchema = z.object({
   status: OrderStatusSchema,
-  // Optional, usually given with a dispatch; absent keeps the current one, empty or null clears it.
-  trackingNumber: z.string().trim().max(100, "Tracking number must be at most 100 characters").nullish(),
+  // Both optional, usually given with a dispatch; absent keeps the current one, empty or null clears it.
+  // They reach the customer's Telegram message and a tracking link, so only what such values are made
+  // of is accepted: no line breaks or other control characters, no markup.
+  trackingNumber: z
+    .string({ error: "Tracking number must be text" })
+    .trim()
+    .max(TRACKING_NUMBER_MAX_LENGTH, `Tracking number must be at most ${TRACKING_NUMBER_MAX_LENGTH} characters`)
+    .regex(/^[A-Za-z0-9 -]*$/, "Tracking number may contain only letters, digits, spaces and hyphens")
+    .nullish(),
+  carrier: z
+    .string({ error: "Carrier must be text" })
+    .trim()
+    .max(CARRIER_MAX_LENGTH, `Carrier must be at most ${CARRIER_MAX_LENGTH} characters`)
+    .regex(/^[\p{L}\p{N} .&'()-]*$/u, "Carrier may contain only letters, digits, spaces and . & ' ( ) -")
+    .nullish(),
 });
 export type OrderStatusUpdate = z.input<typeof OrderStatusUpdateSchema>;
 
@@ -338,6 +367,10 @@ export const OrderSchema = z
     postageName: z.string().nullable(),
     postagePrice: MoneyTextSchema.nullable(),
     trackingNumber: z.string().nullable(),
+    /** Who carries the parcel, as given at dispatch; a known carrier is spelt as in KNOWN_CARRIERS. */
+    carrier: z.string().nullable(),
+    /** The carrier's tracking page for this parcel; null unless the carrier is known and a tracking number is set. */
+    trackingUrl: z.string().nullable(),
     payAddress: z.string().nullable(),
     payAmount: z.string().nullable(),
     payCurrency: z.string().nullable(),
@@ -431,9 +464,54 @@ export const DashboardStatsSchema = z
     dailyRevenue: MoneyTextSchema,
     weeklyRevenue: MoneyTextSchema,
     totalRevenue: MoneyTextSchema,
+    /** Active products whose stock is at or below their lowStockThreshold. */
+    lowStockProducts: z.int(),
   })
   .meta({ id: "DashboardStats" });
 export type DashboardStats = z.infer<typeof DashboardStatsSchema>;
+
+/** GET /api/dashboard/revenue: the chart's range, either `days` (daily points) or `months` (monthly points). */
+export const RevenueQuerySchema = z
+  .object({
+    days: z.coerce
+      .number({ error: "days must be a whole number" })
+      .int("days must be a whole number")
+      .min(1, "days must be at least 1")
+      .max(366, "days must be at most 366")
+      .optional()
+      .meta({ description: "Daily points for the last N days including today (default 30 when months is not given)" }),
+    months: z.coerce
+      .number({ error: "months must be a whole number" })
+      .int("months must be a whole number")
+      .min(1, "months must be at least 1")
+      .max(36, "months must be at most 36")
+      .optional()
+      .meta({ description: "Monthly points for the last N months including this one" }),
+  })
+  .refine((query) => query.days === undefined || query.months === undefined, { message: "give either days or months, not both" });
+export type RevenueQuery = z.output<typeof RevenueQuerySchema>;
+
+export const RevenuePointSchema = z.object({
+  /** YYYY-MM-DD for a day, YYYY-MM for a month, in the shop's time zone. */
+  date: z.string(),
+  /** Paid, non-refunded orders by the time the payment was confirmed (DESIGN decision 6), GBP. */
+  revenue: MoneyTextSchema,
+  orders: z.int(),
+});
+export type RevenuePoint = z.infer<typeof RevenuePointSchema>;
+
+export const RevenueReportSchema = z
+  .object({
+    unit: z.enum(["day", "month"]),
+    /** Every day or month of the range, oldest first, empty ones included. */
+    series: z.array(RevenuePointSchema),
+    /** Top 5 products by quantity sold in the range's revenue orders. */
+    bestSellers: z.array(z.object({ productId: IdSchema, name: z.string(), quantity: z.int(), revenue: MoneyTextSchema })),
+    /** Orders placed in the range, by status (every status, zeros included). */
+    ordersByStatus: z.array(z.object({ status: z.enum(ORDER_STATUSES), count: z.int() })),
+  })
+  .meta({ id: "RevenueReport" });
+export type RevenueReport = z.infer<typeof RevenueReportSchema>;
 
 // --- Webhooks ---
 /** POST /api/payments/webhook: what the IPN did. */
@@ -452,3 +530,174 @@ export const PaymentWebhookAnswerSchema = z
 export const TelegramWebhookAnswerSchema = z
   .object({ ok: z.literal(true), replies: z.array(z.looseObject({ method: z.string() })).optional() })
   .meta({ id: "TelegramWebhookAnswer" });
+
+// --- Paged lists (issue 12) ---
+// GET /api/orders, /api/messages, /api/products and /api/messages/conversations take these query
+// parameters. Without `limit` the first three answer every matching row, as SPEC §7's lists always
+// did; with it they answer one page (still a JSON array) plus `X-Total-Count` (rows matching the
+// filters) and, unless it is the last page, `Link: <...>; rel="next"`, whose `cursor` asks for the next
+// page. Pages are keyset pages: a row added meanwhile neither repeats nor hides another.
+
+export const PAGE_LIMIT_MAX = 200;
+const LIMIT_MESSAGE = `must be a whole number from 1 to ${PAGE_LIMIT_MAX}`;
+
+const pageLimit = z
+  .string({ error: LIMIT_MESSAGE })
+  .regex(/^\d{1,4}$/, LIMIT_MESSAGE)
+  .transform(Number)
+  .refine((n) => n >= 1 && n <= PAGE_LIMIT_MAX, LIMIT_MESSAGE)
+  .optional()
+  .meta({ description: `Answer one page of at most this many rows (1 to ${PAGE_LIMIT_MAX})` });
+
+const pageCursor = z
+  .string({ error: "must be the cursor of a Link header" })
+  .max(1000, "must be the cursor of a Link header")
+  .optional()
+  .meta({ description: "The next page's cursor, from the previous page's Link header (opaque)" });
+
+/** Free text to look for; blank means no search. Matched literally: % and _ are not wildcards. */
+const searchText = (description: string) =>
+  z
+    .string({ error: "must be text" })
+    .max(200, "must be at most 200 characters")
+    .transform((text) => text.trim())
+    .optional()
+    .meta({ description });
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_MESSAGE = "must be a date (2026-03-10) or a date and time (2026-03-10T12:00:00Z)";
+const isoDateOrTime = z.union([z.iso.date(), z.iso.datetime({ offset: true, local: false })], { error: DATE_MESSAGE });
+
+/** `from`: the first moment included; a bare date means its midnight (UTC). */
+const fromDate = z
+  .string({ error: DATE_MESSAGE })
+  .pipe(isoDateOrTime)
+  .transform((text) => new Date(DATE_ONLY.test(text) ? `${text}T00:00:00Z` : text))
+  .optional()
+  .meta({ description: "Created at or after this moment; a bare date means its start (UTC)" });
+
+/**
+ * `to`: the last moment included; a bare date includes that whole day (UTC), as someone choosing
+ * "to 10 March" means. Answered as the exclusive bound just after it.
+ */
+const toDate = z
+  .string({ error: DATE_MESSAGE })
+  .pipe(isoDateOrTime)
+  .transform((text) =>
+    DATE_ONLY.test(text) ? new Date(Date.parse(`${text}T00:00:00Z`) + 24 * 60 * 60 * 1000) : new Date(Date.parse(text) + 1),
+  )
+  .optional()
+  .meta({ description: "Created at or before this moment; a bare date includes that whole day (UTC)" });
+
+/** `from` after `to` finds nothing by definition: said rather than answered with an empty page. */
+const datesInOrder = (query: { from?: Date; to?: Date }) => !query.from || !query.to || query.from < query.to;
+const DATES_MESSAGE = { message: "must not be before from", path: ["to"] };
+
+export const ORDER_SORTS = ["newest", "oldest", "total-desc", "total-asc"] as const;
+export type OrderSort = (typeof ORDER_SORTS)[number];
+export const ORDER_STATUS_FILTERS = ["all", ...ORDER_STATUSES] as const;
+
+export const OrderListQuerySchema = z
+  .object({
+    limit: pageLimit,
+    cursor: pageCursor,
+    status: z
+      .enum(ORDER_STATUS_FILTERS, { error: `must be one of ${ORDER_STATUS_FILTERS.join(", ")}` })
+      .optional()
+      .meta({ description: "Only orders in this status (all: every status)" }),
+    q: searchText(
+      "Case-insensitive; matches the start of the order id (# optional), the @username, the customer's name or the " +
+        "postcode (spaces ignored), or the whole Telegram user id",
+    ),
+    from: fromDate,
+    to: toDate,
+    sort: z
+      .enum(ORDER_SORTS, { error: `must be one of ${ORDER_SORTS.join(", ")}` })
+      .default("newest")
+      .meta({ description: "newest (default), oldest, total-desc or total-asc; ties by id" }),
+  })
+  .refine(datesInOrder, DATES_MESSAGE);
+export type OrderListQuery = z.output<typeof OrderListQuerySchema>;
+
+export const LIST_SORTS = ["newest", "oldest"] as const;
+export type ListSort = (typeof LIST_SORTS)[number];
+const listSort = z
+  .enum(LIST_SORTS, { error: `must be one of ${LIST_SORTS.join(", ")}` })
+  .default("newest")
+  .meta({ description: "newest (default) or oldest; ties by id" });
+
+const booleanFlag = z
+  .enum(["true", "false"], { error: "must be true or false" })
+  .transform((text) => text === "true")
+  .optional();
+
+export const MESSAGE_SENDERS = ["customer", "admin"] as const;
+
+export const MessageListQuerySchema = z
+  .object({
+    limit: pageLimit,
+    cursor: pageCursor,
+    q: searchText("Case-insensitive; matches within the message text, or the start of the @username"),
+    telegramUserId: z
+      .string({ error: "must be a Telegram user id" })
+      .trim()
+      .min(1, "must be a Telegram user id")
+      .max(64, "must be at most 64 characters")
+      .optional()
+      .meta({ description: "Only this customer's messages" }),
+    sender: z
+      .enum(MESSAGE_SENDERS, { error: `must be one of ${MESSAGE_SENDERS.join(", ")}` })
+      .optional()
+      .meta({ description: "Only messages the customers sent, or only the admin's replies" }),
+    unread: booleanFlag.meta({ description: "true: only customer messages not read yet; false: only the others" }),
+    from: fromDate,
+    to: toDate,
+    sort: listSort,
+  })
+  .refine(datesInOrder, DATES_MESSAGE);
+export type MessageListQuery = z.output<typeof MessageListQuerySchema>;
+
+export const PRODUCT_STATUS_FILTERS = ["all", "in-stock", "out-of-stock", "low-stock", "active", "inactive"] as const;
+export type ProductStatusFilter = (typeof PRODUCT_STATUS_FILTERS)[number];
+
+export const ProductListQuerySchema = z.object({
+  limit: pageLimit,
+  cursor: pageCursor,
+  q: searchText("Case-insensitive; matches within the name or the description"),
+  categoryId: z
+    .uuid({ message: "must be a valid id" })
+    .optional()
+    .meta({ description: "Only products in this category; a main category includes its subcategories" }),
+  status: z
+    .enum(PRODUCT_STATUS_FILTERS, { error: `must be one of ${PRODUCT_STATUS_FILTERS.join(", ")}` })
+    .optional()
+    .meta({ description: "in-stock (stock above 0), out-of-stock, low-stock (stock at or below the product's lowStockThreshold), active or inactive (the bot hides inactive ones)" }),
+  sort: listSort,
+});
+export type ProductListQuery = z.output<typeof ProductListQuerySchema>;
+
+export const ConversationListQuerySchema = z.object({
+  limit: pageLimit,
+  cursor: pageCursor,
+  unread: booleanFlag.meta({ description: "true: only customers with unread messages" }),
+});
+export type ConversationListQuery = z.output<typeof ConversationListQuerySchema>;
+
+/** One customer's conversation, as the Messages screen lists it (GET /api/messages/conversations). */
+export const ConversationSchema = z
+  .object({
+    telegramUserId: z.string(),
+    /** The latest username the customer's messages carry; null when none has one. */
+    telegramUsername: z.string().nullable(),
+    lastMessage: z.string(),
+    lastMessageAt: TimestampSchema,
+    /** Whether the customer sent the last message (false: the admin's reply). */
+    lastIsFromCustomer: z.boolean(),
+    unreadCount: z.int(),
+    totalMessages: z.int(),
+  })
+  .meta({ id: "Conversation" });
+export type Conversation = z.infer<typeof ConversationSchema>;
+export * from "./customers";
+export * from "./audit";
+export * from "./events";

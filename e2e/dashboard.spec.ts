@@ -1,7 +1,25 @@
 import type { Product } from "../contract";
 import { expect, PHONE, saveScreenshot, test, type Api, type Seed } from "./support/fixtures";
 
-const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000).toISOString();
+/** Milliseconds since midnight in the shop's time zone (the server's default TZ, Europe/London). */
+function msSinceShopMidnight(at: Date): number {
+  const parts = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/London", hour: "numeric", minute: "numeric", second: "numeric", hourCycle: "h23" })
+    .formatToParts(at)
+    .reduce<Record<string, number>>((all, part) => ({ ...all, [part.type]: Number(part.value) }), {});
+  return ((parts.hour! * 60 + parts.minute!) * 60 + parts.second!) * 1000 + at.getMilliseconds();
+}
+
+/**
+ * "n minutes ago", squeezed into today when the test runs shortly after midnight: Daily Revenue
+ * counts from the shop's midnight, and a CI run at 00:05 once saw orders from 23:25 count as
+ * yesterday. The order of the times is kept; only their spacing shrinks.
+ */
+const OLDEST_MINUTES = 50;
+function minutesAgo(n: number): string {
+  const now = new Date();
+  const minuteMs = Math.min(60_000, (msSinceShopMidnight(now) - 1000) / (OLDEST_MINUTES + 1));
+  return new Date(now.getTime() - n * Math.max(minuteMs, 1)).toISOString();
+}
 
 async function stockedProduct(api: Api) {
   return api.post<Product>("/api/products", { name: "Vintage Lamp", description: "Brass", price: "10.00", stock: 5 });
@@ -9,6 +27,9 @@ async function stockedProduct(api: Api) {
 
 /** Two paid orders waiting for dispatch, one unpaid, one dispatched; newest first: B, A, D, C. */
 async function seedOrders(seed: Seed, product: Product) {
+  // Leave a few seconds of today so that the squeezed minutes are still distinct times.
+  const sinceMidnight = msSinceShopMidnight(new Date());
+  if (sinceMidnight < 5000) await new Promise((resolve) => setTimeout(resolve, 5000 - sinceMidnight));
   const item = { productId: product.id, productName: product.name, price: "10.00" };
   const c = await seed.order({ status: "dispatched", totalAmount: "20.00", paymentMethod: "ltc", createdAt: minutesAgo(40), items: [item] });
   const d = await seed.order({ status: "pending", totalAmount: "7.25", paymentMethod: null, createdAt: minutesAgo(30), items: [item] });
@@ -60,6 +81,12 @@ test.describe("dashboard", () => {
     // The admin's own reply is not a customer message.
     await seed.message({ telegramUsername: "alice", telegramUserId: "501", message: "Sent today!", isFromCustomer: false, isRead: true, createdAt: minutesAgo(1) });
 
+    // The lists the Dashboard reads: only the 3 rows of each it shows (issue 12).
+    const listReads: string[] = [];
+    page.on("request", (request) => {
+      const url = new URL(request.url());
+      if (/^\/api\/(orders|messages)$/.test(url.pathname)) listReads.push(url.pathname + url.search);
+    });
     await page.goto("/");
     const banner = page.getByTestId("dispatch-banner");
     await expect(banner).toContainText("Orders Ready to Dispatch");
@@ -101,6 +128,7 @@ test.describe("dashboard", () => {
     await expect(messages.nth(2)).toContainText("Where is my parcel?");
     await expect(messages.nth(2).getByTestId("unread-dot")).toBeVisible();
     await expect(page.getByTestId("recent-messages")).not.toContainText("Sent today!");
+    expect(listReads.sort()).toEqual(["/api/messages?limit=3&sender=customer", "/api/orders?limit=3"]);
 
     await saveScreenshot(page, "dashboard-desktop");
     await page.setViewportSize(PHONE);

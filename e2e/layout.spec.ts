@@ -1,10 +1,10 @@
 import { loginScriptSize } from "../scripts/build-web";
 import { DESKTOP, expect, expectToast, PHONE, saveScreenshot, test, toasts } from "./support/fixtures";
 
-const ENTRIES = ["Dashboard", "Bot Settings", "Categories", "Products", "Postage", "Orders", "Messages", "Bot Preview"];
+const ENTRIES = ["Dashboard", "Bot Settings", "Categories", "Products", "Postage", "Orders", "Messages", "Customers", "Bot Preview", "Activity"];
 
 test.describe("layout", () => {
-  test("the sidebar lists the eight screens in order; each opens with its top-bar title", async ({ adminPage: page }) => {
+  test("the sidebar lists the screens in order; each opens with its top-bar title", async ({ adminPage: page }) => {
     await page.goto("/");
     const nav = page.getByRole("navigation", { name: "Main" });
     await expect(nav.getByRole("link")).toHaveText(ENTRIES);
@@ -14,7 +14,7 @@ test.describe("layout", () => {
       await expect(nav.getByRole("link", { name: entry, exact: true })).toHaveAttribute("aria-current", "page");
       await expect(page.getByTestId("page-title")).toHaveText(titles[entry] ?? entry);
     }
-    await expect(page).toHaveURL(/\/bot-preview$/);
+    await expect(page).toHaveURL(/\/activity$/);
   });
 
   test("/postage falls back to the Dashboard title", async ({ adminPage: page }) => {

@@ -1,5 +1,5 @@
 import type { CustomerMessage } from "../contract";
-import { createBotSettings, holdRequests, inBatches } from "./fixtures/ui";
+import { createBotSettings, holdRequests, inBatches, urlParams, waitForListRequest } from "./fixtures/ui";
 import { expect, expectToast, PHONE, saveScreenshot, test } from "./support/fixtures";
 
 const MINUTES = 60 * 1000;
@@ -7,7 +7,8 @@ const ago = (minutes: number) => new Date(Date.now() - minutes * MINUTES).toISOS
 
 test.describe("messages", () => {
   test("the empty states and the loading text", async ({ adminPage: page }) => {
-    const hold = await holdRequests(page, "**/api/messages");
+    // The screen reads one page of conversations from the server (/api/messages/conversations?limit=50).
+    const hold = await holdRequests(page, /\/api\/messages\/conversations\?/);
     await page.goto("/messages");
     await expect(page.getByText("Loading conversations...")).toBeVisible();
     await hold.release();
@@ -44,9 +45,9 @@ test.describe("messages", () => {
     await expect(conversations.nth(1).getByTestId("unread-dot")).toBeVisible();
     await expect(conversations.nth(2).getByTestId("unread-dot")).toHaveCount(0);
     // Initials and the colour chosen by id length (5, 6, 4 characters).
-    await expect(conversations.nth(0).getByText("BO", { exact: true })).toHaveClass(/bg-blue-500/);
-    await expect(conversations.nth(1).getByText("42", { exact: true })).toHaveClass(/bg-green-500/);
-    await expect(conversations.nth(2).getByText("AS", { exact: true })).toHaveClass(/bg-pink-500/);
+    await expect(conversations.nth(0).getByText("BO", { exact: true })).toHaveClass(/bg-blue-700/);
+    await expect(conversations.nth(1).getByText("42", { exact: true })).toHaveClass(/bg-green-700/);
+    await expect(conversations.nth(2).getByText("AS", { exact: true })).toHaveClass(/bg-pink-700/);
     await expect(conversations.nth(0)).toContainText(new Date(bobLastAt).toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit" }));
 
     // Opening bob's conversation shows the thread and marks his messages read.
@@ -54,7 +55,7 @@ test.describe("messages", () => {
     const panel = page.getByTestId("message-panel");
     await expect(panel.getByTestId("thread-customer")).toHaveText("@bob");
     await expect(panel.getByTestId("customer-bubble")).toHaveText([/Where is my order\?/, /Hello\?\?/]);
-    await expect(page.getByTestId("unread-count")).toHaveText("1 unread messages");
+    await expect(page.getByTestId("unread-count")).toHaveText("1 unread message");
     await expect(conversations.nth(0).getByTestId("unread-dot")).toHaveCount(0);
     await expect
       .poll(async () => (await api.get<CustomerMessage[]>("/api/messages/user/56789")).map((m) => m.isRead))
@@ -126,11 +127,34 @@ test.describe("messages", () => {
     const pager = page.getByRole("navigation", { name: "Pagination" });
     await expect(pager).toContainText("1–50 of 120 conversations");
     await saveScreenshot(page, "messages-paged-desktop");
+    // Each page is asked of the server, after the cursor its previous page answered.
+    const second = waitForListRequest(page, "/api/messages/conversations", { limit: "50" });
     await pager.getByRole("button", { name: "Next page" }).click();
+    expect(new URL((await second).url()).searchParams.get("cursor")).toBeTruthy();
+    await expect(conversations.first()).toContainText("@shopper50");
     await pager.getByRole("button", { name: "Next page" }).click();
     await expect(conversations).toHaveCount(20);
     await expect(conversations.last()).toContainText("@shopper119");
     await expect(page.getByTestId("unread-count")).toHaveText("120 unread messages");
+    expect(urlParams(page)).toEqual({ page: "3", cursor: expect.any(String) });
+
+    // Opening a conversation keeps the page; a reload shows the same page and the same conversation.
+    await conversations.filter({ hasText: "@shopper105" }).click();
+    await expect(page.getByTestId("thread-customer")).toHaveText("@shopper105");
+    expect(urlParams(page)).toEqual({ page: "3", cursor: expect.any(String), user: "700105" });
+    const again = waitForListRequest(page, "/api/messages/conversations", { limit: "50", cursor: urlParams(page).cursor! });
+    await page.reload();
+    await again;
+    await expect(pager).toContainText("101–120 of 120 conversations");
+    await expect(conversations).toHaveCount(20);
+    await expect(conversations.first()).toContainText("@shopper100");
+    await expect(page.getByTestId("thread-customer")).toHaveText("@shopper105");
+    await expect(conversations.filter({ hasText: "@shopper105" })).toHaveAttribute("aria-current", "true");
+    // Previous after a reload starts again from the first page (only this page's cursor was kept).
+    await pager.getByRole("button", { name: "Previous page" }).click();
+    await expect(pager).toContainText("1–50 of 120 conversations");
+    await expect(conversations.first()).toContainText("@shopper0");
+    expect(urlParams(page)).toEqual({ user: "700105" });
   });
 
   test("phone size: the list, then the thread with a way back; screenshots", async ({ adminPage: page, seed }) => {
@@ -152,6 +176,7 @@ test.describe("messages", () => {
     await saveScreenshot(page, "messages-thread-phone");
     await page.getByRole("button", { name: "Back to conversations" }).click();
     await expect(page.getByTestId("conversation")).toHaveCount(3);
+    expect(urlParams(page)).toEqual({});
     await expect(page.getByText("Select a conversation")).toHaveCount(0);
     await saveScreenshot(page, "messages-phone");
     await page.getByTestId("conversation").filter({ hasText: "bob" }).click();

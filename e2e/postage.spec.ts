@@ -68,6 +68,13 @@ test.describe("postage", () => {
     [option] = await api.get<PostageOption[]>("/api/postage-options");
     expect(option).toMatchObject({ description: "Tracked, signed for", price: "3.95", estimatedDays: null });
 
+    // One day is "1 day", not "1 days" (issue 13).
+    await row.getByRole("button", { name: "Edit Royal Mail 1st Class" }).click();
+    await dialog.getByLabel("Estimated Days").fill("1");
+    await dialog.getByRole("button", { name: "Update Option" }).click();
+    await expectToast(page, "Postage option updated successfully!");
+    await expect(row.getByRole("cell")).toHaveText(["Royal Mail 1st Class", "Tracked, signed for", "£3.95", "1 day", "Active", ""]);
+
     // The status badge toggles Active / Inactive.
     await row.getByRole("button", { name: "Active", exact: true }).click();
     await expectToast(page, "Postage option updated successfully!");

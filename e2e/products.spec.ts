@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Category, Product } from "../contract";
-import { answerNextConfirm, choose, holdRequests, inBatches, settle } from "./fixtures/ui";
+import { answerNextConfirm, choose, holdRequests, inBatches, settle, urlParams, waitForListRequest } from "./fixtures/ui";
 import { expect, expectToast, PHONE, saveScreenshot, test } from "./support/fixtures";
 
 const PNG = path.join(import.meta.dirname, "fixtures/product.png");
@@ -16,7 +16,8 @@ async function seedCatalogue(api: import("./support/fixtures").Api) {
 
 test.describe("products", () => {
   test("shows the loading text, then the empty state", async ({ adminPage: page }) => {
-    const hold = await holdRequests(page, "**/api/products");
+    // The screen reads one page of products from the server (/api/products?limit=25).
+    const hold = await holdRequests(page, /\/api\/products\?/);
     await page.goto("/products");
     await expect(page.getByText("Loading products...")).toBeVisible();
     await hold.release();
@@ -33,14 +34,14 @@ test.describe("products", () => {
     // SPEC §4 defaults: price '0', stock 0, active.
     await expect(dialog.getByLabel("Price (£)")).toHaveValue("0");
     await expect(dialog.getByLabel("Price (£)")).toHaveAttribute("step", "0.01");
-    await expect(dialog.getByLabel("Stock")).toHaveValue("0");
+    await expect(dialog.getByLabel("Stock", { exact: true })).toHaveValue("0");
     await expect(dialog.getByRole("switch", { name: "Active" })).toBeChecked();
 
     await dialog.getByLabel("Product Name").fill("Smartphone X");
     await dialog.getByLabel("Description").fill("A fast phone");
     await dialog.getByLabel("Price (£)").fill("19.99");
     // Stock is parsed as an integer.
-    await dialog.getByLabel("Stock").fill("7.9");
+    await dialog.getByLabel("Stock", { exact: true }).fill("7.9");
     await dialog.getByRole("combobox", { name: "Category" }).click();
     await expect(page.getByRole("option")).toHaveText(["No category", "Clothing", "Electronics", "↳ Phones"]);
     await page.getByRole("option", { name: "↳ Phones" }).click();
@@ -111,7 +112,7 @@ test.describe("products", () => {
     await expect(dialog.getByLabel("Product Name")).toHaveValue("Smartphone X");
     await expect(dialog.getByTestId("bulk-tier")).toHaveCount(2);
     await dialog.getByLabel("Price (£)").fill("21.50");
-    await dialog.getByLabel("Stock").fill("0");
+    await dialog.getByLabel("Stock", { exact: true }).fill("0");
     await dialog.getByRole("button", { name: "Remove tier 2" }).click();
     await dialog.getByRole("button", { name: "Remove tier 1" }).click();
     await dialog.getByRole("switch", { name: "Active" }).click();
@@ -183,6 +184,85 @@ test.describe("products", () => {
     await expect(page.getByText("Try adjusting your search or filters")).toBeVisible();
   });
 
+  test("searches and filters on the server, kept in the URL across a reload", async ({ adminPage: page, api }) => {
+    const { electronics, phones, clothing } = await seedCatalogue(api);
+    const add = (name: string, categoryId: string | null, stock: number, description = "") =>
+      api.post<Product>("/api/products", { name, description, price: "5.00", stock, categoryId });
+    await add("Laptop Pro", electronics.id, 3);
+    await add("Phone Mini", phones.id, 0, "Small and light");
+    await add("Phone Max", phones.id, 4);
+    await add("Winter Coat", clothing.id, 8);
+    await add("Mini Torch", null, 0);
+    await page.goto("/products");
+    const rows = page.getByTestId("product-row");
+    await expect(rows).toHaveCount(5);
+    const categoryFilter = page.getByRole("combobox", { name: "Filter by category" });
+    const statusFilter = page.getByRole("combobox", { name: "Filter by status" });
+    const search = page.getByRole("searchbox", { name: "Search products" });
+
+    // Each filter is a request to the server with it; the screen shows what the server answered.
+    let asked = waitForListRequest(page, "/api/products", { limit: "25", categoryId: electronics.id, status: null, q: null });
+    await choose(page, categoryFilter, "Electronics");
+    await asked;
+    await expect(rows).toHaveText([/Phone Max/, /Phone Mini/, /Laptop Pro/]);
+    expect(urlParams(page)).toEqual({ category: electronics.id });
+
+    asked = waitForListRequest(page, "/api/products", { categoryId: electronics.id, status: "out-of-stock", q: null });
+    await choose(page, statusFilter, "Out of Stock");
+    await asked;
+    await expect(rows).toHaveText([/Phone Mini/]);
+
+    // The search asks the server once with the text typed (after typing pauses); it matches names
+    // (SPEC: name search), ignoring case, and never the description ("light" is only in one).
+    const searches: string[] = [];
+    page.on("request", (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === "/api/products" && url.searchParams.has("q")) searches.push(url.searchParams.get("q")!);
+    });
+    asked = waitForListRequest(page, "/api/products", { categoryId: null, status: "out-of-stock", q: "LIGHT" });
+    await choose(page, categoryFilter, "All Categories");
+    await search.fill("LIGHT");
+    await asked;
+    await expect(page.getByText("No products found")).toBeVisible();
+    expect(searches).toEqual(["LIGHT"]);
+    expect(urlParams(page)).toEqual({ status: "out-of-stock", q: "LIGHT" });
+    asked = waitForListRequest(page, "/api/products", { categoryId: null, status: "out-of-stock", q: "PHONE" });
+    await search.fill("PHONE");
+    await asked;
+    await expect(rows).toHaveText([/Phone Mini/]);
+
+    asked = waitForListRequest(page, "/api/products", { status: "out-of-stock", q: "mini" });
+    await search.fill("mini");
+    await asked;
+    await expect(rows).toHaveText([/Mini Torch/, /Phone Mini/]);
+    await choose(page, categoryFilter, "↳ Phones");
+    await expect(rows).toHaveText([/Phone Mini/]);
+    expect(urlParams(page)).toEqual({ status: "out-of-stock", q: "mini", category: phones.id });
+
+    // A reload shows the same filters and asks the server for the same list.
+    asked = waitForListRequest(page, "/api/products", { categoryId: phones.id, status: "out-of-stock", q: "mini" });
+    await page.reload();
+    await asked;
+    await expect(search).toHaveValue("mini");
+    await expect(categoryFilter).toHaveText("↳ Phones");
+    await expect(statusFilter).toHaveText("Out of Stock");
+    await expect(rows).toHaveText([/Phone Mini/]);
+
+    // Nothing matches: the filtered empty state.
+    await choose(page, statusFilter, "In Stock");
+    await expect(page.getByText("No products found")).toBeVisible();
+    await expect(page.getByText("Try adjusting your search or filters")).toBeVisible();
+    await search.fill("");
+    await expect(rows).toHaveText([/Phone Max/]);
+    expect(urlParams(page)).toEqual({ status: "in-stock", category: phones.id });
+
+    // A link to a category deleted since (its products became uncategorised) shows every category.
+    await api.delete(`/api/categories/${clothing.id}`);
+    await page.goto(`/products?category=${clothing.id}`);
+    await expect(categoryFilter).toHaveText("All Categories");
+    await expect(rows).toHaveCount(5);
+  });
+
   test("server refusals show the create, update and delete failure toasts", async ({ adminPage: page, api }) => {
     await page.goto("/products");
     const dialog = page.getByRole("dialog");
@@ -215,7 +295,7 @@ test.describe("products", () => {
     await expectToast(page, "Failed to delete product", "not found");
   });
 
-  test("image upload failures: too large, not an image, no upload URL, not confirmed", async ({ adminPage: page, api, context }) => {
+  test("image upload failures: too large, not an image, no upload URL, not confirmed", async ({ adminPage: page, api }) => {
     await page.goto("/products");
     await page.getByRole("button", { name: "Add Product" }).click();
     const input = page.getByRole("dialog").getByTestId("product-image-input");
@@ -248,10 +328,15 @@ test.describe("products", () => {
     await expect(page.getByRole("img", { name: "Product image preview" })).toHaveCount(0);
     await page.unrouteAll();
 
-    // The session is gone: no upload URL.
-    await context.clearCookies();
+    // The storage cannot hand out an upload URL. (A lost session is not this
+    // case: any 401 takes the owner back to the sign-in screen, see auth.spec.)
+    await page.route("**/api/objects/upload", (route) =>
+      route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: "Image storage is unavailable" }) }),
+    );
     await input.setInputFiles(PNG);
-    await expectToast(page, "Failed to get upload URL");
+    await expectToast(page, "Failed to get upload URL", "Image storage is unavailable");
+    await expect(page.getByRole("img", { name: "Product image preview" })).toHaveCount(0);
+    await page.unrouteAll();
   });
 
   test("pages through hundreds of products", async ({ adminPage: page, api }) => {
@@ -265,12 +350,36 @@ test.describe("products", () => {
     await expect(pager).toContainText("1–25 of 230 products");
     await expect(pager).toContainText("Page 1 of 10");
     await expect(pager.getByRole("button", { name: "Previous page" })).toBeDisabled();
+    // Products made in parallel batches: which one heads a page is read, not assumed. The previous
+    // page stays on screen until the next one arrives, so each read waits for the head to change.
+    const firstCell = rows.first().getByRole("cell").first();
+    const first = await firstCell.innerText();
+    // Each page is asked of the server, after the cursor its previous page answered.
+    const next = waitForListRequest(page, "/api/products", { limit: "25" });
+    await pager.getByRole("button", { name: "Next page" }).click();
+    expect(new URL((await next).url()).searchParams.get("cursor")).toBeTruthy();
+    await expect(pager).toContainText("26–50 of 230 products");
+    await expect(firstCell).not.toHaveText(first);
+    await expect(rows).toHaveCount(25);
+    const second = await firstCell.innerText();
+    await pager.getByRole("button", { name: "Next page" }).click();
+    await expect(pager).toContainText("51–75 of 230 products");
+    await expect(firstCell).not.toHaveText(second);
+    const third = await firstCell.innerText();
+    expect(urlParams(page)).toEqual({ page: "3", cursor: expect.any(String) });
+    // A reload stays on that page; Previous then starts again from the first.
+    await page.reload();
+    await expect(pager).toContainText("51–75 of 230 products");
+    await expect(firstCell).toHaveText(third);
+    await pager.getByRole("button", { name: "Previous page" }).click();
+    await expect(pager).toContainText("1–25 of 230 products");
+    expect(urlParams(page)).toEqual({});
     await pager.getByRole("button", { name: "Next page" }).click();
     await expect(pager).toContainText("26–50 of 230 products");
-    await expect(rows).toHaveCount(25);
     // A new search starts again at page 1.
     await page.getByRole("searchbox", { name: "Search products" }).fill("Item 2");
     await expect(pager).toContainText("1–25 of 31 products");
+    expect(urlParams(page)).toEqual({ q: "Item 2" });
     await page.getByRole("searchbox", { name: "Search products" }).fill("Item 229");
     await expect(rows).toHaveCount(1);
     await expect(pager).toHaveCount(0);
@@ -334,7 +443,7 @@ test.describe("products", () => {
 
     // Opened at 10; 4 sell meanwhile; only the description is changed.
     await row.getByRole("button", { name: "Edit Coffee beans" }).click();
-    await expect(dialog.getByLabel("Stock")).toHaveValue("10");
+    await expect(dialog.getByLabel("Stock", { exact: true })).toHaveValue("10");
     await sell(4);
     await dialog.getByLabel("Description").fill("1 kg, dark roast");
     const saved = page.waitForRequest((request) => request.method() === "PUT" && request.url().includes(`/api/products/${product.id}`));
@@ -346,10 +455,10 @@ test.describe("products", () => {
 
     // Opened at 6; 1 sells meanwhile; the owner sets 20: refused, with the stock it is now.
     await row.getByRole("button", { name: "Edit Coffee beans" }).click();
-    await expect(dialog.getByLabel("Stock")).toHaveValue("6");
+    await expect(dialog.getByLabel("Stock", { exact: true })).toHaveValue("6");
     await sell(1);
     await dialog.getByLabel("Product Name").fill("Coffee beans (dark)");
-    await dialog.getByLabel("Stock").fill("20");
+    await dialog.getByLabel("Stock", { exact: true }).fill("20");
     await dialog.getByRole("button", { name: "Update Product" }).click();
     const sentence = "Stock changed meanwhile: it is now 5. Reload it before changing it.";
     const failed = await expectToast(page, "Failed to update product", sentence);
@@ -363,10 +472,10 @@ test.describe("products", () => {
 
     // Reload stock takes the current count (the other edits stay); then the change goes through.
     await stale.getByRole("button", { name: "Reload stock" }).click();
-    await expect(dialog.getByLabel("Stock")).toHaveValue("5");
+    await expect(dialog.getByLabel("Stock", { exact: true })).toHaveValue("5");
     await expect(stale).toHaveCount(0);
     await expect(dialog.getByLabel("Product Name")).toHaveValue("Coffee beans (dark)");
-    await dialog.getByLabel("Stock").fill("20");
+    await dialog.getByLabel("Stock", { exact: true }).fill("20");
     await dialog.getByRole("button", { name: "Update Product" }).click();
     await expectToast(page, "Product updated successfully!");
     await expect(dialog).toBeHidden();

@@ -8,6 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { treeRssMb } from "./bench/processes.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const SERVER_BUNDLE = path.join(root, "dist/server/main.js");
@@ -16,34 +17,6 @@ const { values: args } = parseArgs({
 });
 const RUNS = Number(args.runs);
 const IDLE_MS = Number(args.idle) * 1000;
-
-/** Resident memory (MB) of a process and all its descendants, from /proc. */
-function treeRssMb(pid) {
-  const children = new Map();
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-      // Field 4 (ppid), counted after the command name, which may hold spaces and parentheses.
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  let kb = 0;
-  const pending = [pid];
-  while (pending.length > 0) {
-    const current = pending.pop();
-    try {
-      kb += Number(fs.readFileSync(`/proc/${current}/status`, "utf8").match(/VmRSS:\s+(\d+)/)?.[1] ?? 0);
-    } catch {
-      // ended
-    }
-    pending.push(...(children.get(current) ?? []));
-  }
-  return kb / 1024;
-}
 
 /**
  * CPU time (ms) the process has used so far, user + system (fields 14 and 15 of /proc/<pid>/stat,

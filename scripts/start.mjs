@@ -6,43 +6,10 @@
 // build's memory (Vite, Tailwind, esbuild: hundreds of MB) is returned to the system before the
 // server starts. The server then runs in this process: no extra node process sits beside it.
 import { spawnSync } from "node:child_process";
-import fs from "node:fs";
 import module from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-
-const root = path.resolve(import.meta.dirname, "..");
-const SERVER_BUNDLE = path.join(root, "dist/server/main.js");
-const WEB_INDEX = path.join(root, "dist/web/index.html");
-/** What dist/ is made from; a change to any of these (tests aside) makes the build stale. */
-const SOURCES = ["server", "contract", "web", "drizzle", "package-lock.json", "vite.config.ts"];
-
-/** The newest modification time under `target` (0 when it does not exist), test files aside. */
-function newestMtime(target) {
-  let stat;
-  try {
-    stat = fs.statSync(target);
-  } catch {
-    return 0;
-  }
-  if (!stat.isDirectory()) return /\.test\.tsx?$/.test(target) ? 0 : stat.mtimeMs;
-  let newest = stat.mtimeMs; // a deleted file changes its folder's mtime
-  for (const entry of fs.readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
-  return newest;
-}
-
-function builtAt() {
-  try {
-    return Math.min(fs.statSync(SERVER_BUNDLE).mtimeMs, fs.statSync(WEB_INDEX).mtimeMs);
-  } catch {
-    return 0; // something is missing
-  }
-}
-
-function buildIsStale() {
-  const built = builtAt();
-  return built === 0 || SOURCES.some((source) => newestMtime(path.join(root, source)) > built);
-}
+import { buildIsStale, ROOT as root, SERVER_BUNDLE } from "./build-freshness.mjs";
 
 if (buildIsStale()) {
   console.log("Building the app first (dist/ is missing or older than its sources)...");

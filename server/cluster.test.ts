@@ -1,6 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startFakeNowPayments, type FakeNowPayments } from "./testing/fake-nowpayments";
@@ -16,12 +14,12 @@ import {
 } from "./testing/fake-telegram";
 import { TEST_IPN_SECRET, TEST_NOWPAYMENTS_API_KEY } from "./testing/payments-setup";
 import { createThrowawayDatabase, type ThrowawayDatabase } from "./testing/postgres";
+import { callServer, startServerProcess, stopServerProcess, type ServerProcess } from "./testing/server-process";
 
 // The many-machines path (docs/decisions/0010): two real server processes, each with its own
 // DATA_DIR, on one PostgreSQL and one S3-compatible store (s3rver), as behind a load balancer.
 // PostgreSQL: TEST_DATABASE_URL, else the one on 127.0.0.1:5432 that every machine of this project runs.
 
-const ROOT = path.resolve(import.meta.dirname, "..");
 const PASSWORD = "cluster admin password";
 const TOKEN = "7000000001:cluster-test-token";
 const JOBS_INTERVAL_MS = 1_500;
@@ -30,72 +28,17 @@ const PNG = Buffer.from(
   "base64",
 );
 
-type Instance = {
-  name: string;
-  dataDir: string;
-  child: ChildProcess;
-  baseUrl: string;
-  output: () => string;
-  waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<void>;
-  exited: Promise<unknown>;
-};
+type Instance = ServerProcess;
 
-const tempDirs: string[] = [];
 const instances: Instance[] = [];
 
 async function startInstance(name: string, env: Record<string, string>): Promise<Instance> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `shop-cluster-${name}-`));
-  tempDirs.push(dataDir);
-  // node itself runs the server (tsx as a loader, not as a wrapper process), so a signal reaches it.
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? os.tmpdir(), HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", DATA_DIR: dataDir, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  // stdout and stderr in one capture per instance: what its log says, to tell the two apart.
-  let output = "";
-  const listeners = new Set<() => void>();
-  const collect = (chunk: Buffer) => {
-    output += chunk.toString();
-    for (const listener of [...listeners]) listener();
-  };
-  child.stdout!.on("data", collect);
-  child.stderr!.on("data", collect);
-  const exited = new Promise((resolve) => child.on("close", resolve));
-  const waitForOutput = (pattern: RegExp, timeoutMs = 20_000) =>
-    new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => finish(new Error(`${name}: no ${pattern} within ${timeoutMs} ms. Output:\n${output}`)), timeoutMs);
-      const check = () => pattern.test(output) && finish();
-      function finish(error?: Error) {
-        clearTimeout(timer);
-        listeners.delete(check);
-        if (error) reject(error);
-        else resolve();
-      }
-      listeners.add(check);
-      void exited.then(() => finish(new Error(`${name} exited before printing ${pattern}. Output:\n${output}`)));
-      check();
-    });
-  const instance: Instance = { name, dataDir, child, baseUrl: "", output: () => output, waitForOutput, exited };
+  const instance = await startServerProcess(name, env);
   instances.push(instance);
-  // The start-up line names the port the system gave (PORT=0).
-  await waitForOutput(/(?:Server listening at|Open) http:\/\/(?:127\.0\.0\.1|localhost):\d+/, 60_000);
-  const port = /(?:Server listening at|Open) http:\/\/(?:127\.0\.0\.1|localhost):(\d+)/.exec(output)![1];
-  instance.baseUrl = `http://127.0.0.1:${port}`;
   return instance;
 }
 
-function call(instance: Instance, method: string, url: string, options: { cookie?: string; json?: unknown; body?: Buffer; type?: string } = {}) {
-  const headers: Record<string, string> = {};
-  if (options.cookie) headers.cookie = options.cookie;
-  if (options.json !== undefined) headers["content-type"] = "application/json";
-  if (options.type) headers["content-type"] = options.type;
-  return fetch(instance.baseUrl + url, {
-    method,
-    headers,
-    body: options.json !== undefined ? JSON.stringify(options.json) : options.body && new Uint8Array(options.body),
-  });
-}
+const call = callServer;
 
 async function ok<T = unknown>(response: Promise<Response>): Promise<T> {
   const answer = await response;
@@ -170,15 +113,10 @@ describe("two server processes on one PostgreSQL and one S3 store", () => {
   }, 90_000);
 
   afterAll(async () => {
-    for (const instance of instances) {
-      if (instance.child.exitCode === null && instance.child.signalCode === null) {
-        instance.child.kill("SIGTERM");
-        await instance.exited;
-      }
-    }
+    for (const instance of instances) await stopServerProcess(instance);
     await Promise.all([telegram?.close(), gateway?.close(), s3?.close()]);
     await database?.drop();
-    for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
+    for (const instance of instances) fs.rmSync(instance.dataDir, { recursive: true, force: true });
   }, 30_000);
 
   it("keeps the admin signed in on either instance, and signed out on both", async () => {

@@ -5,10 +5,8 @@ import { createLocks } from "./db/leader";
 import { buildApp } from "./http/app";
 import { addressToOpen, createLogger } from "./logging";
 import { webRoutes } from "./http/web";
-import { createAppDeps } from "./services";
+import { createServices } from "./services";
 import { startPaymentJobs } from "./payments/jobs";
-import { createBotRunner } from "./telegram/runner";
-import { watchBotSettings } from "./telegram/settings-watch";
 
 // Wiring only: config -> database -> services -> HTTP (+ bot, payment jobs) -> graceful shutdown.
 async function main() {
@@ -32,31 +30,21 @@ async function main() {
     );
   }
 
-  const deps = createAppDeps(config, db);
-
-  const app = await buildApp(deps, {
-    // Secrets never reach the log: redacted fields, and any bot token scrubbed from every line (logging.ts).
-    loggerInstance: createLogger({ level: config.logLevel }),
-    extraRoutes: [webRoutes],
-  });
+  // Secrets never reach the log: redacted fields, and any bot token scrubbed from every line (logging.ts).
+  const log = createLogger({ level: config.logLevel });
+  // Several instances may share one PostgreSQL: advisory locks keep one payment-jobs run at a time
+  // (once per interval in all) and one long-polling bot (docs/decisions/0010).
+  const locks = createLocks({ databaseUrl: config.databaseUrl, log });
+  const services = createServices(config, database, { log, locks });
+  const app = await buildApp(services, { loggerInstance: log, extraRoutes: [webRoutes] });
 
   const stopHooks: (() => Promise<void> | void)[] = [];
   // Rescue sweep + expired-order cleanup, every few minutes and once now.
-  // Several instances may share one PostgreSQL: advisory locks keep one payment-jobs run at a time
-  // (once per interval in all) and one long-polling bot (docs/decisions/0010).
-  const locks = createLocks({ databaseUrl: config.databaseUrl, log: app.log });
-  const paymentJobs = startPaymentJobs({ ...deps, logger: app.log, locks, intervalMs: config.paymentJobsIntervalMs });
+  const paymentJobs = startPaymentJobs({ ...services, logger: log, locks, intervalMs: config.paymentJobsIntervalMs });
   stopHooks.push(() => paymentJobs.stop());
   // The Telegram bot: by webhook when PUBLIC_URL is https, else long polling; off without a token.
-  // Saving Bot Settings rebuilds it with the new token and texts.
-  const bot = createBotRunner(deps, { log: app.log, pollingLeader: locks });
-  deps.bot = bot;
-  // A save on any instance rebuilds the bot on every instance (telegram/settings-watch.ts).
-  const settingsWatch = watchBotSettings({ db, onChange: () => bot.reload(), log: app.log });
-  (deps.hooks ??= {}).onSettingsSaved = () => settingsWatch.checkNow();
-  stopHooks.push(() => settingsWatch.stop());
-  stopHooks.push(() => bot.stop());
-  await settingsWatch.ready;
+  // A save of Bot Settings on any instance rebuilds it on every instance (telegram/runner.ts).
+  stopHooks.push(() => services.bot.stop());
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -72,7 +60,7 @@ async function main() {
   process.on("SIGINT", () => void shutdown("SIGINT"));
 
   await listen(app, config);
-  await bot.start(); // after listen: Telegram may call the webhook as soon as it is set
+  await services.bot.start(); // after listen: Telegram may call the webhook as soon as it is set
 }
 
 /**

@@ -1,24 +1,72 @@
 import type { Config } from "./config";
-import { createSecretBox, loadSecretKey } from "./crypto";
-import type { Db } from "./db/client";
-import type { AppDeps } from "./http/deps";
+import { createSecretBox, loadSecretKey, type SecretBox } from "./crypto";
+import type { Database, Db } from "./db/client";
+import type { Locks } from "./db/leader";
+import type { PaymentGateway } from "./payments/gateway";
+import { createNowPaymentsGatewayFromSettings } from "./payments/nowpayments";
+import type { CustomerNotifier } from "./shop/ports";
+import { createReadCache, type ChangeFeed, type ReadCache } from "./shop/read-cache";
 import { getBotSettings } from "./shop/settings";
+import type { ObjectStorage } from "./storage";
 import { storageFor } from "./storage/configured";
+import type { BotLogger } from "./telegram/context";
 import { createTelegramNotifier } from "./telegram/notifier";
+import { createBotRunner, type BotRuntime } from "./telegram/runner";
 
-/** The real services for a configuration and an open database: what main.ts (and the e2e server) run on. */
-export function createAppDeps(config: Config, db: Db): AppDeps {
+// The composition root (docs/decisions/0011-layers.md): every service the server runs on is built
+// here, once, from the configuration and the open database. The adapters (http/, telegram/,
+// payments/ jobs) each declare the slice they need and are handed this object; nothing is patched
+// in afterwards, and nothing here starts anything (main.ts starts the bot and the timers).
+
+export type Services = {
+  db: Db;
+  config: Config;
+  /** The clock; tests fix it. */
+  now: () => Date;
+  /** Encrypts secrets at rest (bot token, gateway keys). */
+  secrets: SecretBox;
+  /** Product images: local disk, or S3 when S3_BUCKET is set. */
+  storage: ObjectStorage;
+  /** NOWPayments, with the API key saved in Bot Settings. One for the whole server. */
+  gateway: PaymentGateway;
+  /** Customer messages by Telegram, with the token saved in Bot Settings. */
+  notifier: CustomerNotifier;
+  /** The bot's hot reads (settings, categories, active products), dropped as the database changes. */
+  cache: ReadCache;
+  /** The database's change notices (db/client.ts watchChanges): the live dashboard's events follow them. */
+  changes: ChangeFeed;
+  /** The Telegram bot: built here, started by main.ts after the server listens. */
+  bot: BotRuntime;
+};
+
+export type ServicesOptions = {
+  log: BotLogger;
+  /** Cross-instance locks on PostgreSQL (db/leader.ts): long polling runs on one instance at a time. */
+  locks?: Pick<Locks, "acquire">;
+};
+
+export function createServices(config: Config, database: Pick<Database, "db" | "watchChanges">, options: ServicesOptions): Services {
+  const { db } = database;
   const secrets = createSecretBox(loadSecretKey(config.secretKey, config.dataDir));
-  return {
+  const core = {
     db,
     config,
+    now: () => new Date(),
     secrets,
     storage: storageFor(config),
+    gateway: createNowPaymentsGatewayFromSettings({ db, secrets, config }),
     notifier: createTelegramNotifier({
       apiRoot: config.telegramApiRoot,
       getToken: async () => (await getBotSettings(db, secrets))?.botToken,
     }),
-    now: () => new Date(),
-    hooks: {},
+    cache: createReadCache(database),
+    changes: database,
   };
+  const bot = createBotRunner(core, {
+    log: options.log,
+    pollingLeader: options.locks,
+    // PGlite's folder is locked to this one process (db/client.ts); PostgreSQL may serve several.
+    soleInstance: !config.databaseUrl,
+  });
+  return { ...core, bot };
 }

@@ -1,18 +1,33 @@
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useEffect } from "react";
+import { Route, Switch } from "wouter";
+import { PACKING_SLIPS_PATH } from "@/components/orders/packing-slips-link";
 import { Spinner } from "@/components/spinner";
+import { preloadSignedInScreen, rememberSignedIn } from "@/lib/preload-screen";
 import { useAuthStatus } from "@/lib/queries";
 import LoginPage from "@/pages/login";
 
 // Everything behind the login is its own chunk, so the login screen loads only what it needs.
 const AuthenticatedApp = lazy(() => import("@/components/layout/authenticated-app"));
+// A print view: outside the app's frame, so no sidebar or top bar on the screen or the paper.
+const PackingSlipsPage = lazy(() => import("@/pages/packing-slips"));
+
+preloadSignedInScreen(window.location.pathname);
 
 export default function App() {
   const { isLoading, isAuthenticated } = useAuthStatus();
+  useEffect(() => {
+    if (!isLoading) rememberSignedIn(isAuthenticated);
+  }, [isLoading, isAuthenticated]);
   if (isLoading) return <Spinner className="min-h-screen" label="Checking your session" />;
   if (!isAuthenticated) return <LoginPage />;
   return (
     <Suspense fallback={<Spinner className="min-h-screen" />}>
-      <AuthenticatedApp />
+      <Switch>
+        <Route path={PACKING_SLIPS_PATH} component={PackingSlipsPage} />
+        <Route>
+          <AuthenticatedApp />
+        </Route>
+      </Switch>
     </Suspense>
   );
 }

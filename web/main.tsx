@@ -4,8 +4,10 @@ import { createRoot } from "react-dom/client";
 import App from "./app";
 import { Toaster } from "./components/ui/toaster";
 import { createQueryClient } from "./lib/api";
+import { startTheme } from "./lib/theme";
 import "./index.css";
 
+startTheme();
 const queryClient = createQueryClient();
 
 createRoot(document.getElementById("root")!).render(

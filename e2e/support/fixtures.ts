@@ -238,4 +238,13 @@ export const test = base.extend<
   },
 });
 
+/**
+ * The page stops hearing the server's live events (GET /api/events): it keeps showing what it loaded,
+ * as a tab whose stream dropped would. For tests of the server refusing a stale page's action: with
+ * live updates on, the page would refresh before the click.
+ */
+export async function withoutLiveUpdates(page: Page): Promise<void> {
+  await page.route("**/api/events", (route) => route.abort());
+}
+
 export { expect };

@@ -3,7 +3,7 @@ import { loadConfig } from "../../server/config";
 import { openDatabase } from "../../server/db/client";
 import { buildApp } from "../../server/http/app";
 import { webRoutes } from "../../server/http/web";
-import { createAppDeps } from "../../server/services";
+import { createServices } from "../../server/services";
 import { seedRoutes } from "./seed-routes";
 
 // The server the browser tests drive, one per Playwright worker (e2e/support/fixtures.ts starts it
@@ -17,8 +17,10 @@ const config = loadConfig();
 const database = await openDatabase({ databaseUrl: undefined, dataDir: config.dataDir });
 const { db } = database;
 await ensureAdminPassword(db, config.adminPassword);
-const deps = createAppDeps(config, db);
-const app = await buildApp(deps, { logger: false, extraRoutes: [webRoutes, seedRoutes] });
+const quiet = { info: () => {}, warn: () => {}, error: () => {} };
+// The bot is built but never started: saving Bot Settings here rebuilds nothing (runner.ts settingsSaved).
+const services = createServices(config, database, { log: quiet });
+const app = await buildApp(services, { logger: false, extraRoutes: [webRoutes, seedRoutes] });
 
 let stopping = false;
 async function stop() {

@@ -22,8 +22,37 @@ export type DbOrTx = Db | Tx;
 export type Database = {
   db: Db;
   kind: "pglite" | "postgres";
+  /**
+   * Calls `listener` with a table's name after each committed write to it (the tables the triggers of
+   * drizzle/0006_change_notices.sql watch), on every server instance; with null when notices may have
+   * been missed (the listening connection broke), meaning anything may have changed.
+   */
+  watchChanges(listener: (table: string | null) => void): ChangeWatch;
   close(): Promise<void>;
 };
+
+export type ChangeWatch = {
+  /**
+   * Settles once notices are being received (connecting when needed): before that, a change could
+   * go unnoticed. Ask again after a null notice; rejects while the database cannot be reached.
+   */
+  ready(): Promise<void>;
+  stop(): void;
+};
+
+/** The channel the change triggers notify on (drizzle/0006_change_notices.sql). */
+export const CHANGES_CHANNEL = "shop_changes";
+
+/** Listeners of one database, so a connection is shared by all of them. */
+function changeListeners() {
+  const listeners = new Set<(table: string | null) => void>();
+  return {
+    listeners,
+    emit(table: string | null) {
+      for (const listener of [...listeners]) listener(table);
+    },
+  };
+}
 
 // Named from the project folder: this module also runs bundled as dist/server/main.js.
 const migrationsFolder = path.join(projectRoot(import.meta.dirname), "drizzle");
@@ -156,9 +185,17 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
   try {
     const db = drizzlePglite(client, { schema });
     await migratePglite(db, { migrationsFolder });
+    // PGlite runs in this process: a notice reaches the listener as its write commits, before the
+    // write's own promise settles, so a change is never seen late.
+    const changes = changeListeners();
+    const subscribed = client.listen(CHANGES_CHANNEL, (table) => changes.emit(table));
     return {
       db: db as unknown as Db,
       kind: "pglite",
+      watchChanges(listener) {
+        changes.listeners.add(listener);
+        return { ready: () => subscribed.then(() => {}), stop: () => void changes.listeners.delete(listener) };
+      },
       async close() {
         await client.close();
         unlock();
@@ -186,7 +223,74 @@ export async function openPostgres(url: string): Promise<Database> {
     await pool.end();
     throw error;
   }
-  return { db: db as unknown as Db, kind: "postgres", close: () => pool.end() };
+  const changes = listenOnPostgres(url);
+  return {
+    db: db as unknown as Db,
+    kind: "postgres",
+    watchChanges(listener) {
+      changes.listeners.add(listener);
+      return { ready: changes.ready, stop: () => void changes.listeners.delete(listener) };
+    },
+    async close() {
+      await changes.close();
+      await pool.end();
+    },
+  };
+}
+
+/**
+ * One connection of its own that LISTENs for change notices, opened on the first watcher. PostgreSQL
+ * sends a notice to every listening connection when the writing transaction commits. When the
+ * connection breaks, notices sent meanwhile are lost: watchers are told "anything may have changed"
+ * (null), and it connects again.
+ */
+function listenOnPostgres(url: string) {
+  const changes = changeListeners();
+  let client: pg.Client | null = null;
+  let connecting: Promise<void> | null = null;
+  let closed = false;
+  let retry: NodeJS.Timeout | undefined;
+
+  function connect(): Promise<void> {
+    const next = new pg.Client({ connectionString: url });
+    client = next;
+    next.on("notification", (message) => changes.emit(message.payload ?? null));
+    next.on("error", () => {});
+    next.on("end", () => {
+      if (client !== next || closed) return;
+      client = null;
+      connecting = null;
+      changes.emit(null);
+      retry = setTimeout(() => void ready().catch(() => {}), 1_000);
+      retry.unref();
+    });
+    return next
+      .connect()
+      .then(() => next.query(`LISTEN ${CHANGES_CHANNEL}`))
+      .then(() => {})
+      .catch((error: unknown) => {
+        client = null;
+        connecting = null;
+        void next.end().catch(() => {});
+        throw error;
+      });
+  }
+
+  function ready(): Promise<void> {
+    if (closed) return Promise.resolve();
+    connecting ??= connect();
+    return connecting;
+  }
+
+  return {
+    listeners: changes.listeners,
+    ready,
+    async close() {
+      closed = true;
+      clearTimeout(retry);
+      await client?.end().catch(() => {});
+    },
+  };
 }
 
 export function openDatabase(options: { databaseUrl?: string; dataDir: string }): Promise<Database> {

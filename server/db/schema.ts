@@ -69,13 +69,18 @@ export const products = pgTable(
     imageUrl: text("image_url"),
     bulkPricing: jsonb("bulk_pricing").$type<BulkPricingTier[] | null>(),
     isActive: boolean("is_active").notNull().default(true),
+    /** At or below this stock the product counts as low on stock (issue 13): the dashboard's card and the Products filter. */
+    lowStockThreshold: integer("low_stock_threshold").notNull().default(3),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     index("products_category_id_idx").on(t.categoryId),
+    // The Products list's order with its id tie-break (server/shop/product-list.ts).
+    index("products_created_at_id_idx").on(t.createdAt, t.id),
     // DESIGN decision 2: stock never goes below zero, whatever code path writes it.
     check("products_stock_nonnegative", sql`${t.stock} >= 0`),
+    check("products_low_stock_threshold_nonnegative", sql`${t.lowStockThreshold} >= 0`),
   ],
 );
 
@@ -109,6 +114,8 @@ export const orders = pgTable(
     postageName: text("postage_name"),
     postagePrice: money("postage_price"),
     trackingNumber: text("tracking_number"),
+    /** Who carries the parcel (issue 13): a known carrier's name gets a tracking link in the dispatch message. */
+    carrier: text("carrier"),
     // What the customer must send, as the gateway answered it (beyond SPEC §3, for the bot).
     payAddress: text("pay_address"),
     payAmount: text("pay_amount"),
@@ -127,8 +134,20 @@ export const orders = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    index("orders_status_created_at_idx").on(t.status, t.createdAt),
-    index("orders_created_at_idx").on(t.createdAt),
+    // The Orders list (server/shop/order-list.ts): each sort with its id tie-break, alone and after a
+    // status, so a keyset page of any filter reads just its rows from an index.
+    index("orders_status_created_at_id_idx").on(t.status, t.createdAt, t.id),
+    index("orders_created_at_id_idx").on(t.createdAt, t.id),
+    index("orders_status_total_id_idx").on(t.status, t.totalAmount, t.id),
+    index("orders_total_id_idx").on(t.totalAmount, t.id),
+    // The search's prefixes (@username, customer name, postcode without spaces), spelled as
+    // order-list.ts spells them; text_pattern_ops lets LIKE 'abc%' use them under any collation.
+    index("orders_username_search_idx").using("btree", sql`lower(${t.telegramUsername}) text_pattern_ops`),
+    index("orders_name_search_idx").using("btree", sql`lower(${t.shippingAddress} ->> 'name') text_pattern_ops`),
+    index("orders_postcode_search_idx").using(
+      "btree",
+      sql`upper(replace(${t.shippingAddress} ->> 'postcode', ' ', '')) text_pattern_ops`,
+    ),
     index("orders_telegram_user_id_idx").on(t.telegramUserId),
     index("orders_paid_at_idx").on(t.paidAt),
     uniqueIndex("orders_payment_id_idx").on(t.paymentId),
@@ -184,8 +203,15 @@ export const customerMessages = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index("customer_messages_created_at_idx").on(t.createdAt),
-    index("customer_messages_user_idx").on(t.telegramUserId, t.createdAt),
+    // The Messages lists (server/shop/message-list.ts): newest first with the id tie-break; one
+    // customer's thread and the conversations' aggregate; the unread ones alone (few, often asked).
+    index("customer_messages_created_at_id_idx").on(t.createdAt, t.id),
+    index("customer_messages_user_idx").on(t.telegramUserId, t.createdAt, t.id),
+    index("customer_messages_sender_created_at_id_idx").on(t.isFromCustomer, t.createdAt, t.id),
+    index("customer_messages_unread_idx")
+      .on(t.createdAt, t.id)
+      .where(sql`${t.isFromCustomer} and not ${t.isRead}`),
+    index("customer_messages_username_search_idx").using("btree", sql`lower(${t.telegramUsername}) text_pattern_ops`),
   ],
 );
 
@@ -263,8 +289,23 @@ export const telegramUpdates = pgTable(
     botId: bigint("bot_id", { mode: "number" }).notNull(),
     updateId: bigint("update_id", { mode: "number" }).notNull(),
     receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Whose update it is (the Telegram user id): one customer's updates are handled in order. */
+    chatKey: text("chat_key"),
+    /** The update as Telegram sent it, until it is handled; then only its id is kept. */
+    payload: jsonb("payload").$type<Record<string, unknown> | null>(),
+    /** Set once handled (or given up on): the inbox's worker takes only unhandled ones. */
+    handledAt: timestamp("handled_at", { withTimezone: true }),
+    /** A worker holds it until then (renewed while it works); a crashed worker's updates are taken again after. */
+    claimedUntil: timestamp("claimed_until", { withTimezone: true }),
+    /** How many times a worker took it: one that crashes the worker every time is given up on. */
+    attempts: integer("attempts").notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.botId, t.updateId] }), index("telegram_updates_received_at_idx").on(t.receivedAt)],
+  (t) => [
+    primaryKey({ columns: [t.botId, t.updateId] }),
+    index("telegram_updates_received_at_idx").on(t.receivedAt),
+    // The inbox's queue: unhandled updates per chat, in order.
+    index("telegram_updates_pending_idx").on(t.botId, t.chatKey, t.updateId).where(sql`${t.handledAt} is null`),
+  ],
 );
 
 /**
@@ -295,3 +336,34 @@ export const jobRuns = pgTable("job_runs", {
   name: text("name").primaryKey(),
   lastRunAt: timestamp("last_run_at", { withTimezone: true }).notNull(),
 });
+
+/**
+ * Customers the owner blocked (issue 13): the bot answers them only with a polite refusal. One row
+ * per blocked Telegram user; unblocking deletes it.
+ */
+export const blockedCustomers = pgTable("blocked_customers", {
+  telegramUserId: text("telegram_user_id").primaryKey(),
+  blockedAt: timestamp("blocked_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Every admin write, kept for "who changed what" (issue 13): when, what was done (e.g.
+ * "product.update"), to what, and a summary of the change that never holds a secret.
+ */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: id(),
+    createdAt: createdAt(),
+    action: text("action").notNull(),
+    targetType: text("target_type"),
+    targetId: text("target_id"),
+    summary: text("summary").notNull().default(""),
+    /** The client's address as the server saw it (after TRUST_PROXY). */
+    ip: text("ip"),
+  },
+  (t) => [
+    index("audit_log_created_at_id_idx").on(t.createdAt, t.id),
+    index("audit_log_target_idx").on(t.targetType, t.targetId, t.createdAt),
+  ],
+);

@@ -1,17 +1,23 @@
 import cookie from "@fastify/cookie";
+import etag from "@fastify/etag";
 import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { RequestLineLogController } from "../logging";
 import type { AppDeps, Routes } from "./deps";
+import { registerAuditLog } from "./audit";
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from "./errors";
 import { registerSecurityHeaders } from "./headers";
 import { registerInputGuard } from "./input-guard";
 import { openApiRoutes, registerOpenApi } from "./openapi";
+import { auditLogRoutes } from "./routes/audit-log";
 import { authRoutes } from "./routes/auth";
 import { botSettingsRoutes } from "./routes/bot-settings";
 import { categoryRoutes } from "./routes/categories";
+import { customerRoutes } from "./routes/customers";
+import { eventRoutes } from "./routes/events";
 import { healthRoutes } from "./routes/health";
 import { messageRoutes } from "./routes/messages";
+import { orderExportRoutes } from "./routes/orders-export";
 import { orderRoutes } from "./routes/orders";
 import { paymentWebhookRoutes } from "./routes/payments-webhook";
 import { postageRoutes } from "./routes/postage";
@@ -19,7 +25,7 @@ import { productRoutes } from "./routes/products";
 import { statsRoutes } from "./routes/stats";
 import { telegramWebhookRoutes } from "./routes/telegram-webhook";
 import { uploadRoutes } from "./routes/uploads";
-import { registerSecurity } from "./security";
+import { registerSecurity, SAFE_METHODS } from "./security";
 
 export type BuildAppOptions = {
   logger?: FastifyServerOptions["logger"];
@@ -37,8 +43,12 @@ const API_ROUTES: Routes[] = [
   productRoutes,
   postageRoutes,
   orderRoutes,
+  orderExportRoutes,
   messageRoutes,
+  customerRoutes,
+  auditLogRoutes,
   statsRoutes,
+  eventRoutes,
   uploadRoutes,
   paymentWebhookRoutes,
   telegramWebhookRoutes,
@@ -66,10 +76,25 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
   // Before any route: it documents the routes registered after it (GET /api/openapi.json).
   await registerOpenApi(app);
   await app.register(cookie);
+  // An ETag on every answer, and 304 Not Modified when the client already has it (the catalogue lists
+  // the dashboard reloads and re-reads, issue 12). Before compression: the tag is of the JSON itself.
+  await app.register(etag);
+  // JSON answers compressed when the client accepts it (issue 12); bodies under 1 kB and images stay
+  // as they are. Request bodies are never inflated: nothing sends them compressed, and inflating would
+  // let a small upload grow past the body limit.
+  await app.register(import("@fastify/compress"), { globalDecompression: false });
   await registerSecurityHeaders(app, deps.config.publicUrl);
   registerErrorHandling(app);
   registerSecurity(app, deps);
   registerInputGuard(app);
+  // Before the routes: the admin's writes and the logins are recorded (issue 13, item 6).
+  registerAuditLog(app, deps);
+  // What the admin saves, their next read shows: an admin's write drops this instance's read cache
+  // before its answer goes out, without waiting for the database's change notice (shop/read-cache.ts).
+  app.addHook("onSend", async (request, _reply, payload) => {
+    if (!SAFE_METHODS.has(request.method) && (request.routeOptions.config.access ?? "admin") === "admin") deps.cache.forget();
+    return payload;
+  });
   for (const routes of [...API_ROUTES, ...(options.extraRoutes ?? [])]) {
     await routes(app, deps);
   }

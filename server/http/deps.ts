@@ -1,34 +1,13 @@
 import type { FastifyInstance, FastifyBaseLogger, RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import type { Config } from "../config";
-import type { SecretBox } from "../crypto";
-import type { Db } from "../db/client";
-import type { PaymentGateway } from "../payments/gateway";
-import type { ObjectStorage } from "../storage";
-import type { Notifier } from "../telegram/notifier";
-import type { BotRuntime } from "../telegram/runner";
+import type { Services } from "../services";
 
-/** Everything the HTTP layer needs, passed in (tests pass fakes). */
-export type AppDeps = {
-  db: Db;
-  config: Config;
-  secrets: SecretBox;
-  storage: ObjectStorage;
-  notifier: Notifier;
-  /** The clock; tests fix it. */
-  now: () => Date;
-  /** The payment gateway; absent means NOWPayments at config.nowpaymentsApiUrl with the key from Bot Settings. */
-  gateway?: PaymentGateway;
-  /** The running Telegram bot (server/telegram/runner.ts); absent: webhook updates are refused. */
-  bot?: BotRuntime;
-  /** Extra wiring that later parts (payments, the bot) plug in. */
-  hooks?: AppHooks;
-};
-
-export type AppHooks = {
-  /** Called after bot settings are saved, so the bot can be rebuilt. */
-  onSettingsSaved?: () => void | Promise<void>;
-};
+/**
+ * What the HTTP layer needs of the server's services (server/services.ts); tests pass fakes.
+ * Without a bot (tests, a server that runs none), webhook updates are refused and saving Bot
+ * Settings rebuilds nothing.
+ */
+export type AppDeps = Omit<Services, "bot"> & { bot?: Pick<Services["bot"], "webhookSecret" | "handleUpdate" | "botInfo" | "settingsSaved"> };
 
 export type ZodApp = FastifyInstance<
   RawServerDefault,

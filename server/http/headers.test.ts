@@ -28,6 +28,7 @@ describe("security headers", () => {
   it("sends a CSP that allows only this origin's scripts and forbids framing, on pages, API answers and errors", async () => {
     for (const url of ["/", "/orders", "/api/health", "/api/orders", "/api/nothing"]) {
       const response = await plain.request("GET", url);
+      await response.arrayBuffer();
       const csp = response.headers.get("content-security-policy") ?? "";
       expect(csp, url).toContain("script-src 'self'");
       expect(csp, url).not.toMatch(/script-src[^;]*unsafe-inline/);
@@ -44,6 +45,7 @@ describe("security headers", () => {
 
   it("adds HSTS only when the shop is served over https", async () => {
     const response = await behindHttps.request("GET", "/");
+    await response.arrayBuffer();
     expect(response.headers.get("strict-transport-security")).toBe("max-age=31536000");
     expect(response.headers.get("content-security-policy")).toContain("upgrade-insecure-requests");
   });

@@ -11,7 +11,13 @@ import { registeredRoutes } from "./security";
 // are checked against the document itself (its JSON Schemas turned back into zod), so a schema
 // that drifts from the handlers, or a document that drifts from the schemas, fails here.
 
-type Operation = { summary?: string; responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>; security?: unknown[] };
+type Header = { description?: string; schema?: unknown };
+type Operation = {
+  summary?: string;
+  parameters?: { in: string; name: string }[];
+  responses?: Record<string, { content?: Record<string, { schema?: unknown }>; headers?: Record<string, Header> }>;
+  security?: unknown[];
+};
 type Document = {
   openapi: string;
   paths: Record<string, Record<string, Operation>>;
@@ -115,6 +121,36 @@ describe("the OpenAPI document", () => {
       const result = validatorFor(document, media!.schema).safeParse(body);
       expect(result.error?.issues, `${what} ${JSON.stringify(body).slice(0, 500)}`).toBeUndefined();
     }
+  });
+
+  it("declares the paging headers on every list that takes limit, and the answers carry them as declared", async () => {
+    // A second product, so one paged list has a next page (a Link header) to check.
+    const second = await server.request("POST", "/api/products", { cookie, body: { name: "Matcha", description: "Green", price: "9.99", stock: 3 } });
+    expect(second.status).toBe(201);
+    const paged = Object.entries(document.paths).flatMap(([path, operations]) =>
+      operations.get?.parameters?.some((p) => p.in === "query" && p.name === "limit") ? [[path, operations.get] as const] : [],
+    );
+    expect(paged.map(([path]) => path).sort()).toEqual(["/api/audit-log", "/api/customers", "/api/messages", "/api/messages/conversations", "/api/orders", "/api/products"]);
+    let linksSeen = 0;
+    for (const [path, operation] of paged) {
+      const headers = operation.responses?.["200"]?.headers ?? {};
+      expect(Object.keys(headers).sort(), path).toEqual(["Link", "X-Total-Count"]);
+      for (const header of Object.values(headers)) expect(header.description, path).toBeTruthy();
+      const response = await server.request("GET", `${path}?limit=1`, { cookie });
+      expect(response.status, path).toBe(200);
+      const total = response.headers.get("x-total-count");
+      expect(total, path).not.toBeNull();
+      expect(validatorFor(document, headers["X-Total-Count"]!.schema).safeParse(Number(total)).success, `${path}: ${total}`).toBe(true);
+      const link = response.headers.get("link");
+      if (link !== null) {
+        linksSeen++;
+        expect(validatorFor(document, headers.Link!.schema).safeParse(link).success, path).toBe(true);
+        expect(link, path).toMatch(new RegExp(`^<${path}\\?limit=1&cursor=[^>]+>; rel="next"$`));
+      }
+    }
+    expect(linksSeen).toBeGreaterThan(0);
+    // A list that is never paged declares no paging headers.
+    expect(document.paths["/api/messages/user/{telegramUserId}"]!.get!.responses?.["200"]?.headers).toBeUndefined();
   });
 
   it("describes the error answers, and a document that describes nothing would fail the check", async () => {

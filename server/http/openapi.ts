@@ -18,6 +18,30 @@ export const DOCS_PREFIX = "/api/docs";
 export const ERROR_ANSWERS = { "4xx": ApiErrorSchema, "5xx": ApiErrorSchema } as const;
 
 /**
+ * The headers a paged list answers with (issue 12, docs/decisions/0013), declared on its 200 answer.
+ * @fastify/swagger lifts a response schema's `headers` into the OpenAPI response's headers; the zod
+ * metadata below is how the schema carries them (it changes nothing the route checks or sends).
+ */
+export const PAGING_HEADERS = {
+  "X-Total-Count": {
+    type: "integer",
+    minimum: 0,
+    description: "With limit: how many rows match the filters, on every page (the page holds at most limit of them)",
+  },
+  Link: {
+    type: "string",
+    description:
+      'With limit, unless this is the last page: the next page\'s URL, `</api/...&cursor=...>; rel="next"` (RFC 8288); ' +
+      "the same filters, sort and limit, with the cursor after this page's last row",
+  },
+} as const;
+
+/** A list answer that is one page when the call gives `limit`: the rows, plus the paging headers. */
+export function pagedList<T extends z.ZodType>(item: T) {
+  return z.array(item).meta({ headers: PAGING_HEADERS });
+}
+
+/**
  * A schema for the document only: it accepts anything, so the route's own checks (a webhook's
  * signature before its body, the route's own sentences) keep deciding, and shows `jsonSchema`.
  */
@@ -43,7 +67,7 @@ const SUMMARIES: Record<string, string> = {
   "POST /api/categories": "Create a category",
   "PUT /api/categories/{id}": "Update a category",
   "DELETE /api/categories/{id}": "Delete a category (409 while it has subcategories; its products become uncategorised)",
-  "GET /api/products": "Every product, newest first",
+  "GET /api/products": "Products, newest first, filtered by q, categoryId and status; with limit one page (X-Total-Count, Link rel=next)",
   "POST /api/products": "Create a product",
   "PUT /api/products/{id}": "Update a product (expectedStock guards stock sold meanwhile: 409)",
   "DELETE /api/products/{id}": "Delete a product (past orders keep their item names)",
@@ -51,21 +75,31 @@ const SUMMARIES: Record<string, string> = {
   "POST /api/postage-options": "Create a postage option",
   "PATCH /api/postage-options/{id}": "Change some fields of a postage option, e.g. { isActive }",
   "DELETE /api/postage-options/{id}": "Delete a postage option (past orders keep theirs)",
-  "GET /api/orders": "Every order, newest first",
+  "GET /api/orders": "Orders, filtered by status, q, from and to, sorted by sort; with limit one page (X-Total-Count, Link rel=next)",
+  "GET /api/orders/export.csv": "The orders matching status, q, from and to, in sort order, as a CSV file: one line per order item",
   "GET /api/orders/{id}/items": "An order's lines",
   "GET /api/orders/{id}/events": "An order's audit trail, oldest first",
-  "PUT /api/orders/{id}": "Move an order on (processing → dispatched → completed), optionally with a tracking number",
+  "PUT /api/orders/{id}": "Move an order on (processing → dispatched → completed), optionally with a carrier and tracking number",
   "DELETE /api/orders/{id}": "Delete an order that received no money",
   "POST /api/orders/{id}/accept-payment": "Accept a pending order's payment as it is (e.g. a short payment)",
   "POST /api/orders/{id}/cancel": "Cancel a pending order; its stock goes back on sale",
   "POST /api/orders/cleanup-expired": "Fail the unpaid orders past their deadline now",
   "POST /api/orders/{id}/notify-dispatch": "Tell the customer by Telegram that the order was dispatched",
-  "GET /api/messages": "Every customer message, newest first",
+  "GET /api/messages": "Messages, newest first, filtered by q, telegramUserId, sender, unread, from and to; with limit one page (X-Total-Count, Link rel=next)",
+  "GET /api/messages/conversations": "One row per customer, latest conversation first: last message, unread count; with limit one page (X-Total-Count, Link rel=next)",
   "POST /api/messages": "Reply to a customer through Telegram (stored once Telegram took it)",
   "GET /api/messages/user/{telegramUserId}": "One customer's conversation",
   "GET /api/messages/unread-count": "How many customer messages are unread",
   "PUT /api/messages/{id}/read": "Mark a message read",
+  "GET /api/customers":
+    "One row per Telegram customer (an order, a message or a block): orders, total spent, last order, unread messages; filtered by q, sorted by sort; with limit one page (X-Total-Count, Link rel=next)",
+  "GET /api/customers/{telegramUserId}": "A customer's numbers, newest orders and latest messages",
+  "POST /api/customers/{telegramUserId}/block": "Block a customer: the bot answers them only with a polite refusal (again: no change)",
+  "POST /api/customers/{telegramUserId}/unblock": "Unblock a customer (again: no change)",
+  "GET /api/audit-log": "What the admin did (writes, logins, failed logins), newest first, optionally for one targetType and targetId; one page (X-Total-Count, Link rel=next)",
   "GET /api/dashboard/stats": "The dashboard's counts and revenues",
+  "GET /api/dashboard/revenue": "The dashboard chart: revenue per day (?days=30, 90) or month (?months=12), best sellers and orders by status",
+  "GET /api/events": "Live updates (Server-Sent Events): which lists changed, so the dashboard reloads them",
   "POST /api/objects/upload": "A one-time URL to PUT a product image to",
   "PUT /api/objects/upload/{token}": "Upload the image bytes to the one-time URL",
   "PUT /api/product-images": "Confirm an uploaded image; answers the path to use as a product's imageUrl",

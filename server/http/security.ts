@@ -24,7 +24,7 @@ declare module "fastify" {
 export const PUBLIC: { config: { access: RouteAccess } } = { config: { access: "public" } };
 export const WEBHOOK: { config: { access: RouteAccess } } = { config: { access: "webhook" } };
 
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+export const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 export async function hasAdminSession(request: FastifyRequest, deps: Pick<AppDeps, "db" | "now">): Promise<boolean> {
   const token = request.cookies[SESSION_COOKIE];
@@ -87,5 +87,8 @@ export function registerSecurity(app: FastifyInstance, deps: AppDeps) {
       reply.header("Cache-Control", "no-store");
       throw new HttpError(401, "Not logged in.");
     }
+    // The admin's answers hold customers' data: never kept by a shared cache, and a browser's copy is
+    // checked with the server each time (its ETag then saves sending the same list again).
+    reply.header("Cache-Control", "private, no-cache");
   });
 }

@@ -1,6 +1,11 @@
 // The payment gateway as the shop sees it. NOWPayments implements it (nowpayments.ts); BTCPay
 // Server can be added later behind the same interface without touching checkout or the IPN logic.
 
+/** How long one call to the gateway may take before the customer is told to try again. */
+export const DEFAULT_GATEWAY_TIMEOUT_MS = 15_000;
+
+export const NOT_CONFIGURED_MESSAGE = "Payments are not configured yet, so orders cannot be paid right now. Please try again later.";
+
 /** The coins the shop sells for, as the gateways write them. */
 export type PayCoin = "btc" | "ltc" | "xmr";
 

@@ -9,10 +9,10 @@ import { recordOrderEvent, type OrderEventAction } from "../shop/order-events";
 import { reclaimOrderStock, wasCancelledByOwner } from "../shop/orders";
 import { toPence } from "../shop/pricing";
 import { releaseOrderStock } from "../shop/stock";
-import type { Notifier } from "../telegram/notifier";
+import { consoleLogger, type CustomerNotifier, type ShopLogger } from "../shop/ports";
 import type { GatewayPayment, PaymentStatus } from "./gateway";
 import { isPaymentStatus } from "./gateway";
-import { paymentMessages } from "./messages";
+import { paymentMessages } from "../shop/payment-messages";
 
 export { decimalShortfall };
 
@@ -109,23 +109,11 @@ function movesForward(current: string | null, next: PaymentStatus): boolean {
   return RANK[next] > RANK[current];
 }
 
-export type PaymentLogger = {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-};
-
-export const consoleLogger: PaymentLogger = {
-  info: () => {},
-  warn: (obj, msg) => console.warn(msg, obj),
-  error: (obj, msg) => console.error(msg, obj),
-};
-
 export type PaymentUpdateDeps = {
   db: Db;
-  notifier: Notifier;
+  notifier: CustomerNotifier;
   now: () => Date;
-  logger?: PaymentLogger;
+  logger?: ShopLogger;
 };
 
 export type PaymentUpdateResult = {

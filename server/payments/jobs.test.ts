@@ -12,11 +12,13 @@ import { insertProduct } from "../testing/factories";
 import { startFakeNowPayments, type FakeNowPayments } from "../testing/fake-nowpayments";
 import { configurePayments } from "../testing/payments-setup";
 import { startPaymentJobs, type PaymentJobsDeps } from "./jobs";
+import { createNowPaymentsGatewayFromSettings } from "./nowpayments";
+import type { SecretBox } from "../crypto";
 
 describe("payment jobs: rescue sweep and expiry cleanup", () => {
   let database: Database;
   let gateway: FakeNowPayments;
-  let deps: PaymentJobsDeps & { config: ReturnType<typeof loadConfig> };
+  let deps: PaymentJobsDeps & { config: ReturnType<typeof loadConfig>; secrets: SecretBox };
   let notifier: ReturnType<typeof createRecordingNotifier>;
   let clock = new Date();
   let seq = 0;
@@ -25,10 +27,13 @@ describe("payment jobs: rescue sweep and expiry cleanup", () => {
     database = await createTestDatabase();
     gateway = await startFakeNowPayments({ now: () => clock });
     notifier = createRecordingNotifier();
+    const secrets = createSecretBox(Buffer.alloc(32, 5));
+    const config = { ...loadConfig({}), nowpaymentsApiUrl: gateway.url };
     deps = {
       db: database.db,
-      secrets: createSecretBox(Buffer.alloc(32, 5)),
-      config: { ...loadConfig({}), nowpaymentsApiUrl: gateway.url },
+      secrets,
+      config,
+      gateway: createNowPaymentsGatewayFromSettings({ db: database.db, secrets, config }),
       notifier,
       now: () => clock,
       logger: { info: () => {}, warn: () => {}, error: () => {} },

@@ -1,13 +1,11 @@
 import { sql } from "drizzle-orm";
-import type { Config } from "../config";
 import type { Db } from "../db/client";
 import type { Locks } from "../db/leader";
 import { jobRuns } from "../db/schema";
 import { cleanupExpiredOrders } from "../shop/orders";
 import { settleAbandonedCheckouts } from "../shop/checkout";
-import type { Notifier } from "../telegram/notifier";
-import { consoleLogger, type PaymentLogger } from "./ipn";
-import { paymentGatewayFor, type GatewayDeps } from "./nowpayments";
+import { consoleLogger, type CustomerNotifier, type ShopLogger } from "../shop/ports";
+import type { PaymentGateway } from "./gateway";
 import { rescueUnsettledPayments } from "./rescue";
 
 // The payment jobs on a timer: the rescue sweep (rescue.ts) and the expired-order cleanup of
@@ -21,12 +19,12 @@ import { rescueUnsettledPayments } from "./rescue";
 
 export const PAYMENT_JOBS_INTERVAL_MS = 5 * 60 * 1000;
 
-export type PaymentJobsDeps = GatewayDeps & {
+export type PaymentJobsDeps = {
   db: Db;
-  config: Pick<Config, "nowpaymentsApiUrl">;
-  notifier: Notifier;
+  gateway: PaymentGateway;
+  notifier: CustomerNotifier;
   now: () => Date;
-  logger?: PaymentLogger;
+  logger?: ShopLogger;
   intervalMs?: number;
   /** Cross-instance locks (db/leader.ts); absent: no other instance is assumed (tests). */
   locks?: Locks;
@@ -72,7 +70,7 @@ export function startPaymentJobs(deps: PaymentJobsDeps): PaymentJobs {
     // The sweep goes first, so an order whose IPN was lost is settled as paid before the
     // cleanup could take it for abandoned.
     try {
-      const { applied } = await rescueUnsettledPayments({ ...deps, gateway: paymentGatewayFor(deps), logger });
+      const { applied } = await rescueUnsettledPayments({ ...deps, logger });
       if (applied.length > 0) logger.info({ orderIds: applied }, "payment statuses recovered by polling the gateway");
     } catch (error) {
       logger.error({ err: error instanceof Error ? error.message : String(error) }, "the payment rescue sweep failed");

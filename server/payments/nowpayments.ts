@@ -4,7 +4,7 @@ import type { DbOrTx } from "../db/client";
 import { unavailable } from "../shop/errors";
 import { formatPence } from "../shop/pricing";
 import { getBotSettings } from "../shop/settings";
-import type { CreatePaymentRequest, GatewayPayment, PaymentGateway } from "./gateway";
+import { DEFAULT_GATEWAY_TIMEOUT_MS, NOT_CONFIGURED_MESSAGE, type CreatePaymentRequest, type GatewayPayment, type PaymentGateway } from "./gateway";
 
 // A small NOWPayments client over fetch (DESIGN "Stack"): the two calls of their API v1 the shop
 // makes, POST /payment (create) and GET /payment/{id} (status), with the key in x-api-key.
@@ -17,10 +17,6 @@ export type NowPaymentsOptions = {
   /** How long one call may take before the customer is told to try again. */
   timeoutMs?: number;
 };
-
-export const DEFAULT_GATEWAY_TIMEOUT_MS = 15_000;
-
-export const NOT_CONFIGURED_MESSAGE = "Payments are not configured yet, so orders cannot be paid right now. Please try again later.";
 
 /** NOWPayments writes amounts as JSON numbers; keep them as plain decimal text (never "1e-7"). */
 function decimalText(value: unknown): string | null {
@@ -129,21 +125,17 @@ export function createNowPaymentsGateway(options: NowPaymentsOptions): PaymentGa
   };
 }
 
-/** What paymentGatewayFor needs; AppDeps and the bot's deps both fit. */
-export type GatewayDeps = {
+/**
+ * The shop's NOWPayments gateway: the API key is read from Bot Settings at each call, so a key saved
+ * there is used at once. Built once, at start-up (server/services.ts).
+ */
+export function createNowPaymentsGatewayFromSettings(deps: {
   db: DbOrTx;
   secrets: SecretBox;
   config: Pick<Config, "nowpaymentsApiUrl">;
-  /** Given by tests or by a future BTCPay setup; otherwise NOWPayments with the key from Bot Settings. */
-  gateway?: PaymentGateway;
-};
-
-export function paymentGatewayFor(deps: GatewayDeps): PaymentGateway {
-  return (
-    deps.gateway ??
-    createNowPaymentsGateway({
-      apiUrl: deps.config.nowpaymentsApiUrl,
-      getApiKey: async () => (await getBotSettings(deps.db, deps.secrets))?.nowpaymentsApiKey,
-    })
-  );
+}): PaymentGateway {
+  return createNowPaymentsGateway({
+    apiUrl: deps.config.nowpaymentsApiUrl,
+    getApiKey: async () => (await getBotSettings(deps.db, deps.secrets))?.nowpaymentsApiKey,
+  });
 }

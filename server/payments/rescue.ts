@@ -1,9 +1,9 @@
 import { and, asc, gt, isNotNull, notInArray, or, isNull } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { orders } from "../db/schema";
-import type { Notifier } from "../telegram/notifier";
+import { consoleLogger, type CustomerNotifier, type ShopLogger } from "../shop/ports";
 import type { PaymentGateway } from "./gateway";
-import { applyPaymentUpdate, consoleLogger, type PaymentLogger } from "./ipn";
+import { applyPaymentUpdate } from "./ipn";
 
 // The rescue sweep: an IPN can be lost (our server was down, the network dropped it, or no
 // PUBLIC_URL was set so none was ever sent). Asking the gateway about every unresolved payment
@@ -18,9 +18,9 @@ const MAX_PER_SWEEP = 500;
 export type RescueDeps = {
   db: Db;
   gateway: PaymentGateway;
-  notifier: Notifier;
+  notifier: CustomerNotifier;
   now: () => Date;
-  logger?: PaymentLogger;
+  logger?: ShopLogger;
 };
 
 export type RescueResult = { checked: number; applied: string[] };

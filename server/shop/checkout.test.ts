@@ -6,7 +6,7 @@ import type { Database } from "../db/client";
 import { botSettings, cartItems, orderEvents, orderItems, orders, postageOptions, products } from "../db/schema";
 import type { CreatePaymentRequest, GatewayPayment, PaymentGateway } from "../payments/gateway";
 import { startPaymentJobs } from "../payments/jobs";
-import { createNowPaymentsGateway } from "../payments/nowpayments";
+import { createNowPaymentsGateway, createNowPaymentsGatewayFromSettings } from "../payments/nowpayments";
 import { createRecordingNotifier } from "../testing/app";
 import { createTestDatabase } from "../testing/database";
 import { insertOrder, insertProduct } from "../testing/factories";
@@ -36,10 +36,13 @@ describe("checkout", () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     gateway = await startFakeNowPayments({ apiKey: TEST_NOWPAYMENTS_API_KEY });
+    const secrets = createSecretBox(Buffer.alloc(32, 3));
+    const config = { ...loadConfig({}), nowpaymentsApiUrl: gateway.url, publicUrl: "https://shop.example" };
     deps = {
       db: database.db,
-      secrets: createSecretBox(Buffer.alloc(32, 3)),
-      config: { ...loadConfig({}), nowpaymentsApiUrl: gateway.url, publicUrl: "https://shop.example" },
+      secrets,
+      config,
+      gateway: createNowPaymentsGatewayFromSettings({ db: database.db, secrets, config }),
       now: () => new Date(),
     };
   });

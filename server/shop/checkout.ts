@@ -4,13 +4,12 @@ import type { Config } from "../config";
 import type { SecretBox } from "../crypto";
 import type { Db, DbOrTx } from "../db/client";
 import { cartItems, orderItems, orders, postageOptions, products } from "../db/schema";
-import type { PayCoin } from "../payments/gateway";
-import { consoleLogger, type PaymentLogger } from "../payments/ipn";
-import { DEFAULT_GATEWAY_TIMEOUT_MS, NOT_CONFIGURED_MESSAGE, paymentGatewayFor, type GatewayDeps } from "../payments/nowpayments";
+import { DEFAULT_GATEWAY_TIMEOUT_MS, NOT_CONFIGURED_MESSAGE, type PayCoin, type PaymentGateway } from "../payments/gateway";
 import { conflict, invalid, ShopError, unavailable } from "./errors";
 import { isUuid, shortOrderId } from "./ids";
 import { recordOrderEvent } from "./order-events";
-import { toOrder, type CustomerNotifier } from "./orders";
+import { toOrder } from "./orders";
+import { consoleLogger, type CustomerNotifier, type ShopLogger } from "./ports";
 import { formatPence, toPence, unitPricePence } from "./pricing";
 import { getBotSettings } from "./settings";
 import { releaseOrderStock, reserveStock } from "./stock";
@@ -27,11 +26,14 @@ export const PAYMENT_WEBHOOK_PATH = "/api/payments/webhook";
 export const PAYMENTS_UNAVAILABLE_MESSAGE =
   "Payments are not available right now, so orders cannot be paid. Please try again later.";
 
-export type CheckoutDeps = GatewayDeps & {
+export type CheckoutDeps = {
   db: Db;
-  config: Pick<Config, "publicUrl" | "nowpaymentsApiUrl">;
+  secrets: SecretBox;
+  config: Pick<Config, "publicUrl">;
+  /** The one gateway of the server (server/services.ts), or a test's. */
+  gateway: PaymentGateway;
   now: () => Date;
-  logger?: PaymentLogger;
+  logger?: ShopLogger;
 };
 
 export type CheckoutInput = {
@@ -170,7 +172,7 @@ export async function checkout(deps: CheckoutDeps, input: CheckoutInput): Promis
   if (!address.success) throw invalid(`Please check the shipping address: ${address.error.issues[0]!.message}.`);
   if (!(CURRENCIES as readonly string[]).includes(input.coin)) throw invalid("Please choose BTC, LTC or XMR to pay with.");
 
-  const gateway = paymentGatewayFor(deps);
+  const { gateway } = deps;
   const settings = await getBotSettings(db, deps.secrets);
   if (!settings || !(await gateway.isConfigured())) throw unavailable(NOT_CONFIGURED_MESSAGE);
 
@@ -330,7 +332,7 @@ export type AbandonedCheckoutDeps = {
   db: Db;
   notifier: CustomerNotifier;
   now: () => Date;
-  logger?: Pick<PaymentLogger, "warn">;
+  logger?: Pick<ShopLogger, "warn">;
 };
 
 /**

@@ -37,8 +37,13 @@ export async function getConversation(db: DbOrTx, telegramUserId: string): Promi
     .select({ state: botConversations.state })
     .from(botConversations)
     .where(eq(botConversations.telegramUserId, telegramUserId));
-  if (!row) return IDLE;
-  const parsed = ConversationStateSchema.safeParse(row.state);
+  return parseConversation(row?.state ?? null);
+}
+
+/** A stored state as the bot uses it: idle when none was stored (null) or what was stored no longer parses. */
+export function parseConversation(stored: unknown): ConversationState {
+  if (stored === null || stored === undefined) return IDLE;
+  const parsed = ConversationStateSchema.safeParse(stored);
   return parsed.success ? parsed.data : IDLE;
 }
 

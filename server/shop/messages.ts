@@ -5,22 +5,13 @@ import type { DbOrTx } from "../db/client";
 import { customerMessages, orders } from "../db/schema";
 import { invalid, notFound } from "./errors";
 import { isUuid } from "./ids";
-import type { CustomerNotifier } from "./orders";
+import type { CustomerNotifier } from "./ports";
 
 type MessageRow = typeof customerMessages.$inferSelect;
 export type AdminReply = z.output<typeof MessageInputSchema>;
 
-function toMessage(row: MessageRow): CustomerMessage {
+export function toMessage(row: MessageRow): CustomerMessage {
   return { ...row, createdAt: row.createdAt.toISOString() };
-}
-
-/** Every message, customer and admin alike, newest first. */
-export async function listMessages(db: DbOrTx): Promise<CustomerMessage[]> {
-  const rows = await db
-    .select()
-    .from(customerMessages)
-    .orderBy(desc(customerMessages.createdAt), desc(customerMessages.id));
-  return rows.map(toMessage);
 }
 
 /** One customer's conversation, oldest first, as a chat reads. */

@@ -1,27 +1,21 @@
-import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { EXPIRED_ORDER_AGE_MS, type Order, type OrderEvent, type OrderItem, type OrderStatus } from "../../contract";
 import type { Db, DbOrTx } from "../db/client";
 import { orderEvents, orderItems, orders } from "../db/schema";
-import { paymentMessages } from "../payments/messages";
 import { conflict, notFound, ShopError, unavailable } from "./errors";
 import { decimalShortfall, isPositiveDecimal } from "./crypto-amounts";
 import { listOrderEvents, recordOrderEvent } from "./order-events";
 import { releaseOrderStock, reserveStock } from "./stock";
 import { isUuid, shortOrderId } from "./ids";
+import { carrierName, trackingUrl } from "./carriers";
+import { paymentMessages } from "./payment-messages";
+import { consoleLogger, type CustomerNotifier, type WarningLogger } from "./ports";
 
 type OrderRow = typeof orders.$inferSelect;
 type OrderItemRow = typeof orderItems.$inferSelect;
 
-/** Sends a text to a customer's chat; the Telegram notifier fits this shape. */
-export type CustomerNotifier = { sendMessage(chatId: string, text: string): Promise<void> };
-
-/** Where a customer message that could not be delivered is reported; pino and PaymentLogger fit. */
-export type WarningLogger = { warn(obj: object, msg: string): void };
-
 /** What the owner's money actions and the expiry need: they change the order, then tell the customer. */
 export type OrderActionDeps = { db: Db; notifier: CustomerNotifier; now: () => Date; logger?: WarningLogger };
-
-const consoleWarnings: WarningLogger = { warn: (obj, msg) => console.warn(msg, obj) };
 
 /**
  * Tells a customer something after the change was committed. Never rejects: the change stands
@@ -29,7 +23,7 @@ const consoleWarnings: WarningLogger = { warn: (obj, msg) => console.warn(msg, o
  */
 function tellCustomer(deps: Pick<OrderActionDeps, "notifier" | "logger">, orderId: string, chatId: string, text: string) {
   return deps.notifier.sendMessage(chatId, text).catch((error: unknown) => {
-    (deps.logger ?? consoleWarnings).warn(
+    (deps.logger ?? consoleLogger).warn(
       { orderId, err: error instanceof Error ? error.message : String(error) },
       "the customer could not be told about their order",
     );
@@ -56,6 +50,8 @@ export function toOrder(row: OrderRow): Order {
     postageName: row.postageName,
     postagePrice: row.postagePrice,
     trackingNumber: row.trackingNumber,
+    carrier: row.carrier,
+    trackingUrl: trackingUrl(row.carrier, row.trackingNumber),
     payAddress: row.payAddress,
     payAmount: row.payAmount,
     payCurrency: row.payCurrency,
@@ -93,12 +89,6 @@ async function lockOrderRow(tx: DbOrTx, id: string): Promise<OrderRow> {
   const [row] = isUuid(id) ? await tx.select().from(orders).where(eq(orders.id, id)).for("update") : [];
   if (!row) throw notFound("Order not found.");
   return row;
-}
-
-/** Every order, newest first. */
-export async function listOrders(db: DbOrTx): Promise<Order[]> {
-  const rows = await db.select().from(orders).orderBy(desc(orders.createdAt), desc(orders.id));
-  return rows.map(toOrder);
 }
 
 export async function getOrder(db: DbOrTx, id: string): Promise<Order> {
@@ -200,12 +190,12 @@ function refusedTransition(order: OrderRow, to: OrderStatus): ShopError {
  * Moves an order along processing -> dispatched -> completed. The change is one conditional UPDATE,
  * so a payment or cleanup changing the same order at the same moment cannot be overwritten; the
  * audit trail gets its line in the same transaction.
- * `trackingNumber`: undefined keeps it, null or "" clears it.
+ * `trackingNumber` and `carrier`: undefined keeps them, null or "" clears them.
  */
 export async function updateOrderStatus(
   db: DbOrTx,
   id: string,
-  change: { status: OrderStatus; trackingNumber?: string | null },
+  change: { status: OrderStatus; trackingNumber?: string | null; carrier?: string | null },
   now: Date,
 ): Promise<Order> {
   const order = await requireOrderRow(db, id);
@@ -213,6 +203,7 @@ export async function updateOrderStatus(
   if (!from || order.status !== from) throw refusedTransition(order, change.status);
   const values: Partial<typeof orders.$inferInsert> = { status: change.status, updatedAt: now };
   if (change.trackingNumber !== undefined) values.trackingNumber = change.trackingNumber || null;
+  if (change.carrier !== undefined) values.carrier = carrierName(change.carrier || null);
   const row = await db.transaction(async (tx) => {
     const [updated] = await tx
       .update(orders)
@@ -220,7 +211,8 @@ export async function updateOrderStatus(
       .where(and(eq(orders.id, id), eq(orders.status, from)))
       .returning();
     if (!updated) return undefined;
-    const tracking = updated.trackingNumber ? ` (tracking number ${updated.trackingNumber})` : "";
+    const shipment = [updated.carrier, updated.trackingNumber && `tracking number ${updated.trackingNumber}`].filter(Boolean);
+    const tracking = shipment.length > 0 ? ` (${shipment.join(", ")})` : "";
     await recordOrderEvent(
       tx,
       {
@@ -436,9 +428,17 @@ export async function cleanupExpiredOrders(deps: OrderActionDeps): Promise<Expir
   return { expiredOrderIds: failed.map((order) => order.id), notified };
 }
 
-export function dispatchNotice(order: Pick<Order, "id" | "trackingNumber">): string {
+/**
+ * The customer's dispatch message: the carrier, the tracking number and, for a known carrier, the
+ * link to its tracking page, each when known. Plain text (the notifier sends no markup), so a
+ * carrier's name can never turn into formatting.
+ */
+export function dispatchNotice(order: Pick<OrderRow, "id" | "trackingNumber" | "carrier">): string {
   const lines = [`Good news! Your order #${shortOrderId(order.id)} has been dispatched.`];
+  if (order.carrier) lines.push(`Carrier: ${order.carrier}`);
   if (order.trackingNumber) lines.push(`Tracking number: ${order.trackingNumber}`);
+  const link = trackingUrl(order.carrier, order.trackingNumber);
+  if (link) lines.push(`Track your parcel: ${link}`);
   lines.push("Thank you for shopping with us.");
   return lines.join("\n");
 }

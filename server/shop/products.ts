@@ -1,4 +1,4 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { z } from "zod";
 import type { ProductInputSchema } from "../../contract";
 import type { DbOrTx } from "../db/client";
@@ -10,11 +10,6 @@ export type ProductValues = z.output<typeof ProductInputSchema>;
 export type ProductRow = typeof products.$inferSelect;
 
 const NO_SUCH_CATEGORY = "The selected category does not exist.";
-
-/** Newest first, as the admin's product list shows them. */
-export function listProducts(db: DbOrTx): Promise<ProductRow[]> {
-  return db.select().from(products).orderBy(desc(products.createdAt), desc(products.id));
-}
 
 async function checkCategory(db: DbOrTx, categoryId: string | null): Promise<void> {
   if (!categoryId) return;

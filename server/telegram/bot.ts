@@ -1,10 +1,11 @@
 import { autoRetry } from "@grammyjs/auto-retry";
 import { Bot, type MiddlewareFn } from "grammy";
-import type { UserFromGetMe } from "grammy/types";
+import type { Update, UserFromGetMe } from "grammy/types";
 import type { BotSettings } from "../../contract";
-import { getConversation, saveConversation } from "../shop/conversations";
+import { getConversation, parseConversation, saveConversation } from "../shop/conversations";
+import { isBlocked } from "../shop/customers";
 import { ShopError } from "../shop/errors";
-import { getBotSettings } from "../shop/settings";
+import { cachedReads } from "../shop/read-cache";
 import type { BotContext, BotDeps, BotLogger } from "./context";
 import { aboutFeature } from "./features/about";
 import { cartFeature } from "./features/cart";
@@ -25,11 +26,6 @@ export type CreateBotOptions = {
   botInfo?: UserFromGetMe;
   /** Retry Telegram's 429 answers after retry_after (on for a real bot). */
   retry?: boolean;
-  /**
-   * Records an update as received, answering false for one seen before: that update is then
-   * skipped. Set for updates from Telegram; the Bot Preview tester (made-up ids) leaves it out.
-   */
-  firstDelivery?: (updateId: number) => Promise<boolean>;
 };
 
 /**
@@ -66,17 +62,53 @@ function guard(log: BotLogger): MiddlewareFn<BotContext> {
   };
 }
 
+/** Conversation states read with an update from the inbox (inbox.ts claimUpdates), so the bot need not read them again. */
+const storedConversations = new WeakMap<Update, unknown>();
+
+/**
+ * Handles an update whose customer's conversation state was read with it (null: none stored); the
+ * bot reads it from the database for any other update (the Bot Preview tester's, the tests').
+ */
+export async function handleWithConversation(bot: Bot<BotContext>, update: Update, storedConversation: unknown): Promise<void> {
+  storedConversations.set(update, storedConversation);
+  await bot.handleUpdate(update);
+}
+
+/** What a customer the owner blocked gets, whatever they send or press (issue 13). */
+export const BLOCKED_CUSTOMER_REPLY = "Sorry, this shop is not available to you.";
+
+/**
+ * A blocked customer gets the refusal and nothing else: no screen, no cart, no stored message. Before
+ * the customer's conversation is read, so a blocked customer costs no more than this check (a cached read).
+ */
+function refuseBlocked(deps: BotDeps): MiddlewareFn<BotContext> {
+  return async (ctx, next) => {
+    if (ctx.from && (await isBlocked(deps, String(ctx.from.id)))) {
+      // A press is answered with the refusal as a notice (the guard sees it answered); anything else gets it as a message.
+      if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: BLOCKED_CUSTOMER_REPLY, show_alert: true });
+      else await ctx.reply(BLOCKED_CUSTOMER_REPLY);
+      return;
+    }
+    await next();
+  };
+}
+
 /** Who the customer is, the settings as saved now, and the customer's stored conversation step. */
 function loadCustomer(deps: BotDeps, snapshot: BotSettings, log: BotLogger): MiddlewareFn<BotContext> {
+  const reads = cachedReads(deps);
   return async (ctx, next) => {
     if (!ctx.from) return;
     const customerId = String(ctx.from.id);
     ctx.deps = deps;
     ctx.log = log;
     ctx.customerId = customerId;
-    ctx.settings = (await getBotSettings(deps.db, deps.secrets)) ?? snapshot;
-    ctx.conversation = await getConversation(deps.db, customerId);
+    ctx.reads = reads;
+    ctx.settings = (await reads.settings()) ?? snapshot;
+    ctx.conversation = storedConversations.has(ctx.update) ? parseConversation(storedConversations.get(ctx.update)) : await getConversation(deps.db, customerId);
     ctx.setConversation = async (state) => {
+      // Most taps leave the step as it was (/start, the menu, browsing): no write for those. Safe because
+      // one customer's updates run one at a time (telegram/inbox.ts), so ctx.conversation is what is stored.
+      if (JSON.stringify(state) === JSON.stringify(ctx.conversation)) return;
       await saveConversation(deps.db, customerId, state);
       ctx.conversation = state;
     };
@@ -99,16 +131,10 @@ export function createBot(deps: BotDeps, settings: BotSettings, options: CreateB
   }
   bot.catch((error) => options.log.error({ err: error.error }, "the bot could not handle an update"));
 
-  const firstDelivery = options.firstDelivery;
-  if (firstDelivery) {
-    bot.use(async (ctx, next) => {
-      if (await firstDelivery(ctx.update.update_id)) await next();
-    });
-  }
-
   // The shop talks to customers one to one; groups and channels are ignored.
   const shop = bot.chatType("private");
   shop.use(guard(options.log));
+  shop.use(refuseBlocked(deps));
   shop.use(loadCustomer(deps, settings, options.log));
   shop.use(startFeature, checkoutFeature, supportFeature, catalogueFeature, cartFeature, ordersFeature, aboutFeature);
   shop.use(fallbackFeature);

@@ -1,19 +1,41 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Context } from "grammy";
 import type { BotSettings } from "../../contract";
-import type { AppDeps } from "../http/deps";
+import type { Config } from "../config";
+import type { SecretBox } from "../crypto";
+import type { Db } from "../db/client";
+import type { PaymentGateway } from "../payments/gateway";
 import type { ConversationState } from "../shop/conversations";
+import type { CustomerNotifier } from "../shop/ports";
+import type { CachedReads, ReadCache } from "../shop/read-cache";
+import type { ObjectStorage } from "../storage";
 
 export type BotLogger = Pick<FastifyBaseLogger, "info" | "warn" | "error">;
 
-/** What the bot's handlers reach the shop through: the server's deps, the settings and a logger. */
-export type BotDeps = AppDeps;
+/**
+ * What the bot needs of the server's services (server/services.ts builds them once); the bot
+ * declares it here rather than importing the server's wiring, so telegram/ depends on no adapter.
+ */
+export type BotDeps = {
+  db: Db;
+  config: Pick<Config, "publicUrl" | "telegramApiRoot" | "timeZone">;
+  secrets: SecretBox;
+  storage: ObjectStorage;
+  gateway: PaymentGateway;
+  notifier: CustomerNotifier;
+  /** What the bot reads on every update, kept in memory until the database says it changed. */
+  cache: ReadCache;
+  /** The clock; tests fix it. */
+  now: () => Date;
+};
 
 /** grammY's context plus the shop: who the customer is, where they are in a conversation. */
 export type BotContext = Context & {
   deps: BotDeps;
   /** The settings as saved now (read per update, so a second server instance sees a save too). */
   settings: BotSettings;
+  /** The settings, categories and active products through the cache (shop/read-cache.ts). */
+  reads: CachedReads;
   log: BotLogger;
   /** The customer's Telegram user id as text, as the shop stores it. */
   customerId: string;

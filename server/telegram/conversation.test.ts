@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db/client";
-import { categories } from "../db/schema";
+import { eq } from "drizzle-orm";
+import { botConversations, categories } from "../db/schema";
 import { getConversation } from "../shop/conversations";
 import { createBotSettings } from "../shop/settings";
 import { startShopWithBot, type ShopWithBot } from "../testing/bot-harness";
@@ -8,6 +9,7 @@ import { createTestDatabase } from "../testing/database";
 import { insertOrder, insertProduct } from "../testing/factories";
 import { photoUpdate, startFakeTelegram, type FakeTelegram } from "../testing/fake-telegram";
 import { TEST_IPN_SECRET, TEST_NOWPAYMENTS_API_KEY } from "../testing/payments-setup";
+import { MAIN_MENU_BUTTON } from "./ui";
 
 const TOKEN = "7000000001:conversation-test-token";
 
@@ -159,6 +161,26 @@ describe("conversation edges", () => {
     const sent = await telegram.waitForCall((c) => c.method === "sendMessage" && c.payload.chat_id === carol.id, { from });
     expect(sent.payload.text).toBe("It left us this morning.");
     expect(sent.token).toBe(TOKEN);
+  });
+
+  it("writes the customer's step only when it changes", async () => {
+    const erin = shop.customer(92_000_009);
+    const stored = async () =>
+      (await shop.server.deps.db.select().from(botConversations).where(eq(botConversations.telegramUserId, erin.id)))[0];
+    // Greeting and browsing leave a new customer idle: nothing to store.
+    await erin.send("/start");
+    await erin.press("Browse Products");
+    await erin.press(MAIN_MENU_BUTTON);
+    expect(await stored()).toBeUndefined();
+    await erin.press("Contact Support");
+    expect(await stored()).toMatchObject({ state: { step: "support" } });
+    await erin.send("/start");
+    const idle = await stored();
+    expect(idle).toMatchObject({ state: { step: "idle" } });
+    // Idle again and again: the row is not touched.
+    await erin.send("/start");
+    await erin.press("Browse Products");
+    expect((await stored())!.updatedAt).toEqual(idle!.updatedAt);
   });
 
   it("keeps texts within Telegram's limits", async () => {

@@ -1,10 +1,6 @@
 import { Api, GrammyError, HttpError } from "grammy";
 import { unavailable } from "../shop/errors";
-
-/** Sends a text to a customer's Telegram chat. Throws a ShopError("unavailable") when it cannot. */
-export type Notifier = {
-  sendMessage(chatId: string, text: string): Promise<void>;
-};
+import type { CustomerNotifier } from "../shop/ports";
 
 /**
  * A notifier over grammY's Api client. The token is looked up at each send, so a token saved
@@ -13,7 +9,7 @@ export type Notifier = {
 export function createTelegramNotifier(options: {
   apiRoot: string;
   getToken: () => Promise<string | null | undefined>;
-}): Notifier {
+}): CustomerNotifier {
   return {
     async sendMessage(chatId, text) {
       const token = await options.getToken();

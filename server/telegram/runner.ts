@@ -1,24 +1,20 @@
 import crypto from "node:crypto";
-import type { Bot } from "grammy";
+import { Bot } from "grammy";
 import type { Update, UserFromGetMe } from "grammy/types";
 import type { Locks } from "../db/leader";
 import { getBotSettings } from "../shop/settings";
-import { ALLOWED_UPDATES, createBot } from "./bot";
+import { groupCommit } from "../db/group-commit";
+import { ALLOWED_UPDATES, createBot, handleWithConversation } from "./bot";
 import type { BotContext, BotDeps, BotLogger } from "./context";
-import { botIdOf, recordUpdate } from "./update-log";
+import { watchBotSettings, type SettingsWatch } from "./settings-watch";
+import { botIdOf, startInboxWorker, storeUpdate, storeUpdates, type InboxWorker } from "./inbox";
 
 // Runs the bot the settings describe: by webhook when the server has a public https address
 // (PUBLIC_URL), else by long polling, so the shop also works on a laptop. No token: the bot is off
-// and the rest of the server runs. Saving the settings rebuilds it (reload).
+// and the rest of the server runs. Saving the settings rebuilds it: at once on the instance that
+// saved them (settingsSaved), within a few seconds on every other one (settings-watch.ts).
 
 export const TELEGRAM_WEBHOOK_PATH = "/api/telegram/webhook";
-
-/**
- * How long a webhook call waits for its update to be handled before Telegram is answered anyway
- * (the handling carries on). Telegram re-sends an update it thinks timed out, and a payment
- * gateway may take 15 s: the answer must not wait for it.
- */
-export const WEBHOOK_ANSWER_WITHIN_MS = 5_000;
 
 /**
  * The secret Telegram sends back in X-Telegram-Bot-Api-Secret-Token. Derived from the token, so
@@ -37,6 +33,11 @@ export type BotRuntime = {
   start(): Promise<void>;
   /** Stops the running bot and starts it again from the settings as saved now. */
   reload(): Promise<void>;
+  /**
+   * Bot Settings were saved through this instance: rebuilds the bot if they changed. Does nothing
+   * before start() (a server that runs no bot, such as the browser tests', stays without one).
+   */
+  settingsSaved(): Promise<void>;
   stop(): Promise<void>;
   status(): BotStatus;
   /** The secret a webhook call must carry, or null when no bot is configured. */
@@ -46,10 +47,13 @@ export type BotRuntime = {
   /** The running bot's identity, once Telegram told it. */
   botInfo(): UserFromGetMe | null;
   /**
-   * An update received by webhook. Resolves once it is handled, or after answerWithinMs while it
-   * goes on in the background (errors logged); false when no bot is running.
+   * An update received by webhook: stored in the inbox (inbox.ts) and handled by its worker. Resolves
+   * once stored, before it is handled (a redelivered one is acknowledged without effect); false when
+   * no bot is running.
    */
   handleUpdate(update: Update): Promise<boolean>;
+  /** Resolves once the inbox has nothing waiting or in hand here (tests wait for the bot's answers so). */
+  drained(): Promise<void>;
 };
 
 /** grammY types its signals with the abort-controller package's shim; the platform's signal works the same. */
@@ -58,6 +62,8 @@ const grammySignal = (signal: AbortSignal) => signal as unknown as GrammySignal;
 
 type Running = {
   bot: Bot<BotContext>;
+  /** Stored updates are this bot's (a new token is another bot, with its own update ids). */
+  botId: number;
   secret: string;
   /** Stops a start-up still waiting for Telegram (grammY retries getMe until it answers). */
   abort: AbortController;
@@ -65,35 +71,35 @@ type Running = {
   task: Promise<void>;
   /** Settles when start-up is over. */
   startup: Promise<void>;
-  /** Webhook updates still being handled; stopping waits for them. */
-  inFlight: Set<Promise<void>>;
-  /** The last update queued per chat: a chat's updates are handled one after another, in order. */
-  chatQueues: Map<string, Promise<void>>;
+  /** Handles what the inbox holds for this bot; stopping waits for the updates in hand. */
+  worker: InboxWorker;
+  /** Long polling only: the bot that asks Telegram for updates and stores them in the inbox. */
+  receiver: Bot | null;
+  /** Stores a webhook's update (group commit: one statement for the updates arriving together); whether it is new. */
+  store(update: Update): Promise<boolean>;
 };
-
-/** Whose update it is: updates of one customer are handled in the order they came. */
-function chatKeyOf(update: Update): string | null {
-  const from = update.message?.from ?? update.callback_query?.from;
-  return from ? String(from.id) : null;
-}
 
 export type BotRunnerOptions = {
   log: BotLogger;
-  /** Overrides WEBHOOK_ANSWER_WITHIN_MS (tests). */
-  answerWithinMs?: number;
+  /** How often the inbox looks for updates another instance stored (inbox.ts INBOX_POLL_MS by default). */
+  inboxPollMs?: number;
+  /** No other process can use the database (PGlite): the inbox takes back a crashed run's updates at once. */
+  soleInstance?: boolean;
   /**
    * With several server instances, long polling runs on the one holding this lock (db/leader.ts);
    * the others stand by and take over when it goes. Absent: this instance always polls.
    * Webhook mode runs on every instance: Telegram spreads the calls through the load balancer.
    */
   pollingLeader?: Pick<Locks, "acquire">;
+  /** How often another instance's save is looked for; settings-watch.ts's SETTINGS_CHECK_MS by default. */
+  settingsCheckMs?: number;
 };
 
 export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRuntime {
   const { log } = options;
-  const answerWithinMs = options.answerWithinMs ?? WEBHOOK_ANSWER_WITHIN_MS;
   let running: Running | null = null;
   let status: BotStatus = { mode: "off", reason: "not started" };
+  let settingsWatch: SettingsWatch | null = null;
   // start/reload/stop run one at a time, in the order they were asked for.
   let queue: Promise<void> = Promise.resolve();
   const serial = (task: () => Promise<void>) => {
@@ -110,8 +116,34 @@ export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRu
     log.info({ url, bot: bot.botInfo.username }, "Telegram bot running by webhook");
   }
 
-  async function runPolling(bot: Bot<BotContext>, signal: AbortSignal, onStarted: () => void) {
+  /**
+   * Long polling feeds the inbox as the webhook does: a second, bare bot on the same token only
+   * stores what getUpdates brings (the shop's bot handles it from the inbox). grammY asks Telegram
+   * for the next updates only after a batch went through, so an update is never confirmed to
+   * Telegram before it is stored: while the database refuses, polling waits and tries again.
+   */
+  function createReceiver(current: Running, signal: AbortSignal): Bot {
+    const receiver = new Bot(current.bot.token, { botInfo: current.bot.botInfo, client: { apiRoot: deps.config.telegramApiRoot } });
+    receiver.use(async (ctx) => {
+      for (;;) {
+        try {
+          if (await storeUpdate(deps.db, current.botId, ctx.update, deps.now())) current.worker.kick();
+          return;
+        } catch (error) {
+          if (signal.aborted) throw error;
+          log.warn({ err: describe(error), updateId: ctx.update.update_id }, "Telegram bot: could not store an update; trying again");
+          await new Promise((resolve) => setTimeout(resolve, 1_000));
+        }
+      }
+    });
+    return receiver;
+  }
+
+  async function runPolling(current: Running, signal: AbortSignal, onStarted: () => void) {
+    const { bot } = current;
     await bot.init(grammySignal(signal));
+    const receiver = createReceiver(current, signal);
+    current.receiver = receiver;
     const leader = options.pollingLeader;
     while (!signal.aborted) {
       const lease = leader
@@ -132,14 +164,14 @@ export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRu
         if (signal.aborted) return;
         lost = true;
         log.warn("Telegram bot: lost the polling lock; stopping long polling until it is ours again");
-        if (bot.isRunning()) void bot.stop().catch(() => {});
+        if (receiver.isRunning()) void receiver.stop().catch(() => {});
       });
       try {
-        await bot.start({
+        await receiver.start({
           allowed_updates: [...ALLOWED_UPDATES],
           onStart: (info) => {
             // Deposed while grammY was still setting up (isRunning() was false then): never poll.
-            if (lost) return void bot.stop().catch(() => {});
+            if (lost) return void receiver.stop().catch(() => {});
             status = { mode: "polling", botUsername: info.username, error: null };
             log.info({ bot: info.username }, "Telegram bot running by long polling");
             onStarted();
@@ -160,11 +192,7 @@ export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRu
       log.info("Telegram bot is off: no bot token in Bot Settings");
       return;
     }
-    const bot = createBot(deps, settings, {
-      log,
-      // Webhook and long polling alike: an update Telegram delivers twice acts once.
-      firstDelivery: (updateId) => recordUpdate(deps.db, botIdOf(settings.botToken), updateId, deps.now()),
-    });
+    const bot = createBot(deps, settings, { log });
     const secret = webhookSecretFor(settings.botToken);
     const abort = new AbortController();
     const publicUrl = deps.config.publicUrl;
@@ -176,10 +204,30 @@ export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRu
     status = { mode, botUsername: null, error: null };
     let startupOver!: () => void;
     const startup = new Promise<void>((resolve) => (startupOver = resolve));
-    const current: Running = { bot, secret, abort, task: Promise.resolve(), startup, inFlight: new Set(), chatQueues: new Map() };
+    const botId = botIdOf(settings.botToken);
+    const current: Running = {
+      bot,
+      botId,
+      secret,
+      abort,
+      task: Promise.resolve(),
+      startup,
+      receiver: null,
+      store: groupCommit((updates: Update[]) => storeUpdates(deps.db, botId, updates, deps.now())),
+      // Takes up at once what a previous run of the server left in the inbox.
+      worker: startInboxWorker({
+        db: deps.db,
+        botId,
+        handle: (update, stored) => handleNow(bot, update, stored.conversation),
+        now: deps.now,
+        log,
+        pollMs: options.inboxPollMs,
+        soleInstance: options.soleInstance,
+      }),
+    };
     // Kept as the current bot even if start-up fails: updates that do arrive are handled, and a save retries.
     running = current;
-    current.task = (webhook ? runWebhook(bot, secret, abort.signal) : runPolling(bot, abort.signal, startupOver))
+    current.task = (webhook ? runWebhook(bot, secret, abort.signal) : runPolling(current, abort.signal, startupOver))
       .catch((error: unknown) => {
         if (abort.signal.aborted) return;
         if (running === current) status = { mode, botUsername: null, error: describe(error) };
@@ -194,44 +242,49 @@ export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRu
     status = { mode: "off", reason: "stopped" };
     if (!current) return;
     current.abort.abort();
-    if (current.bot.isRunning()) {
-      await current.bot.stop().catch((error: unknown) => log.warn({ err: error }, "Telegram bot: stopping long polling"));
+    if (current.receiver?.isRunning()) {
+      await current.receiver.stop().catch((error: unknown) => log.warn({ err: error }, "Telegram bot: stopping long polling"));
     }
-    await current.task; // the update in hand finishes before the bot is let go
-    await Promise.all([...current.inFlight]);
+    await current.task;
+    await current.worker.stop(); // the updates in hand finish before the bot is let go
   }
 
-  /** Handles one webhook update; never rejects (Telegram would only send a failed update again and again). */
-  async function handleNow(current: Running, update: Update) {
+  /**
+   * Handles one update from the inbox. The bot's own failures are logged and the update counts as
+   * handled (trying it again would fail the same way); a bot that cannot reach Telegram to start
+   * rejects, so the update stays in the inbox and is tried again (inbox.ts MAX_ATTEMPTS).
+   */
+  async function handleNow(bot: Bot<BotContext>, update: Update, storedConversation: unknown) {
+    if (!bot.isInited()) await bot.init(grammySignal(AbortSignal.timeout(10_000)));
     try {
-      if (!current.bot.isInited()) await current.bot.init(grammySignal(AbortSignal.timeout(10_000)));
-      await current.bot.handleUpdate(update);
+      await handleWithConversation(bot, update, storedConversation);
     } catch (error) {
       log.error({ err: error, updateId: update.update_id }, "Telegram bot: an update failed");
     }
   }
 
-  /** Queues the update behind the same chat's earlier ones; answers when this one is handled. */
-  function enqueue(current: Running, update: Update): Promise<void> {
-    const key = chatKeyOf(update);
-    if (key === null) return handleNow(current, update);
-    const previous = current.chatQueues.get(key) ?? Promise.resolve();
-    const work = previous.then(() => handleNow(current, update));
-    current.chatQueues.set(key, work);
-    void work.then(() => {
-      if (current.chatQueues.get(key) === work) current.chatQueues.delete(key);
+  const reload = () =>
+    serial(async () => {
+      await halt();
+      await launch();
     });
-    return work;
-  }
 
   return {
-    start: () => serial(launch),
-    reload: () =>
-      serial(async () => {
-        await halt();
-        await launch();
-      }),
-    stop: () => serial(halt),
+    async start() {
+      // Settings saved on any instance rebuild the bot here too; the version in force now is read first.
+      if (!settingsWatch) {
+        settingsWatch = watchBotSettings({ db: deps.db, onChange: reload, log, intervalMs: options.settingsCheckMs });
+        await settingsWatch.ready;
+      }
+      await serial(launch);
+    },
+    reload,
+    settingsSaved: () => settingsWatch?.checkNow() ?? Promise.resolve(),
+    stop() {
+      settingsWatch?.stop();
+      settingsWatch = null;
+      return serial(halt);
+    },
     status: () => status,
     async started() {
       await queue;
@@ -242,15 +295,12 @@ export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRu
     async handleUpdate(update) {
       const current = running;
       if (!current) return false;
-      const work = enqueue(current, update);
-      current.inFlight.add(work);
-      void work.then(() => current.inFlight.delete(work));
-      // Answer once handled, or after the bound: the rest carries on in the background.
-      let timer: NodeJS.Timeout | undefined;
-      const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, answerWithinMs)));
-      await Promise.race([work, bound]);
-      clearTimeout(timer);
+      // Stored, then answered: Telegram never waits for the shop's own calls to Telegram or the gateway.
+      if (await current.store(update)) current.worker.kick();
       return true;
+    },
+    async drained() {
+      await running?.worker.drained();
     },
   };
 }

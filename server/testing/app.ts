@@ -8,7 +8,10 @@ import type { Database } from "../db/client";
 import { buildApp, type App, type BuildAppOptions } from "../http/app";
 import type { AppDeps } from "../http/deps";
 import { createDiskStorage } from "../storage";
-import type { Notifier } from "../telegram/notifier";
+import { createNowPaymentsGatewayFromSettings } from "../payments/nowpayments";
+import { afterAll, beforeAll } from "vitest";
+import type { CustomerNotifier } from "../shop/ports";
+import { createReadCache } from "../shop/read-cache";
 import { createTestDatabase } from "./database";
 
 export const TEST_PASSWORD = "correct horse battery staple";
@@ -21,7 +24,7 @@ export type SentTelegramMessage = { chatId: string; text: string };
 export function createRecordingNotifier() {
   const sent: SentTelegramMessage[] = [];
   let failure: Error | null = null;
-  const notifier: Notifier & { sent: SentTelegramMessage[]; failWith(error: Error | null): void } = {
+  const notifier: CustomerNotifier & { sent: SentTelegramMessage[]; failWith(error: Error | null): void } = {
     sent,
     failWith(error) {
       failure = error;
@@ -32,6 +35,17 @@ export function createRecordingNotifier() {
     },
   };
   return notifier;
+}
+
+/** A bot that runs nothing: webhook updates are refused. Tests override what they watch (settingsSaved). */
+export function idleBot(overrides: Partial<NonNullable<AppDeps["bot"]>> = {}): NonNullable<AppDeps["bot"]> {
+  return {
+    webhookSecret: () => null,
+    handleUpdate: async () => false,
+    botInfo: () => null,
+    settingsSaved: async () => {},
+    ...overrides,
+  };
 }
 
 export type TestServer = {
@@ -59,12 +73,19 @@ export async function startTestServer(
   const database = options.database ?? (await createTestDatabase());
   const config: Config = { ...loadConfig({ DATA_DIR: dataDir }), ...options.config };
   await setAdminPassword(database.db, TEST_PASSWORD);
+  const secrets = options.deps?.secrets ?? createSecretBox(Buffer.alloc(32, 7));
+  // As in production: the bot's reads are cached until the database notices a change.
+  const cache = createReadCache(database);
   const deps: AppDeps = {
     db: database.db,
     config,
-    secrets: createSecretBox(Buffer.alloc(32, 7)),
+    secrets,
     storage: createDiskStorage(path.join(dataDir, "objects")),
+    // As in production: NOWPayments at config.nowpaymentsApiUrl (a test's fake), key from Bot Settings.
+    gateway: createNowPaymentsGatewayFromSettings({ db: database.db, secrets, config }),
     notifier: createRecordingNotifier(),
+    cache,
+    changes: database,
     now: () => new Date(),
     ...options.deps,
   };
@@ -99,9 +120,44 @@ export async function startTestServer(
       return setCookie.split(";")[0]!;
     },
     async close() {
-      await app.close();
+      // A test that read only an answer's headers leaves its connection open; closing must not wait on it.
+      const closing = app.close();
+      app.server.closeAllConnections();
+      await closing;
+      cache.stop();
       if (!options.database) await database.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * A test server with the admin logged in, for one describe block: started before its tests and
+ * closed after them. Read `server` and `cookie` inside tests (they are set once the block starts).
+ */
+export function useAdminServer(options: Parameters<typeof startTestServer>[0] = {}) {
+  let server: TestServer | undefined;
+  let cookie = "";
+  beforeAll(async () => {
+    server = await startTestServer(options);
+    cookie = await server.login();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  const started = () => {
+    if (!server) throw new Error("the test server is used before its describe block started it");
+    return server;
+  };
+  return {
+    get server() {
+      return started();
+    },
+    get cookie() {
+      return cookie;
+    },
+    db: () => started().database.db,
+    /** GET as the admin. */
+    get: (url: string) => started().request("GET", url, { cookie }),
   };
 }

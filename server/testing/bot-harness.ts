@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import type { Config } from "../config";
 import type { Database } from "../db/client";
-import type { AppDeps, AppHooks } from "../http/deps";
+import type { AppDeps } from "../http/deps";
 import { createTelegramNotifier } from "../telegram/notifier";
 import { createBotRunner, webhookSecretFor, type BotRuntime } from "../telegram/runner";
 import { getBotSettings } from "../shop/settings";
@@ -26,8 +26,12 @@ export type ShopWithBot = {
   server: TestServer;
   bot: BotRuntime;
   telegram: FakeTelegram;
-  /** Posts an update to the webhook with Telegram's secret header (or `secret` when given). */
-  postUpdate(update: unknown, secret?: string | null): Promise<Response>;
+  /**
+   * Posts an update to the webhook with Telegram's secret header (or `secret` when given). The
+   * webhook answers once the update is stored; by default this then waits until the bot handled
+   * it (the inbox is drained), so its answers are in the fake Telegram. `waitForBot: false` does not.
+   */
+  postUpdate(update: unknown, secret?: string | null, options?: { waitForBot?: boolean }): Promise<Response>;
   customer(id: number, username?: string): Customer;
   close(): Promise<void>;
 };
@@ -37,15 +41,12 @@ export async function startShopWithBot(options: {
   database?: Database;
   config?: Partial<Config>;
   deps?: Partial<AppDeps>;
-  /** How long the webhook waits for an update before answering Telegram (runner's answerWithinMs). */
-  webhookAnswerWithinMs?: number;
 }): Promise<ShopWithBot> {
   const { telegram } = options;
-  const hooks: AppHooks = {};
   const server = await startTestServer({
     database: options.database,
     config: { telegramApiRoot: telegram.apiRoot, publicUrl: "https://shop.example", ...options.config },
-    deps: { hooks, ...options.deps },
+    deps: options.deps,
   });
   const deps = server.deps;
   if (!options.deps?.notifier) {
@@ -54,23 +55,28 @@ export async function startShopWithBot(options: {
       getToken: async () => (await getBotSettings(deps.db, deps.secrets))?.botToken,
     });
   }
-  // Wired as server/main.ts does.
-  const runtime = createBotRunner(deps, { log: silentLog, answerWithinMs: options.webhookAnswerWithinMs });
+  // Wired as server/services.ts does, on the test server's database and fakes. (The server reads
+  // deps.bot per request, so handing it over after the server started is safe here.)
+  // Saves through the API rebuild the bot at once (settingsSaved); the periodic look for another
+  // instance's save would rebuild it at a moment of its own, in the middle of a test that wrote the
+  // settings itself and reloaded: tests that need it call bot.settingsSaved() or reload().
+  const runtime = createBotRunner(deps, { log: silentLog, settingsCheckMs: 60 * 60 * 1000 });
   deps.bot = runtime;
-  hooks.onSettingsSaved = () => runtime.reload();
   await runtime.start();
 
   const shop: ShopWithBot = {
     server,
     bot: runtime,
     telegram,
-    async postUpdate(update, secret) {
+    async postUpdate(update, secret, { waitForBot = true } = {}) {
       const settings = await getBotSettings(deps.db, deps.secrets);
       const header = secret === undefined ? (settings ? webhookSecretFor(settings.botToken) : null) : secret;
-      return server.request("POST", "/api/telegram/webhook", {
+      const response = await server.request("POST", "/api/telegram/webhook", {
         body: update,
         headers: header === null ? {} : { "x-telegram-bot-api-secret-token": header },
       });
+      if (waitForBot && response.ok) await runtime.drained();
+      return response;
     },
     customer: (id, username) => new Customer(shop, telegramUser(id, username)),
     async close() {
@@ -113,14 +119,19 @@ export class Customer {
     expect(response.status).toBe(200);
   }
 
-  /** Taps a button on the last screen. */
-  async press(label: string | RegExp): Promise<void> {
+  /** Taps a button on the last screen; `waitForBot: false` returns once Telegram got its answer, before the bot acted. */
+  async press(label: string | RegExp, options: { waitForBot?: boolean } = {}): Promise<void> {
     const screen = this.screen();
     // Telegram refuses callback data over 64 bytes (the whole message would not be sent).
     for (const b of screen.reply_markup?.inline_keyboard?.flat() ?? []) {
       expect(Buffer.byteLength(b.callback_data ?? "", "utf8")).toBeLessThanOrEqual(64);
     }
     const button = findButton(screen, label);
+    if (options.waitForBot === false) {
+      const response = await this.shop.postUpdate(callbackUpdate(this.user, button.callback_data!, screen), undefined, { waitForBot: false });
+      expect(response.status).toBe(200);
+      return;
+    }
     await this.pressData(button.callback_data!, screen);
   }
 

@@ -64,6 +64,8 @@ export type FakeTelegram = {
   pushUpdate(update: Record<string, unknown>): number;
   /** The next `times` calls of `method` answer this error instead. */
   failNext(method: string, failure: Failure, times?: number): void;
+  /** Every call but getUpdates is answered this late (a slow Telegram); 0 again answers at once. */
+  delayAnswers(ms: number): void;
   close(): Promise<void>;
 };
 
@@ -109,6 +111,7 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
   let messageId = 1000;
   let fileCounter = 0;
   let pollsWaiting = 0;
+  let answerDelayMs = 0;
 
   const chatOf = (chatId: unknown) => {
     const key = String(chatId);
@@ -238,6 +241,7 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
         pending.times -= 1;
         return send(pending.failure.error_code, { ok: false, ...pending.failure });
       }
+      if (answerDelayMs > 0 && call.method !== "getUpdates") await new Promise((resolve) => setTimeout(resolve, answerDelayMs));
       const { status, body } = answer(call);
       send(status, body);
     })().catch((error: unknown) => {
@@ -281,6 +285,9 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
     },
     failNext(method, failure, times = 1) {
       failures.set(method, { failure, times });
+    },
+    delayAnswers(ms) {
+      answerDelayMs = ms;
     },
     async close() {
       server.closeAllConnections();

@@ -17,8 +17,21 @@ async function writeClipboard(text: string) {
   if (!copied) throw new Error("copy refused");
 }
 
-/** Copies `text` and confirms with a toast (`successTitle`); the icon shows a tick for a moment. */
-export function CopyButton({ text, successTitle, label = "Copy" }: { text: string; successTitle: string; label?: string }) {
+/**
+ * Copies `text` and confirms with a toast (`successTitle`); the icon shows a tick for a moment.
+ * `ariaLabel` names the button for screen readers where several "Copy" buttons sit side by side.
+ */
+export function CopyButton({
+  text,
+  successTitle,
+  label = "Copy",
+  ariaLabel,
+}: {
+  text: string;
+  successTitle: string;
+  label?: string;
+  ariaLabel?: string;
+}) {
   const [copied, setCopied] = useState(false);
   useEffect(() => {
     if (!copied) return;
@@ -37,8 +50,8 @@ export function CopyButton({ text, successTitle, label = "Copy" }: { text: strin
   };
 
   return (
-    <Button type="button" variant="outline" onClick={() => void copy()} className="shrink-0">
-      {copied ? <Check className="text-green-600" /> : <Copy />}
+    <Button type="button" variant="outline" onClick={() => void copy()} className="shrink-0" aria-label={ariaLabel}>
+      {copied ? <Check className="text-green-700" /> : <Copy />}
       {label}
     </Button>
   );

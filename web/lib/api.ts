@@ -1,4 +1,4 @@
-import { QueryCache, QueryClient, type QueryFunction } from "@tanstack/react-query";
+import { MutationCache, QueryCache, QueryClient, type QueryFunction } from "@tanstack/react-query";
 
 /**
  * A non-OK answer. Its message is "status: body text" (or the status text when the body is empty),
@@ -56,33 +56,105 @@ export async function apiRequest<T = unknown>(method: string, url: string, body?
   return (await readJson(response)) as T;
 }
 
+/** Query parameters of a list read (issue 12); empty and absent values are left out of the URL. */
+export type ListParams = Record<string, string | number | boolean | null | undefined>;
+
+const isParams = (part: unknown): part is ListParams => typeof part === "object" && part !== null && !Array.isArray(part);
+
+/**
+ * The URL of a query key: its text parts joined with "/" (SPEC §7's generic read); a last part that
+ * is an object is the query string. A key such as ["/api/orders", { limit: 3 }] still falls under
+ * ["/api/orders"], so invalidating the list reloads its filtered reads too.
+ */
+export function queryKeyUrl(queryKey: readonly unknown[]): string {
+  const last = queryKey.at(-1);
+  const params = isParams(last) ? last : null;
+  const path = (params ? queryKey.slice(0, -1) : queryKey).join("/");
+  if (!params) return path;
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null && value !== "") search.set(name, String(value));
+  }
+  const text = search.toString();
+  return text ? `${path}?${text}` : path;
+}
+
 /**
  * The generic read of SPEC §7: the query key's parts joined with "/" make the URL.
  * With on401 "returnNull" a 401 answers null instead of throwing (used for the auth status).
  */
 export function getQueryFn<T>({ on401 }: { on401: "returnNull" | "throw" }): QueryFunction<T> {
   return async ({ queryKey, signal }) => {
-    const response = await fetch(queryKey.join("/"), { credentials: "include", signal });
+    const response = await fetch(queryKeyUrl(queryKey), { credentials: "include", signal });
     if (on401 === "returnNull" && response.status === 401) return null as T;
     await throwIfNotOk(response);
     return (await readJson(response)) as T;
   };
 }
 
+/** One page of a server-paged list: its rows, how many match in all, and the next page's cursor. */
+export type ServerPage<T> = { rows: T[]; total: number; nextCursor: string | null };
+
+/** The cursor in a `Link: <...>; rel="next"` header, or null on the last page. */
+export function nextCursorOf(link: string | null): string | null {
+  const match = link ? /<([^>]+)>;\s*rel="next"/.exec(link) : null;
+  return match ? new URL(match[1]!, "http://link.invalid").searchParams.get("cursor") : null;
+}
+
+/** Marks a query key whose data is a ServerPage, so it never shares a cache entry with the plain list. */
+export const PAGE_MARK = "page";
+
+/** A paged read: the key's URL (with limit among its params), the rows, X-Total-Count and the Link's cursor. */
+export const getPageFn =
+  <T>(): QueryFunction<ServerPage<T>> =>
+  async ({ queryKey, signal }) => {
+    const response = await fetch(queryKeyUrl(queryKey.filter((part) => part !== PAGE_MARK)), { credentials: "include", signal });
+    await throwIfNotOk(response);
+    const rows = (await readJson(response)) as T[];
+    return {
+      rows,
+      total: Number(response.headers.get("x-total-count") ?? rows.length),
+      nextCursor: nextCursorOf(response.headers.get("link")),
+    };
+  };
+
 export const AUTH_STATUS_KEY = ["/api/auth/status"] as const;
+
+let sessionEnded = false;
+
+/** True once (then false): the session ended under a signed-in page; the login screen says so. */
+export function takeSessionEnded(): boolean {
+  const ended = sessionEnded;
+  sessionEnded = false;
+  return ended;
+}
 
 /**
  * SPEC §9: reads never go stale, are not refetched on focus, never polled, never retried;
- * each screen reloads its list after its own writes. A 401 on any other read means the session
- * ended, so the auth status is checked again and the login screen shows.
+ * each screen reloads its list after its own writes. A 401 on any other read or write means the
+ * session ended (a logout in another tab, an expiry): the auth status is checked again and the login
+ * screen shows, at the same URL, so logging in again returns to the same screen (issue 13).
  */
 export function createQueryClient() {
+  const onUnauthorized = (error: unknown) => {
+    if (!(error instanceof ApiError) || error.status !== 401) return;
+    const status = client.getQueryData<{ authenticated?: boolean } | null>(AUTH_STATUS_KEY);
+    if (status?.authenticated !== true) return; // already signed out (our own logout): nothing ended
+    sessionEnded = true;
+    // What the screens cached belongs to the ended session: read it again after the next login.
+    void client.invalidateQueries({ predicate: (query) => query.queryKey[0] !== AUTH_STATUS_KEY[0], refetchType: "none" });
+    void client.invalidateQueries({ queryKey: AUTH_STATUS_KEY });
+  };
   const client: QueryClient = new QueryClient({
     queryCache: new QueryCache({
       onError: (error, query) => {
-        if (error instanceof ApiError && error.status === 401 && query.queryKey[0] !== AUTH_STATUS_KEY[0]) {
-          void client.invalidateQueries({ queryKey: AUTH_STATUS_KEY });
-        }
+        if (query.queryKey[0] !== AUTH_STATUS_KEY[0]) onUnauthorized(error);
+      },
+    }),
+    mutationCache: new MutationCache({
+      onError: (error, _variables, _context, mutation) => {
+        // A wrong password answers 401 too: that is the login's own business.
+        if (mutation.options.mutationKey?.[0] !== LOGIN_MUTATION_KEY[0]) onUnauthorized(error);
       },
     }),
     defaultOptions: {
@@ -98,3 +170,5 @@ export function createQueryClient() {
   });
   return client;
 }
+
+export const LOGIN_MUTATION_KEY = ["login"] as const;

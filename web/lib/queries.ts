@@ -1,10 +1,11 @@
-import { useMutation, useQuery, useQueryClient, type QueryKey } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryKey } from "@tanstack/react-query";
 import type {
   AuthStatus,
   BotSettings,
   BotSettingsInput,
   Category,
   CategoryInput,
+  Conversation,
   CustomerMessage,
   DashboardStats,
   LoginInput,
@@ -18,7 +19,10 @@ import type {
   Product,
   ProductInput,
 } from "../../contract";
-import { apiRequest, AUTH_STATUS_KEY, getQueryFn } from "./api";
+import { apiRequest, AUTH_STATUS_KEY, getPageFn, LOGIN_MUTATION_KEY, getQueryFn, type ListParams, PAGE_MARK, type ServerPage } from "./api";
+
+/** SPEC §9: the Dashboard shows 3 recent orders and 3 recent customer messages. */
+export const DASHBOARD_RECENT_COUNT = 3;
 
 /**
  * The one query-key scheme: a key is the URL's parts, so the default read (which joins them
@@ -29,12 +33,24 @@ export const queryKeys = {
   authStatus: AUTH_STATUS_KEY,
   dashboardStats: ["/api/dashboard/stats"],
   products: ["/api/products"],
+  /** One page of the Products screen (server paging, search and filters, issue 12). */
+  productPage: (params: ListParams) => ["/api/products", PAGE_MARK, params],
   categories: ["/api/categories"],
   orders: ["/api/orders"],
+  /** The Dashboard's Recent Orders: only the 3 it shows (issue 12). */
+  recentOrders: ["/api/orders", { limit: DASHBOARD_RECENT_COUNT }],
+  /** One page of the Orders screen (server paging, issue 12). */
+  orderPage: (params: ListParams) => ["/api/orders", PAGE_MARK, params],
+  /** One order by its id (the search matches an id's start, so the whole id finds just it). */
+  order: (orderId: string) => ["/api/orders", { q: orderId }],
   orderItems: (orderId: string) => ["/api/orders", orderId, "items"],
   orderEvents: (orderId: string) => ["/api/orders", orderId, "events"],
   postageOptions: ["/api/postage-options"],
   messages: ["/api/messages"],
+  /** The Dashboard's Recent Messages: the 3 latest sent by customers. */
+  recentCustomerMessages: ["/api/messages", { limit: DASHBOARD_RECENT_COUNT, sender: "customer" }],
+  conversations: ["/api/messages/conversations"],
+  conversationPage: (params: ListParams) => ["/api/messages/conversations", PAGE_MARK, params],
   userMessages: (telegramUserId: string) => ["/api/messages/user", telegramUserId],
   unreadCount: ["/api/messages/unread-count"],
   botSettings: ["/api/bot-settings"],
@@ -53,6 +69,7 @@ function useWrite<TVariables, TResult>(mutationFn: (variables: TVariables) => Pr
 const ORDER_LISTS = [queryKeys.orders, queryKeys.dashboardStats, queryKeys.unreadCount] as const;
 const MESSAGE_LISTS = [
   queryKeys.messages,
+  queryKeys.conversations,
   ["/api/messages/user"],
   queryKeys.unreadCount,
   queryKeys.dashboardStats,
@@ -75,6 +92,7 @@ export const AUTH_RELOAD_DELAY_MS = 100;
 export function useLogin() {
   const queryClient = useQueryClient();
   return useMutation({
+    mutationKey: LOGIN_MUTATION_KEY,
     mutationFn: (input: LoginInput) => apiRequest<{ success: boolean }>("POST", "/api/auth/login", input),
     onSuccess: () => {
       setTimeout(() => void queryClient.invalidateQueries({ queryKey: queryKeys.authStatus }), AUTH_RELOAD_DELAY_MS);
@@ -103,8 +121,18 @@ export function useDashboardStats() {
 
 // --- Products ---
 
+/** Every product (the Categories screen counts them per category, SPEC §9). */
 export function useProducts() {
   return useQuery<Product[]>({ queryKey: queryKeys.products });
+}
+
+/** One page of products from the server, filtered there; the last page stays on screen while the next loads. */
+export function useProductPage(params: ListParams) {
+  return useQuery<ServerPage<Product>>({
+    queryKey: queryKeys.productPage(params),
+    queryFn: getPageFn<Product>(),
+    placeholderData: keepPreviousData,
+  });
 }
 
 export function useCreateProduct() {
@@ -119,12 +147,16 @@ export function useUpdateProduct() {
 }
 
 /**
- * Reads the product list from the server now (not the cache) and answers it; the list on screen
- * updates too. The edit form uses it to reload a stock that changed while it was open.
+ * Reads the product list from the server now (not the cache) and answers it; the page on screen
+ * reloads too. The edit form uses it to reload a stock that changed while it was open.
  */
 export function useReloadProducts() {
   const queryClient = useQueryClient();
-  return () => queryClient.fetchQuery<Product[]>({ queryKey: queryKeys.products, staleTime: 0 });
+  return async () => {
+    const products = await queryClient.fetchQuery<Product[]>({ queryKey: queryKeys.products, staleTime: 0 });
+    void queryClient.invalidateQueries({ queryKey: [queryKeys.products[0], PAGE_MARK] });
+    return products;
+  };
 }
 
 export function useDeleteProduct() {
@@ -167,8 +199,27 @@ export function useSetProductImage() {
 
 // --- Orders ---
 
-export function useOrders() {
-  return useQuery<Order[]>({ queryKey: queryKeys.orders });
+/** The Dashboard's 3 most recent orders. */
+export function useRecentOrders() {
+  return useQuery<Order[]>({ queryKey: queryKeys.recentOrders });
+}
+
+/**
+ * One page of orders from the server; while the next page loads, the last one stays on screen
+ * (placeholder) so the table does not blink.
+ */
+export function useOrderPage(params: ListParams) {
+  return useQuery<ServerPage<Order>>({
+    queryKey: queryKeys.orderPage(params),
+    queryFn: getPageFn<Order>(),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** One order, whatever page it is on (the details dialog keeps showing it after it leaves the page). */
+export function useOrder(orderId: string | null) {
+  const query = useQuery<Order[]>({ queryKey: queryKeys.order(orderId ?? ""), enabled: orderId !== null });
+  return query.data?.find((order) => order.id === orderId) ?? null;
 }
 
 export function useOrderItems(orderId: string | null) {
@@ -193,9 +244,11 @@ export function useCancelOrder() {
   return useWrite((id: string) => apiRequest<Order>("POST", `/api/orders/${id}/cancel`), ORDER_SETTLEMENT_LISTS);
 }
 
+/** Moves an order on; a dispatch may carry the carrier and tracking number (left out when not given). */
 export function useUpdateOrderStatus() {
   return useWrite(
-    ({ id, status }: { id: string; status: OrderStatus }) => apiRequest<Order>("PUT", `/api/orders/${id}`, { status }),
+    ({ id, ...change }: { id: string; status: OrderStatus; carrier?: string; trackingNumber?: string }) =>
+      apiRequest<Order>("PUT", `/api/orders/${id}`, change),
     ORDER_LISTS,
   );
 }
@@ -242,8 +295,18 @@ export function useDeletePostageOption() {
 
 // --- Messages ---
 
-export function useMessages() {
-  return useQuery<CustomerMessage[]>({ queryKey: queryKeys.messages });
+/** The Dashboard's 3 latest messages sent by customers. */
+export function useRecentCustomerMessages() {
+  return useQuery<CustomerMessage[]>({ queryKey: queryKeys.recentCustomerMessages });
+}
+
+/** One page of conversations (one row per customer), latest first. */
+export function useConversationPage(params: ListParams) {
+  return useQuery<ServerPage<Conversation>>({
+    queryKey: queryKeys.conversationPage(params),
+    queryFn: getPageFn<Conversation>(),
+    placeholderData: keepPreviousData,
+  });
 }
 
 export function useUserMessages(telegramUserId: string | null) {

@@ -40,3 +40,26 @@ export function useMediaQuery(query: string): boolean {
 
 /** Tailwind's `md` breakpoint: tables from here up, cards below. */
 export const DESKTOP_QUERY = "(min-width: 768px)";
+
+/** Whether `value` is a day as a date input gives it: "2026-03-10". */
+export function isDay(value: string | null): value is string {
+  if (!value || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const [year, month, day] = value.split("-").map(Number) as [number, number, number];
+  const date = new Date(year, month - 1, day);
+  return date.getFullYear() === year && date.getMonth() === month - 1 && date.getDate() === day;
+}
+
+function localMidnight(day: string, addDays = 0): Date {
+  const [year, month, date] = day.split("-").map(Number) as [number, number, number];
+  return new Date(year, month - 1, date + addDays);
+}
+
+/** The first moment of a day in this browser's time zone, as an ISO instant (a list's `from`). */
+export function dayStartIso(day: string): string {
+  return localMidnight(day).toISOString();
+}
+
+/** The last millisecond of a day in this browser's time zone, as an ISO instant (a list's inclusive `to`). */
+export function dayEndIso(day: string): string {
+  return new Date(localMidnight(day, 1).getTime() - 1).toISOString();
+}

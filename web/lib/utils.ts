@@ -5,3 +5,11 @@ import { twMerge } from "tailwind-merge";
 export function cn(...inputs: ClassValue[]) {
   return twMerge(clsx(inputs));
 }
+
+/**
+ * "1 day", "3 days": SPEC's texts are written for many ("{n} days"); one gets the singular
+ * (issue 13). `plural` defaults to `singular` + "s".
+ */
+export function countOf(count: number, singular: string, plural = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : plural}`;
+}

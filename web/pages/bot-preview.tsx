@@ -91,18 +91,18 @@ function Preview({ settings }: { settings: BotSettings }) {
     <div className="grid gap-6 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
       <div className="space-y-6">
         <Card className="gap-0 overflow-hidden py-0" data-testid="chat-preview">
-          <div className="flex items-center gap-3 bg-sky-600 px-4 py-3 text-white">
+          <div className="flex items-center gap-3 bg-sky-700 px-4 py-3 text-white">
             <div className="flex size-9 items-center justify-center rounded-full bg-white/20">
               <Bot className="size-5" />
             </div>
             <div className="min-w-0">
               <p className="truncate font-semibold">{settings.botName}</p>
-              <p className="text-xs text-sky-100">bot</p>
+              <p className="text-xs text-sky-50">bot</p>
             </div>
           </div>
           <div className="space-y-3 bg-sky-50 p-4">
-            <div className="ml-auto w-fit rounded-2xl rounded-br-sm bg-emerald-100 px-3 py-2 font-mono text-sm">/start</div>
-            <div className="max-w-[90%] rounded-2xl rounded-bl-sm bg-white px-3 py-2 text-sm whitespace-pre-line shadow-xs">{welcome}</div>
+            <div className="ml-auto w-fit rounded-2xl rounded-br-sm bg-emerald-100 px-3 text-neutral-900 py-2 font-mono text-sm">/start</div>
+            <div className="max-w-[90%] rounded-2xl rounded-bl-sm bg-white px-3 text-neutral-900 py-2 text-sm whitespace-pre-line shadow-xs">{welcome}</div>
             <div className="grid grid-cols-2 gap-1.5">
               {MAIN_MENU.map((item, index) => (
                 <div
@@ -128,7 +128,7 @@ function Preview({ settings }: { settings: BotSettings }) {
             <ul className="space-y-3" data-testid="bot-features">
               {FEATURES.map((feature) => (
                 <li key={feature.name} className="flex gap-3">
-                  <CheckCircle2 className="mt-0.5 size-4 shrink-0 text-green-600" />
+                  <CheckCircle2 className="mt-0.5 size-4 shrink-0 text-green-700" />
                   <div>
                     <p className="text-sm font-medium">{feature.name}</p>
                     <p className="text-muted-foreground text-xs">{feature.text}</p>

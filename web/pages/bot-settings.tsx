@@ -215,7 +215,7 @@ function SettingsForm({ settings }: { settings: BotSettings | null }) {
           <CardContent className="space-y-5">
             {apiKey?.trim() && (
               <div data-testid="nowpayments-banner" className="flex items-start gap-3 rounded-lg border border-green-200 bg-green-50 p-4">
-                <CheckCircle2 className="mt-0.5 size-5 shrink-0 text-green-600" />
+                <CheckCircle2 className="mt-0.5 size-5 shrink-0 text-green-700" />
                 <div>
                   <p className="font-medium text-green-900">Connected to NOWPayments.io</p>
                   <p className="text-sm text-green-700">Transaction fees: 0.5% same crypto, 1% for exchanges</p>

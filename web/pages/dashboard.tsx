@@ -12,15 +12,14 @@ import {
 } from "lucide-react";
 import { Link } from "wouter";
 import type { CustomerMessage, Order } from "../../contract";
+import { DashboardNumbers } from "@/components/dashboard/dashboard-numbers";
 import { OrderStatusBadge } from "@/components/orders/order-bits";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { useDashboardStats, useMessages, useOrders } from "@/lib/queries";
+import { DASHBOARD_RECENT_COUNT as RECENT_COUNT, useDashboardStats, useRecentCustomerMessages, useRecentOrders } from "@/lib/queries";
 import { formatDate, formatGBP, shortId } from "@/lib/screen-helpers";
 import { cn } from "@/lib/utils";
-
-const RECENT_COUNT = 3;
 
 const PAYMENT_METHODS = [
   { name: "Bitcoin", code: "BTC", icon: Bitcoin, color: "text-orange-500 bg-orange-50" },
@@ -30,8 +29,9 @@ const PAYMENT_METHODS = [
 
 export default function DashboardPage() {
   const stats = useDashboardStats();
-  const orders = useOrders();
-  const messages = useMessages();
+  // Only what the cards show (issue 12): the server answers 3 of each, not every order and message.
+  const orders = useRecentOrders();
+  const messages = useRecentCustomerMessages();
 
   if (stats.isLoading) {
     return <p className="text-muted-foreground py-24 text-center">Loading dashboard...</p>;
@@ -41,7 +41,7 @@ export default function DashboardPage() {
   const readyToDispatch = s?.processingOrders ?? 0;
   const unread = s?.unreadMessages ?? 0;
   const recentOrders = (orders.data ?? []).slice(0, RECENT_COUNT);
-  const recentMessages = (messages.data ?? []).filter((m) => m.isFromCustomer).slice(0, RECENT_COUNT);
+  const recentMessages = (messages.data ?? []).slice(0, RECENT_COUNT);
 
   return (
     <div className="mx-auto max-w-7xl space-y-6">
@@ -95,6 +95,8 @@ export default function DashboardPage() {
         <RevenueCard title="Weekly Revenue" value={s?.weeklyRevenue} caption="Last 7 days" />
         <RevenueCard title="Total Revenue" value={s?.totalRevenue} caption="All time" />
       </div>
+
+      <DashboardNumbers lowStockProducts={s?.lowStockProducts ?? 0} />
 
       <div className="grid gap-4 lg:grid-cols-2">
         <Card data-testid="recent-orders">
@@ -249,7 +251,7 @@ function RecentMessage({ message }: { message: CustomerMessage }) {
         <p className="truncate font-medium">{message.telegramUsername ? `@${message.telegramUsername}` : message.telegramUserId}</p>
         <div className="flex shrink-0 items-center gap-2">
           <span className="text-muted-foreground text-xs">{formatDate(message.createdAt)}</span>
-          {!message.isRead && <span data-testid="unread-dot" aria-label="Unread" className="size-2 rounded-full bg-blue-500" />}
+          {!message.isRead && <span data-testid="unread-dot" role="img" aria-label="Unread" className="size-2 rounded-full bg-blue-500" />}
         </div>
       </div>
       <p className="text-muted-foreground mt-1 line-clamp-2 text-sm">{message.message}</p>

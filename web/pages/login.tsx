@@ -1,17 +1,25 @@
 import { Bot, LockKeyhole } from "lucide-react";
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { toast } from "@/hooks/use-toast";
-import { ApiError } from "@/lib/api";
+import { ApiError, takeSessionEnded } from "@/lib/api";
 import { useLogin } from "@/lib/queries";
 
 // Kept free of the form and schema libraries: this screen is in the first chunk every visitor loads.
 export default function LoginPage() {
   const [password, setPassword] = useState("");
   const login = useLogin();
+
+  useEffect(() => {
+    document.title = "Login · Shop Admin";
+    // A 401 under a signed-in screen brought us here; after logging in, that screen shows again.
+    if (takeSessionEnded()) {
+      toast({ title: "Your session ended", description: "Log in again to carry on where you were.", variant: "destructive" });
+    }
+  }, []);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

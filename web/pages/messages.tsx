@@ -1,35 +1,42 @@
-import { useEffect, useMemo, useRef, useState } from "react";
-import { useSearch } from "wouter";
+import { useEffect, useMemo, useRef } from "react";
 import { ConversationList } from "@/components/messages/conversation-list";
-import { groupConversations } from "@/components/messages/conversations";
 import { EmptyThread, MessageThread } from "@/components/messages/message-thread";
+import { useListUrl, useServerPager } from "@/components/server-list";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { describeError } from "@/lib/api";
-import { useMarkMessageRead, useMessages, useUnreadCount } from "@/lib/queries";
+import { useConversationPage, useMarkMessageRead, useUnreadCount, useUserMessages } from "@/lib/queries";
 import { DESKTOP_QUERY, useMediaQuery } from "@/lib/screen-helpers";
+import { countOf } from "@/lib/utils";
+
+/** Conversations per page of the list. */
+const CONVERSATIONS_PER_PAGE = 50;
 
 export default function MessagesPage() {
-  const messagesQuery = useMessages();
+  // One row per customer from the server (issue 12): the screen no longer loads every message.
+  // The list's page and the open conversation live in the URL, so a reload keeps both.
+  const url = useListUrl();
+  const conversationsQuery = useConversationPage({ limit: CONVERSATIONS_PER_PAGE, cursor: url.position.cursor ?? undefined });
+  const conversations = conversationsQuery.data?.rows ?? [];
+  const pager = useServerPager({ url, query: conversationsQuery, resetKey: "", pageSize: CONVERSATIONS_PER_PAGE });
   const unreadQuery = useUnreadCount();
   const { mutate: markRead } = useMarkMessageRead();
   const isDesktop = useMediaQuery(DESKTOP_QUERY);
   // /messages?user=<telegram id> opens that customer's conversation directly.
-  const search = useSearch();
-  const [selectedUserId, setSelectedUserId] = useState<string | null>(
-    () => new URLSearchParams(search).get("user") || null,
-  );
-
-  const allMessages = useMemo(() => messagesQuery.data ?? [], [messagesQuery.data]);
-  const conversations = useMemo(() => groupConversations(allMessages), [allMessages]);
+  const selectedUserId = url.params.get("user") || null;
+  const setSelectedUserId = (telegramUserId: string | null) => url.update({ user: telegramUserId });
+  // The open conversation's messages (the thread shows the same cached read).
+  const threadQuery = useUserMessages(selectedUserId);
+  const thread = useMemo(() => threadQuery.data ?? [], [threadQuery.data]);
   const selected = conversations.find((c) => c.telegramUserId === selectedUserId) ?? null;
+  const latestUsername = [...thread].reverse().find((message) => message.telegramUsername)?.telegramUsername ?? null;
 
   // SPEC §4: opening a conversation marks that customer's unread messages read. Each id is asked
   // for once; the lists reload after each write.
   const requested = useRef(new Set<string>());
   useEffect(() => {
     if (!selectedUserId) return;
-    for (const message of allMessages) {
+    for (const message of thread) {
       if (
         message.telegramUserId === selectedUserId &&
         message.isFromCustomer &&
@@ -40,7 +47,7 @@ export default function MessagesPage() {
         markRead(message.id);
       }
     }
-  }, [selectedUserId, allMessages, markRead]);
+  }, [selectedUserId, thread, markRead]);
 
   const unread = unreadQuery.data?.count ?? 0;
   const showList = isDesktop || !selectedUserId;
@@ -58,11 +65,13 @@ export default function MessagesPage() {
           className="text-sm"
           data-testid="unread-count"
         >
-          {unread} unread messages
+          {countOf(unread, "unread message")}
         </Badge>
       </div>
 
-      {messagesQuery.isError && <p className="text-destructive text-sm">{describeError(messagesQuery.error)}</p>}
+      {conversationsQuery.isError && (
+        <p className="text-destructive text-sm">{describeError(conversationsQuery.error)}</p>
+      )}
 
       <div className="grid gap-4 md:grid-cols-[minmax(260px,1fr)_2fr]">
         {showList && (
@@ -72,9 +81,10 @@ export default function MessagesPage() {
             </div>
             <ConversationList
               conversations={conversations}
+              pager={pager}
               selectedUserId={selectedUserId}
               onSelect={(conversation) => setSelectedUserId(conversation.telegramUserId)}
-              loading={messagesQuery.isLoading}
+              loading={conversationsQuery.isLoading}
             />
           </Card>
         )}
@@ -84,7 +94,7 @@ export default function MessagesPage() {
               <MessageThread
                 key={selectedUserId}
                 telegramUserId={selectedUserId}
-                telegramUsername={selected?.telegramUsername ?? null}
+                telegramUsername={selected?.telegramUsername ?? latestUsername}
                 onBack={isDesktop ? undefined : () => setSelectedUserId(null)}
               />
             ) : (

@@ -1,11 +1,15 @@
-import { ShoppingCart, Timer } from "lucide-react";
-import { useMemo, useState } from "react";
-import { type Order, ORDER_STATUSES, type OrderStatus } from "../../contract";
-import { ListPager, usePaged } from "@/components/list-pager";
+import { Printer, ShoppingCart, Timer, Truck, X } from "lucide-react";
+import { useId, useState } from "react";
+import { Link } from "wouter";
+import { type Order, ORDER_SORTS, ORDER_STATUSES, type OrderSort, type OrderStatus } from "../../contract";
+import { ListPager, PAGE_SIZE } from "@/components/list-pager";
 import { STATUS_LABELS } from "@/components/orders/order-bits";
 import { OrderDetailsDialog } from "@/components/orders/order-details-dialog";
+import { ExportButton } from "@/components/orders/export-button";
 import { OrderCards, OrderTable } from "@/components/orders/order-list";
-import { useDispatchOrder } from "@/components/orders/use-dispatch-order";
+import { type DispatchDetails, useDispatchOrder } from "@/components/orders/use-dispatch-order";
+import { packingSlipsHref } from "@/components/orders/packing-slips-link";
+import { SearchBox, useListUrl, useServerPager } from "@/components/server-list";
 import {
   AlertDialog,
   AlertDialogAction,
@@ -18,39 +22,126 @@ import {
 } from "@/components/ui/alert-dialog";
 import { Button, buttonVariants } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { SortSelect } from "@/components/sort-select";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { toast } from "@/hooks/use-toast";
 import { describeError } from "@/lib/api";
-import { useCleanupExpiredOrders, useDeleteOrder, useOrders } from "@/lib/queries";
-import { DESKTOP_QUERY, shortId, useMediaQuery } from "@/lib/screen-helpers";
+import { useCleanupExpiredOrders, useDeleteOrder, useOrder, useOrderPage, useUpdateOrderStatus } from "@/lib/queries";
+import { DESKTOP_QUERY, dayEndIso, dayStartIso, isDay, shortId, useMediaQuery } from "@/lib/screen-helpers";
 
 type StatusFilter = "all" | OrderStatus;
 
+const isStatusFilter = (value: string | null): value is StatusFilter =>
+  value === "all" || ORDER_STATUSES.includes(value as OrderStatus);
+
+const DEFAULT_SORT: OrderSort = "newest";
+const isSort = (value: string | null): value is OrderSort => ORDER_SORTS.includes(value as OrderSort);
+const SORT_LABELS: Record<OrderSort, string> = {
+  newest: "Newest first",
+  oldest: "Oldest first",
+  "total-desc": "Total: high to low",
+  "total-asc": "Total: low to high",
+};
+
 export default function OrdersPage() {
-  const ordersQuery = useOrders();
+  // The filters, the search, the sort, the dates and the page live in the URL (issue 12): a reload
+  // or a shared link shows the same list.
+  const url = useListUrl();
+  const statusParam = url.params.get("status");
+  const statusFilter: StatusFilter = isStatusFilter(statusParam) ? statusParam : "all";
+  const q = url.params.get("q") ?? "";
+  const sortParam = url.params.get("sort");
+  const sort: OrderSort = isSort(sortParam) ? sortParam : DEFAULT_SORT;
+  // Days as the date inputs give them (YYYY-MM-DD). Reversed in a hand-made link, they are swapped
+  // rather than sent (the server refuses a "to" before "from").
+  const fromParam = url.params.get("from");
+  const toParam = url.params.get("to");
+  const fromDay = isDay(fromParam) ? fromParam : "";
+  const toDay = isDay(toParam) ? toParam : "";
+  const [from, to] = fromDay && toDay && fromDay > toDay ? [toDay, fromDay] : [fromDay, toDay];
+
+  const ordersQuery = useOrderPage({
+    limit: PAGE_SIZE,
+    status: statusFilter === "all" ? undefined : statusFilter,
+    q: q || undefined,
+    sort: sort === DEFAULT_SORT ? undefined : sort,
+    // The days the admin sees (local time, as the list shows the dates), not UTC days.
+    from: from ? dayStartIso(from) : undefined,
+    to: to ? dayEndIso(to) : undefined,
+    cursor: url.position.cursor ?? undefined,
+  });
+  const paged = useServerPager({
+    url,
+    query: ordersQuery,
+    resetKey: `${statusFilter}|${q}|${sort}|${from}|${to}`,
+    pageSize: PAGE_SIZE,
+  });
+  /** A day chosen: the other end moves along when it would be on the wrong side. */
+  const setDay = (end: "from" | "to", day: string) => {
+    const other = end === "from" ? to : from;
+    const reversed = day && other && (end === "from" ? day > other : day < other);
+    url.setFilter({ [end]: day, ...(reversed ? { [end === "from" ? "to" : "from"]: day } : {}) });
+  };
+  const fromId = useId();
+  const toId = useId();
   const deleteOrder = useDeleteOrder();
   const cleanup = useCleanupExpiredOrders();
-  const { dispatch } = useDispatchOrder();
+  const { dispatch, dispatchMany } = useDispatchOrder();
+  const updateStatus = useUpdateOrderStatus();
   const isDesktop = useMediaQuery(DESKTOP_QUERY);
-  const [statusFilter, setStatusFilter] = useState<StatusFilter>("all");
   // Ids, not copies: after a reload the dialog shows the order as it is now.
   const [viewingId, setViewingId] = useState<string | null>(null);
   const [deletingId, setDeletingId] = useState<string | null>(null);
   const [dispatchingId, setDispatchingId] = useState<string | null>(null);
+  // Ticked orders (issue 13): packing slips and the bulk dispatch work on them.
+  const [selectedIds, setSelectedIds] = useState<ReadonlySet<string>>(new Set());
+  const [confirmingBulkDispatch, setConfirmingBulkDispatch] = useState(false);
+  const [bulkDispatching, setBulkDispatching] = useState(false);
 
-  const orders = useMemo(() => ordersQuery.data ?? [], [ordersQuery.data]);
-  const filtered = useMemo(
-    () => (statusFilter === "all" ? orders : orders.filter((o) => o.status === statusFilter)),
-    [orders, statusFilter],
-  );
-  const paged = usePaged(filtered, statusFilter);
-  const viewing = orders.find((o) => o.id === viewingId) ?? null;
+  const orders = ordersQuery.data?.rows ?? [];
+  // The open order is also read on its own: dispatching it may take it off a filtered page while
+  // its dialog stays open (and a reload of the page must not blink the dialog shut).
+  const viewingAlone = useOrder(viewingId);
+  const viewing = orders.find((o) => o.id === viewingId) ?? viewingAlone;
   const deleting = orders.find((o) => o.id === deletingId) ?? null;
+  const filtering = statusFilter !== "all" || q !== "" || from !== "" || to !== "";
 
-  const runDispatch = async (order: Order) => {
+  // Only the ticked orders on screen count: a tick left on another page or filter is not acted on unseen.
+  const selected = orders.filter((order) => selectedIds.has(order.id));
+  const selectedReady = selected.filter((order) => order.status === "processing");
+  const select = (order: Order, tick: boolean) =>
+    setSelectedIds((current) => {
+      const next = new Set(current);
+      if (tick) next.add(order.id);
+      else next.delete(order.id);
+      return next;
+    });
+  const selectAll = (tick: boolean) => setSelectedIds(tick ? new Set(orders.map((order) => order.id)) : new Set());
+
+  const runDispatch = async (order: Order, details?: DispatchDetails) => {
     setDispatchingId(order.id);
-    await dispatch(order.id);
+    await dispatch(order.id, details);
     setDispatchingId(null);
+  };
+
+  const runBulkDispatch = async () => {
+    setConfirmingBulkDispatch(false);
+    setBulkDispatching(true);
+    await dispatchMany(selectedReady.map((order) => order.id));
+    setBulkDispatching(false);
+    setSelectedIds(new Set());
+  };
+
+  const complete = (order: Order) => {
+    updateStatus.mutate(
+      { id: order.id, status: "completed" },
+      {
+        onSuccess: () => toast({ title: "Order updated successfully!" }),
+        onError: (error) => toast({ title: "Failed to update order", description: describeError(error), variant: "destructive" }),
+      },
+    );
   };
 
   const runCleanup = () => {
@@ -82,22 +173,36 @@ export default function OrdersPage() {
   };
 
   const listProps = {
-    orders: paged.rows,
+    orders,
     onView: (order: Order) => setViewingId(order.id),
     onDispatch: (order: Order) => void runDispatch(order),
     onDelete: (order: Order) => setDeletingId(order.id),
     dispatchingId,
+    selectedIds,
+    onSelect: select,
+    onSelectAll: selectAll,
   };
 
   return (
     <div className="space-y-6">
-      <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
-        <div>
+      {/* Title above the tools until there is room for both on one line (at 768 px they stacked
+          unevenly beside the title, issue 13). */}
+      <div className="flex flex-col gap-4 xl:flex-row xl:items-center xl:justify-between">
+        <div className="shrink-0">
           <h2 className="text-2xl font-bold tracking-tight">Order Management</h2>
           <p className="text-muted-foreground">Track payments and dispatch customer orders</p>
         </div>
-        <div className="flex flex-wrap gap-2">
-          <Select value={statusFilter} onValueChange={(value) => setStatusFilter(value as StatusFilter)}>
+        <div className="flex flex-wrap gap-2 xl:justify-end">
+          <SearchBox
+            query={q}
+            onSearch={(text) => url.setFilter({ q: text })}
+            label="Search orders"
+            placeholder="Search orders..."
+            title="The start of an order number, @username, customer name or postcode"
+            className="w-full sm:w-auto"
+            inputClassName="w-full sm:w-60"
+          />
+          <Select value={statusFilter} onValueChange={(value) => url.setFilter({ status: value === "all" ? null : value })}>
             <SelectTrigger className="w-44" aria-label="Filter by status">
               <SelectValue />
             </SelectTrigger>
@@ -114,7 +219,60 @@ export default function OrdersPage() {
             <Timer />
             Cleanup Expired
           </Button>
+          <ExportButton status={statusFilter} q={q} sort={sort} fromDay={from} toDay={to} />
         </div>
+      </div>
+
+      {/* On a phone: the sort across the width, then From and To side by side (each wide enough to
+          show its whole date), then Clear dates; from sm up, one row. */}
+      <div className="grid grid-cols-2 items-end gap-3 sm:flex sm:flex-wrap" role="group" aria-label="Sort and date range">
+        <SortSelect
+          className="col-span-2 grid gap-1.5 sm:w-48"
+          value={sort}
+          options={ORDER_SORTS}
+          labels={SORT_LABELS}
+          defaultValue={DEFAULT_SORT}
+          onChange={(next) => url.setFilter({ sort: next })}
+        />
+        <div className="grid min-w-0 gap-1.5 sm:w-40">
+          <Label htmlFor={fromId}>From</Label>
+          <Input id={fromId} type="date" value={from} max={to || undefined} onChange={(event) => setDay("from", event.target.value)} />
+        </div>
+        <div className="grid min-w-0 gap-1.5 sm:w-40">
+          <Label htmlFor={toId}>To</Label>
+          <Input id={toId} type="date" value={to} min={from || undefined} onChange={(event) => setDay("to", event.target.value)} />
+        </div>
+        {(from || to) && (
+          <Button variant="ghost" className="col-span-2 justify-self-start" onClick={() => url.setFilter({ from: null, to: null })}>
+            <X />
+            Clear dates
+          </Button>
+        )}
+      </div>
+
+      <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Dispatch tools">
+        <p className="text-muted-foreground mr-auto text-sm" aria-live="polite">
+          {selected.length === 0
+            ? "Tick orders to print their packing slips or dispatch them together."
+            : `${selected.length} ${selected.length === 1 ? "order" : "orders"} selected`}
+        </p>
+        {selected.length > 0 && (
+          <Button variant="ghost" onClick={() => setSelectedIds(new Set())}>
+            <X />
+            Clear selection
+          </Button>
+        )}
+        <Button variant="outline" asChild>
+          {/* With nothing ticked: every order Ready to Dispatch. */}
+          <Link href={packingSlipsHref(selected.map((order) => order.id))}>
+            <Printer />
+            Print packing slips
+          </Link>
+        </Button>
+        <Button onClick={() => setConfirmingBulkDispatch(true)} disabled={selectedReady.length === 0 || bulkDispatching}>
+          <Truck />
+          {bulkDispatching ? "Dispatching..." : `Dispatch selected (${selectedReady.length})`}
+        </Button>
       </div>
 
       <Card className="gap-0 py-0">
@@ -123,12 +281,12 @@ export default function OrdersPage() {
             <p className="text-muted-foreground py-12 text-center">Loading orders...</p>
           ) : ordersQuery.isError ? (
             <p className="text-destructive py-12 text-center">{describeError(ordersQuery.error)}</p>
-          ) : filtered.length === 0 ? (
+          ) : orders.length === 0 ? (
             <div className="py-12 text-center">
               <ShoppingCart className="text-muted-foreground mx-auto mb-3 size-12" />
               <p className="font-medium">No orders found</p>
               <p className="text-muted-foreground text-sm">
-                {statusFilter === "all" ? "Orders will appear here when customers make purchases" : "Try adjusting your filter"}
+                {filtering ? "Try adjusting your filter" : "Orders will appear here when customers make purchases"}
               </p>
             </div>
           ) : isDesktop ? (
@@ -143,9 +301,31 @@ export default function OrdersPage() {
       <OrderDetailsDialog
         order={viewing}
         onOpenChange={(open) => !open && setViewingId(null)}
-        onDispatch={(order) => void runDispatch(order)}
+        onDispatch={(order, details) => void runDispatch(order, details)}
         dispatching={dispatchingId !== null}
+        onComplete={complete}
+        completing={updateStatus.isPending}
       />
+
+      <AlertDialog open={confirmingBulkDispatch} onOpenChange={setConfirmingBulkDispatch}>
+        <AlertDialogContent>
+          <AlertDialogHeader>
+            <AlertDialogTitle>Dispatch selected orders</AlertDialogTitle>
+            <AlertDialogDescription>
+              {selectedReady.length === 1
+                ? "1 order Ready to Dispatch will be marked as dispatched, and its customer sent the dispatch message."
+                : `${selectedReady.length} orders Ready to Dispatch will be marked as dispatched, and each customer sent the dispatch message.`}
+              {selected.length - selectedReady.length === 1 && " 1 selected order is not Ready to Dispatch and will be left as it is."}
+              {selected.length - selectedReady.length > 1 &&
+                ` ${selected.length - selectedReady.length} selected orders are not Ready to Dispatch and will be left as they are.`}
+            </AlertDialogDescription>
+          </AlertDialogHeader>
+          <AlertDialogFooter>
+            <AlertDialogCancel>Cancel</AlertDialogCancel>
+            <AlertDialogAction onClick={() => void runBulkDispatch()}>Dispatch</AlertDialogAction>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
 
       <AlertDialog open={deleting !== null} onOpenChange={(open) => !open && setDeletingId(null)}>
         <AlertDialogContent>

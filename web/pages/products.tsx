@@ -1,54 +1,60 @@
-import { Package, Plus, Search } from "lucide-react";
+import { Package, Plus } from "lucide-react";
 import { useMemo, useState } from "react";
 import type { Product } from "../../contract";
-import { ListPager, usePaged } from "@/components/list-pager";
+import { ListPager, PAGE_SIZE } from "@/components/list-pager";
 import { categoryOptions } from "@/components/products/category-options";
 import { ProductDialog } from "@/components/products/product-dialog";
 import { ProductCards, ProductTable } from "@/components/products/product-list";
+import { SearchBox, useListUrl, useServerPager } from "@/components/server-list";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
-import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { toast } from "@/hooks/use-toast";
-import { useCategories, useDeleteProduct, useProducts } from "@/lib/queries";
+import { useCategories, useDeleteProduct, useProductPage } from "@/lib/queries";
 import { describeError } from "@/lib/api";
 import { DESKTOP_QUERY, useMediaQuery } from "@/lib/screen-helpers";
 
 const ALL = "all";
-type StockFilter = "all" | "in-stock" | "out-of-stock";
+/** The stock filters SPEC §2 offers (the server also knows active/inactive, which the screen does not show). */
+const STOCK_FILTERS = ["in-stock", "out-of-stock", "low-stock"] as const;
+type StockFilter = "all" | (typeof STOCK_FILTERS)[number];
+
+const isStockFilter = (value: string | null): value is StockFilter =>
+  value === ALL || STOCK_FILTERS.includes(value as (typeof STOCK_FILTERS)[number]);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export default function ProductsPage() {
-  const productsQuery = useProducts();
+  // Search, filters and page live in the URL (issue 12) and are applied by the server.
+  const url = useListUrl();
+  const q = url.params.get("q") ?? "";
+  const statusParam = url.params.get("status");
+  const stockFilter: StockFilter = isStockFilter(statusParam) ? statusParam : ALL;
   const categoriesQuery = useCategories();
+  const categories = useMemo(() => categoriesQuery.data ?? [], [categoriesQuery.data]);
+  const categoryParam = url.params.get("category");
+  // A category that does not exist (deleted since the link was made) filters nothing.
+  const categoryFilter =
+    categoryParam && UUID.test(categoryParam) && !(categoriesQuery.isSuccess && !categories.some((c) => c.id === categoryParam))
+      ? categoryParam
+      : ALL;
+
+  const productsQuery = useProductPage({
+    limit: PAGE_SIZE,
+    q: q || undefined,
+    categoryId: categoryFilter === ALL ? undefined : categoryFilter,
+    status: stockFilter === ALL ? undefined : stockFilter,
+    cursor: url.position.cursor ?? undefined,
+  });
+  const paged = useServerPager({ url, query: productsQuery, resetKey: `${q}|${categoryFilter}|${stockFilter}`, pageSize: PAGE_SIZE });
+  const products = productsQuery.data?.rows ?? [];
   const deleteProduct = useDeleteProduct();
   const isDesktop = useMediaQuery(DESKTOP_QUERY);
-  const [search, setSearch] = useState("");
-  const [categoryFilter, setCategoryFilter] = useState(ALL);
-  const [stockFilter, setStockFilter] = useState<StockFilter>("all");
   const [dialogOpen, setDialogOpen] = useState(false);
   const [editing, setEditing] = useState<Product | null>(null);
 
-  const categories = useMemo(() => categoriesQuery.data ?? [], [categoriesQuery.data]);
   const categoryNames = useMemo(() => new Map(categories.map((c) => [c.id, c.name])), [categories]);
   const categoryName = (id: string | null) => (id && categoryNames.get(id)) || "Uncategorized";
-
-  const filtered = useMemo(() => {
-    const needle = search.trim().toLowerCase();
-    // Choosing a main category also shows the products of its subcategories.
-    const chosen =
-      categoryFilter === ALL
-        ? null
-        : new Set([categoryFilter, ...categories.filter((c) => c.parentId === categoryFilter).map((c) => c.id)]);
-    return (productsQuery.data ?? []).filter(
-      (product) =>
-        (!needle || product.name.toLowerCase().includes(needle)) &&
-        (!chosen || (product.categoryId !== null && chosen.has(product.categoryId))) &&
-        (stockFilter === "all" || (stockFilter === "in-stock" ? product.stock > 0 : product.stock <= 0)),
-    );
-  }, [productsQuery.data, categories, search, categoryFilter, stockFilter]);
-
-  const filtering = search.trim() !== "" || categoryFilter !== ALL || stockFilter !== "all";
-  const paged = usePaged(filtered, `${search}|${categoryFilter}|${stockFilter}`);
+  const filtering = q !== "" || categoryFilter !== ALL || stockFilter !== ALL;
 
   const openCreate = () => {
     setEditing(null);
@@ -67,7 +73,7 @@ export default function ProductsPage() {
     });
   };
 
-  const listProps = { products: paged.rows, categoryName, onEdit: openEdit, onDelete: remove };
+  const listProps = { products, categoryName, onEdit: openEdit, onDelete: remove };
 
   return (
     <div className="space-y-6">
@@ -83,18 +89,14 @@ export default function ProductsPage() {
       </div>
 
       <div className="grid gap-3 md:grid-cols-[1fr_220px_180px]">
-        <div className="relative">
-          <Search className="text-muted-foreground absolute top-1/2 left-3 size-4 -translate-y-1/2" aria-hidden="true" />
-          <Input
-            type="search"
-            placeholder="Search products..."
-            aria-label="Search products"
-            className="pl-9"
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-          />
-        </div>
-        <Select value={categoryFilter} onValueChange={setCategoryFilter}>
+        <SearchBox
+          query={q}
+          onSearch={(text) => url.setFilter({ q: text })}
+          label="Search products"
+          placeholder="Search products..."
+          title="Part of a product's name"
+        />
+        <Select value={categoryFilter} onValueChange={(value) => url.setFilter({ category: value === ALL ? null : value })}>
           <SelectTrigger className="w-full" aria-label="Filter by category">
             <SelectValue />
           </SelectTrigger>
@@ -107,7 +109,7 @@ export default function ProductsPage() {
             ))}
           </SelectContent>
         </Select>
-        <Select value={stockFilter} onValueChange={(value) => setStockFilter(value as StockFilter)}>
+        <Select value={stockFilter} onValueChange={(value) => url.setFilter({ status: value === ALL ? null : value })}>
           <SelectTrigger className="w-full" aria-label="Filter by status">
             <SelectValue />
           </SelectTrigger>
@@ -115,6 +117,7 @@ export default function ProductsPage() {
             <SelectItem value="all">All Status</SelectItem>
             <SelectItem value="in-stock">In Stock</SelectItem>
             <SelectItem value="out-of-stock">Out of Stock</SelectItem>
+            <SelectItem value="low-stock">Low Stock</SelectItem>
           </SelectContent>
         </Select>
       </div>
@@ -125,7 +128,7 @@ export default function ProductsPage() {
             <p className="text-muted-foreground py-12 text-center">Loading products...</p>
           ) : productsQuery.isError ? (
             <p className="text-destructive py-12 text-center">{describeError(productsQuery.error)}</p>
-          ) : filtered.length === 0 ? (
+          ) : products.length === 0 ? (
             <div className="py-12 text-center">
               <Package className="text-muted-foreground mx-auto mb-3 size-12" />
               <p className="font-medium">No products found</p>

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { botSettings } from "../../db/schema";
 import { createSecretBox } from "../../crypto";
-import { startTestServer, type TestServer } from "../../testing/app";
+import { idleBot, startTestServer, type TestServer } from "../../testing/app";
 
 const SETTINGS = {
   botName: "Shop Bot",
@@ -19,7 +19,7 @@ describe("bot settings API", () => {
   let cookie: string;
   let saves = 0;
   beforeAll(async () => {
-    server = await startTestServer({ deps: { hooks: { onSettingsSaved: () => void saves++ } } });
+    server = await startTestServer({ deps: { bot: idleBot({ settingsSaved: async () => void saves++ }) } });
     cookie = await server.login();
   });
   afterAll(async () => {
@@ -128,12 +128,12 @@ describe("bot settings API", () => {
   it("still saves when applying the settings to the bot fails", async () => {
     const { id } = await (await server.request("GET", "/api/bot-settings", { cookie })).json();
     let applied = false;
-    server.deps.hooks = {
-      onSettingsSaved: () => {
+    server.deps.bot = idleBot({
+      settingsSaved: async () => {
         applied = true;
         throw new Error("Telegram is down");
       },
-    };
+    });
     const response = await server.request("PUT", `/api/bot-settings/${id}`, { cookie, body: { ...SETTINGS, botName: "Saved anyway" } });
     expect(response.status).toBe(200);
     expect(applied).toBe(true);

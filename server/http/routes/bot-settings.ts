@@ -7,7 +7,7 @@ import { ERROR_ANSWERS } from "../openapi";
 /** Lets the bot rebuild with the new settings; its failure is logged, the save still stands. */
 async function settingsSaved(deps: AppDeps, log: FastifyBaseLogger) {
   try {
-    await deps.hooks?.onSettingsSaved?.();
+    await deps.bot?.settingsSaved();
   } catch (error) {
     log.error({ err: error }, "applying the saved bot settings failed");
   }

@@ -1,21 +1,46 @@
 import { z } from "zod";
-import { CustomerMessageSchema, MessageInputSchema, UnreadCountSchema } from "../../../contract";
-import { countUnread, listMessages, listThread, markMessageRead, sendAdminReply } from "../../shop/messages";
+import {
+  ConversationListQuerySchema,
+  ConversationSchema,
+  CustomerMessageSchema,
+  MessageInputSchema,
+  MessageListQuerySchema,
+  UnreadCountSchema,
+} from "../../../contract";
+import { listConversationPage, listConversations, listMessagePage, listMessagesMatching } from "../../shop/message-list";
+import { countUnread, listThread, markMessageRead, sendAdminReply } from "../../shop/messages";
 import type { Routes } from "../deps";
-import { ERROR_ANSWERS } from "../openapi";
+import { isPaged, sendPage } from "../paging";
+import { ERROR_ANSWERS, pagedList } from "../openapi";
 
 const IdParams = z.object({ id: z.string() });
 const UserParams = z.object({ telegramUserId: z.string().trim().min(1).max(64) });
 
-const list = { 200: z.array(CustomerMessageSchema), ...ERROR_ANSWERS };
+// GET /api/messages pages with limit; one customer's thread (GET /api/messages/user/{id}) never does.
+const list = { 200: pagedList(CustomerMessageSchema), ...ERROR_ANSWERS };
+const thread = { 200: z.array(CustomerMessageSchema), ...ERROR_ANSWERS };
+const conversations = { 200: pagedList(ConversationSchema), ...ERROR_ANSWERS };
 const unread = { 200: UnreadCountSchema, ...ERROR_ANSWERS };
 const sent = { 201: CustomerMessageSchema, ...ERROR_ANSWERS };
 const one = { 200: CustomerMessageSchema, ...ERROR_ANSWERS };
 
 export const messageRoutes: Routes = (app, deps) => {
-  app.get("/api/messages", { schema: { response: list } }, async () => listMessages(deps.db));
+  app.get("/api/messages", { schema: { querystring: MessageListQuerySchema, response: list } }, async (request, reply) =>
+    isPaged(request.query)
+      ? sendPage(request, reply, await listMessagePage(deps.db, request.query))
+      : listMessagesMatching(deps.db, request.query),
+  );
 
-  app.get("/api/messages/user/:telegramUserId", { schema: { params: UserParams, response: list } }, async (request) =>
+  app.get(
+    "/api/messages/conversations",
+    { schema: { querystring: ConversationListQuerySchema, response: conversations } },
+    async (request, reply) =>
+      isPaged(request.query)
+        ? sendPage(request, reply, await listConversationPage(deps.db, request.query))
+        : listConversations(deps.db, request.query),
+  );
+
+  app.get("/api/messages/user/:telegramUserId", { schema: { params: UserParams, response: thread } }, async (request) =>
     listThread(deps.db, request.params.telegramUserId),
   );
 

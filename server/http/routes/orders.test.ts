@@ -100,6 +100,8 @@ describe("orders API", () => {
         postageName: null,
         postagePrice: null,
         trackingNumber: null,
+        carrier: null,
+        trackingUrl: null,
         payAddress: "bc1qexample",
         payAmount: "0.00042",
         payCurrency: "btc",
@@ -167,6 +169,74 @@ describe("orders API", () => {
       expect(completed.status).toBe(200);
       // No tracking number given: the one set at dispatch stays.
       expect(await completed.json()).toMatchObject({ status: "completed", trackingNumber: "RM123456789GB" });
+    });
+
+    it("marks dispatched with a carrier and tracking number, answering the tracking link", async () => {
+      const { order } = await insertOrder(db(), { status: "processing", paymentStatus: "confirmed" });
+      const response = await server.request("PUT", `/api/orders/${order.id}`, {
+        cookie,
+        body: { status: "dispatched", carrier: "  royal mail ", trackingNumber: " AB 1234 5678 9GB " },
+      });
+      expect(response.status).toBe(200);
+      // A known carrier is stored in its own spelling; the number as typed, trimmed.
+      expect(await response.json()).toMatchObject({
+        status: "dispatched",
+        carrier: "Royal Mail",
+        trackingNumber: "AB 1234 5678 9GB",
+        trackingUrl: "https://www.royalmail.com/track-your-item#/tracking-results/AB123456789GB",
+      });
+      const [row] = await db().select().from(orders).where(eq(orders.id, order.id));
+      expect(row).toMatchObject({ carrier: "Royal Mail", trackingNumber: "AB 1234 5678 9GB" });
+
+      // Completing keeps both.
+      const completed = await server.request("PUT", `/api/orders/${order.id}`, { cookie, body: { status: "completed" } });
+      expect(await completed.json()).toMatchObject({ status: "completed", carrier: "Royal Mail", trackingNumber: "AB 1234 5678 9GB" });
+    });
+
+    it("keeps an unknown carrier as typed, without a link; a blank carrier is none", async () => {
+      const first = await insertOrder(db(), { status: "processing" });
+      const parcelforce = await server.request("PUT", `/api/orders/${first.order.id}`, {
+        cookie,
+        body: { status: "dispatched", carrier: "Parcelforce", trackingNumber: "PF123" },
+      });
+      expect(await parcelforce.json()).toMatchObject({ carrier: "Parcelforce", trackingNumber: "PF123", trackingUrl: null });
+
+      const second = await insertOrder(db(), { status: "processing" });
+      const blank = await server.request("PUT", `/api/orders/${second.order.id}`, {
+        cookie,
+        body: { status: "dispatched", carrier: "   ", trackingNumber: "" },
+      });
+      expect(await blank.json()).toMatchObject({ carrier: null, trackingNumber: null, trackingUrl: null });
+    });
+
+    it("records the carrier and tracking number in the order's trail", async () => {
+      const { order } = await insertOrder(db(), { status: "processing" });
+      await server.request("PUT", `/api/orders/${order.id}`, { cookie, body: { status: "dispatched", carrier: "DPD", trackingNumber: "155" } });
+      const trail = (await (await server.request("GET", `/api/orders/${order.id}/events`, { cookie })).json()) as OrderEvent[];
+      expect(trail.map((event) => event.detail)).toEqual(["Marked dispatched (DPD, tracking number 155)."]);
+    });
+
+    it("refuses a bad carrier or tracking number with a sentence naming it, and changes nothing", async () => {
+      const { order } = await insertOrder(db(), { status: "processing" });
+      const cases: [unknown, RegExp][] = [
+        [{ status: "dispatched", carrier: "x".repeat(51) }, /^Invalid carrier: Carrier must be at most 50 characters/],
+        [{ status: "dispatched", carrier: 7 }, /^Invalid carrier: Carrier must be text/],
+        [{ status: "dispatched", carrier: ["DPD"] }, /^Invalid carrier:/],
+        [{ status: "dispatched", carrier: "<script>alert(1)</script>" }, /^Invalid carrier: Carrier may contain only letters/],
+        [{ status: "dispatched", carrier: "DPD\nClick http://evil.example" }, /^Invalid carrier:/],
+        [{ status: "dispatched", trackingNumber: "RM1\nVisit https://evil.example" }, /^Invalid trackingNumber: Tracking number may contain only/],
+        [{ status: "dispatched", trackingNumber: "<b>RM1</b>" }, /^Invalid trackingNumber:/],
+        [{ status: "dispatched", trackingNumber: "RM1?x=1&y=2#z" }, /^Invalid trackingNumber:/],
+        [{ status: "dispatched", trackingNumber: "RM1\u0000" }, /^Invalid trackingNumber:/],
+        [{ status: "dispatched", trackingNumber: { number: "RM1" } }, /^Invalid trackingNumber:/],
+      ];
+      for (const [body, message] of cases) {
+        const response = await server.request("PUT", `/api/orders/${order.id}`, { cookie, body });
+        expect(response.status, JSON.stringify(body)).toBe(400);
+        expect((await response.json()).error, JSON.stringify(body)).toMatch(message);
+      }
+      const [row] = await db().select().from(orders).where(eq(orders.id, order.id));
+      expect(row).toMatchObject({ status: "processing", carrier: null, trackingNumber: null });
     });
 
     it("marks dispatched without a tracking number", async () => {
@@ -514,6 +584,33 @@ describe("orders API", () => {
       expect(notifier.sent[0]!.chatId).toBe("777001");
       expect(notifier.sent[0]!.text).toContain(`Your order #${order.id.slice(0, 8)} has been dispatched.`);
       expect(notifier.sent[0]!.text).toContain("Tracking number: RM987654321GB");
+    });
+
+    it("tells the customer the carrier, the tracking number and the carrier's tracking link", async () => {
+      const { order } = await insertOrder(db(), { status: "processing", telegramUserId: "777003" });
+      await server.request("PUT", `/api/orders/${order.id}`, { cookie, body: { status: "dispatched", carrier: "evri", trackingNumber: "H01 ABC" } });
+
+      const response = await server.request("POST", `/api/orders/${order.id}/notify-dispatch`, { cookie });
+      expect(response.status).toBe(200);
+      expect(notifier.sent).toEqual([
+        {
+          chatId: "777003",
+          text: [
+            `Good news! Your order #${order.id.slice(0, 8)} has been dispatched.`,
+            "Carrier: Evri",
+            "Tracking number: H01 ABC",
+            "Track your parcel: https://www.evri.com/track/parcel/H01ABC",
+            "Thank you for shopping with us.",
+          ].join("\n"),
+        },
+      ]);
+    });
+
+    it("names an unknown carrier without a link", async () => {
+      const { order } = await insertOrder(db(), { status: "dispatched", carrier: "Parcelforce", trackingNumber: "PF1" });
+      await server.request("POST", `/api/orders/${order.id}/notify-dispatch`, { cookie });
+      expect(notifier.sent[0]!.text).toContain("Carrier: Parcelforce\nTracking number: PF1\nThank you");
+      expect(notifier.sent[0]!.text).not.toContain("http");
     });
 
     it("leaves out the tracking number when there is none", async () => {

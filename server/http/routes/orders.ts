@@ -3,6 +3,7 @@ import {
   ExpiredOrdersSchema,
   OrderEventSchema,
   OrderItemSchema,
+  OrderListQuerySchema,
   OrderSchema,
   OrderStatusUpdateSchema,
   SuccessSchema,
@@ -14,12 +15,13 @@ import {
   deleteOrder,
   getOrderEvents,
   getOrderItems,
-  listOrders,
   notifyDispatch,
   updateOrderStatus,
 } from "../../shop/orders";
+import { listOrderPage, listOrdersMatching } from "../../shop/order-list";
 import type { Routes } from "../deps";
-import { ERROR_ANSWERS } from "../openapi";
+import { isPaged, sendPage } from "../paging";
+import { ERROR_ANSWERS, pagedList } from "../openapi";
 
 const IdParams = z.object({ id: z.string() });
 const answers = <T extends z.ZodType>(schema: T) => ({ response: { 200: schema, ...ERROR_ANSWERS } });
@@ -27,7 +29,11 @@ const anOrder = answers(OrderSchema);
 const done = answers(SuccessSchema);
 
 export const orderRoutes: Routes = (app, deps) => {
-  app.get("/api/orders", { schema: answers(z.array(OrderSchema)) }, async () => listOrders(deps.db));
+  app.get("/api/orders", { schema: { querystring: OrderListQuerySchema, ...answers(pagedList(OrderSchema)) } }, async (request, reply) =>
+    isPaged(request.query)
+      ? sendPage(request, reply, await listOrderPage(deps.db, request.query))
+      : listOrdersMatching(deps.db, request.query),
+  );
 
   app.get("/api/orders/:id/items", { schema: { params: IdParams, ...answers(z.array(OrderItemSchema)) } }, async (request) =>
     getOrderItems(deps.db, request.params.id),

@@ -96,6 +96,19 @@ describe("products API", () => {
     expect(await errorOf(await post({ ...PRODUCT, categoryId: "nope" }))).toBe("Invalid categoryId: must be a valid id");
   });
 
+  it("keeps a low-stock threshold: 3 unless given, a whole number from 0 to 100000", async () => {
+    expect(await create({ name: "Tea", price: 3 })).toMatchObject({ lowStockThreshold: 3 });
+    const custom = await create({ name: "Mug", price: 3, lowStockThreshold: 0 });
+    expect(custom).toMatchObject({ lowStockThreshold: 0 });
+    const edited = await server.request("PUT", `/api/products/${custom.id}`, { cookie, body: { name: "Mug", price: 3, lowStockThreshold: 12 } });
+    expect(await edited.json()).toMatchObject({ lowStockThreshold: 12 });
+    expect(await errorOf(await post({ ...PRODUCT, lowStockThreshold: -1 }))).toBe("Invalid lowStockThreshold: Low stock alert must be at least 0");
+    expect(await errorOf(await post({ ...PRODUCT, lowStockThreshold: 2.5 }))).toBe("Invalid lowStockThreshold: Low stock alert must be a whole number");
+    expect(await errorOf(await post({ ...PRODUCT, lowStockThreshold: 100_001 }))).toBe(
+      "Invalid lowStockThreshold: Low stock alert must be at most 100000",
+    );
+  });
+
   it("refuses a category that does not exist", async () => {
     const response = await post({ ...PRODUCT, categoryId: UNKNOWN_ID });
     expect(response.status).toBe(400);

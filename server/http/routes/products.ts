@@ -1,16 +1,28 @@
-import { z } from "zod";
-import { IdParamsSchema, ProductInputSchema, ProductSchema, SuccessSchema } from "../../../contract";
-import { createProduct, deleteProduct, listProducts, updateProduct } from "../../shop/products";
+import { IdParamsSchema, ProductInputSchema, ProductListQuerySchema, ProductSchema, SuccessSchema } from "../../../contract";
+import { listProductPage, listProductsMatching } from "../../shop/product-list";
+import { createProduct, deleteProduct, updateProduct } from "../../shop/products";
 import type { Routes } from "../deps";
-import { ERROR_ANSWERS } from "../openapi";
+import { sendSerialized, serializeJson } from "../cached-json";
+import { isPaged, sendPage } from "../paging";
+import { ERROR_ANSWERS, pagedList } from "../openapi";
 
-const list = { 200: z.array(ProductSchema), ...ERROR_ANSWERS };
+const list = { 200: pagedList(ProductSchema), ...ERROR_ANSWERS };
+const allProducts = ProductSchema.array();
 const created = { 201: ProductSchema, ...ERROR_ANSWERS };
 const saved = { 200: ProductSchema, ...ERROR_ANSWERS };
 const deleted = { 200: SuccessSchema, ...ERROR_ANSWERS };
 
 export const productRoutes: Routes = (app, deps) => {
-  app.get("/api/products", { schema: { response: list } }, () => listProducts(deps.db));
+  app.get("/api/products", { schema: { querystring: ProductListQuerySchema, response: list } }, async (request, reply) => {
+    const { query } = request;
+    if (isPaged(query)) return sendPage(request, reply, await listProductPage(deps.db, query));
+    if (query.q !== undefined || query.categoryId !== undefined || query.status !== undefined) return listProductsMatching(deps.db, query);
+    // The whole catalogue (SPEC §7's call): serialized once per change to the products (issue 12).
+    const answer = await deps.cache.read(`admin:products:${query.sort}`, ["products"], async () =>
+      serializeJson(allProducts, await listProductsMatching(deps.db, query)),
+    );
+    return sendSerialized(reply, answer);
+  });
 
   app.post("/api/products", { schema: { body: ProductInputSchema, response: created } }, async (request, reply) =>
     reply.code(201).send(await createProduct(deps.db, request.body)),

@@ -59,6 +59,7 @@ describe("GET /api/dashboard/stats", () => {
       dailyRevenue: "0.00",
       weeklyRevenue: "0.00",
       totalRevenue: "0.00",
+      lowStockProducts: 0,
     });
   });
 
@@ -75,6 +76,16 @@ describe("GET /api/dashboard/stats", () => {
     await insertCustomerMessage(db(), { isRead: true });
     await insertCustomerMessage(db(), { isFromCustomer: false, isRead: false });
     expect(await stats()).toMatchObject({ totalProducts: 3, pendingOrders: 2, processingOrders: 1, unreadMessages: 1 });
+  });
+
+  it("counts active products at or below their own low-stock threshold", async () => {
+    await insertProduct(db(), { stock: 3 }); // default threshold 3: low
+    await insertProduct(db(), { stock: 4 }); // above it
+    await insertProduct(db(), { stock: 0 }); // out of stock: low
+    await insertProduct(db(), { stock: 10, lowStockThreshold: 10 }); // its own threshold: low
+    await insertProduct(db(), { stock: 1, lowStockThreshold: 0 }); // alerts only at 0
+    await insertProduct(db(), { stock: 0, isActive: false }); // hidden from the bot: not counted
+    expect(await stats()).toMatchObject({ lowStockProducts: 3 });
   });
 
   it("counts only paid orders as revenue: processing, dispatched and completed", async () => {

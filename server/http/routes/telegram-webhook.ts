@@ -82,8 +82,8 @@ export const telegramWebhookRoutes: Routes = (app, deps) => {
     async (request) => {
       if (fromTelegram.has(request)) {
         const update = asUpdate(request.body, { requireId: true });
-        // Answers within a few seconds whatever the update waits on (runner.ts, WEBHOOK_ANSWER_WITHIN_MS);
-        // an update Telegram sends twice acts once (update-log.ts).
+        // Answered once stored in the inbox, before the bot handles it (telegram/inbox.ts): Telegram never
+        // waits on the shop's own calls; an update Telegram sends twice is stored, and acts, once.
         const handled = (await deps.bot?.handleUpdate(update)) ?? false;
         if (!handled) throw new HttpError(503, "The Telegram bot is not running.");
         return { ok: true as const };

@@ -1,14 +1,6 @@
 import { Composer, InlineKeyboard } from "grammy";
 import { MAX_CART_QUANTITY, addToCart } from "../../shop/cart";
-import {
-  countActiveUncategorised,
-  getActiveProduct,
-  getCategory,
-  listActiveProducts,
-  listMainCategories,
-  listSubcategories,
-  type CatalogueProduct,
-} from "../../shop/catalogue";
+import type { CatalogueProduct } from "../../shop/catalogue";
 import { ShopError } from "../../shop/errors";
 import { unitPricePence } from "../../shop/pricing";
 import type { BotContext } from "../context";
@@ -28,8 +20,7 @@ const NO_CATEGORY = "none";
 export const catalogueFeature = new Composer<BotContext>();
 
 async function showMainCategories(ctx: BotContext, page: number) {
-  const { db } = ctx.deps;
-  const [mains, uncategorised] = await Promise.all([listMainCategories(db), countActiveUncategorised(db)]);
+  const [mains, uncategorised] = await Promise.all([ctx.reads.mainCategories(), ctx.reads.uncategorisedCount()]);
   const entries = mains.map((c) => ({ text: c.name, target: `cat:${c.id}:0` }));
   if (uncategorised > 0) entries.push({ text: "Other products", target: `cat:${NO_CATEGORY}:0` });
   const keyboard = new InlineKeyboard();
@@ -53,14 +44,13 @@ function productButtonText(product: CatalogueProduct) {
 }
 
 async function showCategory(ctx: BotContext, categoryId: string, page: number) {
-  const { db } = ctx.deps;
-  const category = categoryId === NO_CATEGORY ? null : await getCategory(db, categoryId);
+  const category = categoryId === NO_CATEGORY ? null : await ctx.reads.category(categoryId);
   if (categoryId !== NO_CATEGORY && !category) {
     await notice(ctx, "That category is no longer available.");
     return showMainMenu(ctx);
   }
-  const subcategories = category && !category.parentId ? await listSubcategories(db, category.id) : [];
-  const products = await listActiveProducts(db, category?.id ?? null, page, PAGE_SIZE);
+  const subcategories = category && !category.parentId ? await ctx.reads.subcategories(category.id) : [];
+  const products = await ctx.reads.activeProducts(category?.id ?? null, page, PAGE_SIZE);
 
   const keyboard = new InlineKeyboard();
   for (const sub of subcategories) keyboard.text(`📁 ${label(sub.name)}`, data(`cat:${sub.id}:0`)).row();
@@ -124,7 +114,7 @@ function productKeyboard(product: CatalogueProduct, quantity: number) {
 }
 
 async function showProduct(ctx: BotContext, productId: string, wanted: number) {
-  const product = await getActiveProduct(ctx.deps.db, productId);
+  const product = await ctx.reads.activeProduct(productId);
   if (!product) {
     await notice(ctx, "That product is no longer available.");
     return showMainMenu(ctx);

@@ -1,7 +1,9 @@
-import { lazy, Suspense } from "react";
-import { Route, Switch } from "wouter";
+import { lazy, Suspense, useEffect } from "react";
+import { Route, Switch, useLocation } from "wouter";
 import { Spinner } from "@/components/spinner";
 import { TooltipProvider } from "@/components/ui/tooltip";
+import { useLiveUpdates } from "@/hooks/use-live-updates";
+import { documentTitle } from "./nav";
 import { SidebarNav } from "./sidebar";
 import { TopBar } from "./top-bar";
 
@@ -13,21 +15,41 @@ const ProductsPage = lazy(() => import("@/pages/products"));
 const PostagePage = lazy(() => import("@/pages/postage"));
 const OrdersPage = lazy(() => import("@/pages/orders"));
 const MessagesPage = lazy(() => import("@/pages/messages"));
+const CustomersPage = lazy(() => import("@/pages/customers"));
+const CustomerPage = lazy(() => import("@/pages/customer"));
 const BotPreviewPage = lazy(() => import("@/pages/bot-preview"));
+const ActivityPage = lazy(() => import("@/pages/activity"));
 const NotFoundPage = lazy(() => import("@/pages/not-found"));
 
 /** The signed-in shell: fixed sidebar on large screens, drawer on small ones, top bar, the screens. */
 export default function AuthenticatedApp() {
+  // New orders and messages show up on every screen without a reload (GET /api/events).
+  useLiveUpdates();
+  const [location] = useLocation();
+  useEffect(() => {
+    document.title = documentTitle(location);
+  }, [location]);
   return (
     // Tooltips only exist behind the login, so their code stays out of the login's chunk.
     <TooltipProvider>
       <div className="bg-muted/40 min-h-screen">
+        {/* The first thing a keyboard reaches: straight past the sidebar and top bar. */}
+        <a
+          href="#main"
+          className="bg-background text-foreground focus-visible:ring-ring sr-only z-50 rounded-md border px-4 py-2 text-sm font-medium shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus-visible:ring-2"
+          onClick={(event) => {
+            event.preventDefault();
+            document.getElementById("main")?.focus();
+          }}
+        >
+          Skip to main content
+        </a>
         <aside className="bg-sidebar fixed inset-y-0 left-0 z-30 hidden w-64 border-r lg:block">
           <SidebarNav />
         </aside>
         <div className="flex min-h-screen flex-col lg:pl-64">
           <TopBar />
-          <main className="flex-1 p-4 sm:p-6">
+          <main id="main" tabIndex={-1} className="flex-1 p-4 outline-none sm:p-6">
             <Suspense fallback={<Spinner className="py-24" />}>
               <Switch>
                 <Route path="/" component={DashboardPage} />
@@ -37,7 +59,10 @@ export default function AuthenticatedApp() {
                 <Route path="/postage" component={PostagePage} />
                 <Route path="/orders" component={OrdersPage} />
                 <Route path="/messages" component={MessagesPage} />
+                <Route path="/customers" component={CustomersPage} />
+                <Route path="/customers/:telegramUserId" component={CustomerPage} />
                 <Route path="/bot-preview" component={BotPreviewPage} />
+                <Route path="/activity" component={ActivityPage} />
                 <Route component={NotFoundPage} />
               </Switch>
             </Suspense>

@@ -1,12 +1,14 @@
 import {
   Bot,
   FolderTree,
+  History,
   LayoutDashboard,
   MessageSquare,
   Package,
   Settings,
   ShoppingCart,
   Truck,
+  Users,
   type LucideIcon,
 } from "lucide-react";
 
@@ -21,7 +23,9 @@ export const NAV_ITEMS: NavItem[] = [
   { href: "/postage", label: "Postage", icon: Truck },
   { href: "/orders", label: "Orders", icon: ShoppingCart },
   { href: "/messages", label: "Messages", icon: MessageSquare },
+  { href: "/customers", label: "Customers", icon: Users },
   { href: "/bot-preview", label: "Bot Preview", icon: Bot },
+  { href: "/activity", label: "Activity", icon: History },
 ];
 
 /** The top bar's titles. SPEC §2: /postage has no entry, so it (like any unknown path) shows Dashboard. */
@@ -32,9 +36,21 @@ const TITLES: Record<string, string> = {
   "/products": "Products",
   "/orders": "Orders",
   "/messages": "Messages",
+  "/customers": "Customers",
   "/bot-preview": "Bot Preview",
+  "/activity": "Activity",
 };
 
 export function pageTitle(path: string): string {
-  return TITLES[path] ?? "Dashboard";
+  // A customer's page (/customers/123) is titled as the list it belongs to.
+  return TITLES[path] ?? (path.startsWith("/customers/") ? "Customers" : "Dashboard");
 }
+
+/** The tab's title of a signed-in screen: "Orders · Shop Admin" (issue 13). */
+export function documentTitle(path: string): string {
+  const entry = NAV_ITEMS.find((item) => item.href === path);
+  const name = entry?.label ?? (path.startsWith("/customers/") ? "Customer" : "Page Not Found");
+  return `${name} · ${APP_TITLE}`;
+}
+
+export const APP_TITLE = "Shop Admin";

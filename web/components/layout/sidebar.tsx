@@ -1,11 +1,13 @@
 import { Bot } from "lucide-react";
 import { Link, useLocation } from "wouter";
+import { useLiveNavBadges } from "@/hooks/use-live-updates";
 import { cn } from "@/lib/utils";
 import { NAV_ITEMS } from "./nav";
 
 /** The navigation; the same list in the fixed sidebar and in the phone drawer. */
 export function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
   const [location] = useLocation();
+  const badges = useLiveNavBadges();
   return (
     <div className="flex h-full flex-col">
       <div className="flex h-16 items-center gap-3 border-b px-6">
@@ -20,6 +22,7 @@ export function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
       <nav aria-label="Main" className="flex-1 space-y-1 overflow-y-auto p-3">
         {NAV_ITEMS.map(({ href, label, icon: Icon }) => {
           const active = href === "/" ? location === "/" : location === href || location.startsWith(`${href}/`);
+          const badge = badges[href];
           return (
             <Link
               key={href}
@@ -35,6 +38,19 @@ export function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
             >
               <Icon className="size-4" />
               {label}
+              {badge && badge.count > 0 && (
+                <span className="ml-auto text-xs tabular-nums" data-testid={`nav-badge-${href.slice(1)}`}>
+                  <span
+                    className={cn(
+                      "rounded-full px-2 py-0.5 font-semibold",
+                      active ? "bg-background text-foreground" : "bg-primary text-primary-foreground",
+                    )}
+                  >
+                    {badge.count}
+                  </span>
+                  <span className="sr-only"> {badge.label}</span>
+                </span>
+              )}
             </Link>
           );
         })}

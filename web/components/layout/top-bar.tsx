@@ -5,14 +5,19 @@ import { Avatar, AvatarFallback } from "@/components/ui/avatar";
 import { Button } from "@/components/ui/button";
 import {
   DropdownMenu,
+  DropdownMenuCheckboxItem,
   DropdownMenuContent,
   DropdownMenuItem,
   DropdownMenuLabel,
+  DropdownMenuRadioGroup,
+  DropdownMenuRadioItem,
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from "@/components/ui/sheet";
+import { setPaidOrderAlerts, usePaidOrderAlerts } from "@/lib/live";
 import { useLogout } from "@/lib/queries";
+import { setThemeChoice, type ThemeChoice, useThemeChoice } from "@/lib/theme";
 import { pageTitle } from "./nav";
 import { SidebarNav } from "./sidebar";
 
@@ -20,6 +25,8 @@ export function TopBar() {
   const [location] = useLocation();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const logout = useLogout();
+  const paidOrderAlerts = usePaidOrderAlerts();
+  const theme = useThemeChoice();
 
   return (
     <header className="bg-background/95 supports-[backdrop-filter]:bg-background/80 sticky top-0 z-40 flex h-16 items-center gap-3 border-b px-4 backdrop-blur sm:px-6">
@@ -40,8 +47,8 @@ export function TopBar() {
 
       <DropdownMenu>
         <DropdownMenuTrigger asChild>
-          <Button variant="ghost" className="gap-2 px-2" aria-label="User menu">
-            <Avatar className="size-8">
+          <Button variant="ghost" className="gap-2 px-2" aria-label="Admin user menu">
+            <Avatar className="size-8" aria-hidden="true">
               <AvatarFallback className="bg-primary text-primary-foreground text-xs font-semibold">AD</AvatarFallback>
             </Avatar>
             <span className="hidden text-sm font-medium sm:inline">Admin</span>
@@ -52,6 +59,18 @@ export function TopBar() {
             <p className="text-sm font-medium">Administrator</p>
             <p className="text-muted-foreground text-xs font-normal">Signed in</p>
           </DropdownMenuLabel>
+          <DropdownMenuSeparator />
+          {/* Off by default; turning it on is what asks the browser's notification permission. */}
+          <DropdownMenuCheckboxItem checked={paidOrderAlerts} onCheckedChange={(on) => void setPaidOrderAlerts(on)}>
+            Paid order alerts
+          </DropdownMenuCheckboxItem>
+          <DropdownMenuSeparator />
+          <DropdownMenuLabel className="text-muted-foreground text-xs font-normal">Theme</DropdownMenuLabel>
+          <DropdownMenuRadioGroup value={theme} onValueChange={(value) => setThemeChoice(value as ThemeChoice)} aria-label="Theme">
+            <DropdownMenuRadioItem value="system">System</DropdownMenuRadioItem>
+            <DropdownMenuRadioItem value="light">Light</DropdownMenuRadioItem>
+            <DropdownMenuRadioItem value="dark">Dark</DropdownMenuRadioItem>
+          </DropdownMenuRadioGroup>
           <DropdownMenuSeparator />
           <DropdownMenuItem onSelect={() => logout.mutate()} disabled={logout.isPending}>
             <LogOut />

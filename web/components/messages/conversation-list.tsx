@@ -1,5 +1,5 @@
 import { MessageSquare } from "lucide-react";
-import { ListPager, usePaged } from "@/components/list-pager";
+import { ListPager, type Pager } from "@/components/list-pager";
 import { cn } from "@/lib/utils";
 import { avatarColor, type Conversation, displayName, initials, messageTime } from "./conversations";
 
@@ -19,16 +19,18 @@ export function CustomerAvatar({ customer }: { customer: Pick<Conversation, "tel
 
 export function ConversationList({
   conversations,
+  pager,
   selectedUserId,
   onSelect,
   loading,
 }: {
+  /** The page of conversations shown; `pager` moves between the server's pages. */
   conversations: Conversation[];
+  pager: Pager;
   selectedUserId: string | null;
   onSelect: (conversation: Conversation) => void;
   loading: boolean;
 }) {
-  const paged = usePaged(conversations, "", 50);
 
   if (loading) return <p className="text-muted-foreground p-6 text-center text-sm">Loading conversations...</p>;
   if (conversations.length === 0) {
@@ -42,7 +44,7 @@ export function ConversationList({
   return (
     <div className="flex min-h-0 flex-1 flex-col">
       <ul className="relative min-h-0 flex-1 divide-y overflow-y-auto" aria-label="Conversations">
-        {paged.rows.map((conversation) => {
+        {conversations.map((conversation) => {
           const selected = conversation.telegramUserId === selectedUserId;
           return (
             <li key={conversation.telegramUserId}>
@@ -59,19 +61,19 @@ export function ConversationList({
                 <CustomerAvatar customer={conversation} />
                 <div className="min-w-0 flex-1">
                   <div className="flex items-baseline justify-between gap-2">
-                    <p className={cn("truncate text-sm", conversation.unread > 0 ? "font-semibold" : "font-medium")}>
+                    <p className={cn("truncate text-sm", conversation.unreadCount > 0 ? "font-semibold" : "font-medium")}>
                       {displayName(conversation)}
                     </p>
                     <span className="text-muted-foreground shrink-0 text-xs">
-                      {messageTime(conversation.lastMessage.createdAt)}
+                      {messageTime(conversation.lastMessageAt)}
                     </span>
                   </div>
                   <div className="flex items-center justify-between gap-2">
                     <p className="text-muted-foreground truncate text-sm">
-                      {conversation.lastMessage.isFromCustomer ? "" : "You: "}
-                      {conversation.lastMessage.message}
+                      {conversation.lastIsFromCustomer ? "" : "You: "}
+                      {conversation.lastMessage}
                     </p>
-                    {conversation.unread > 0 && (
+                    {conversation.unreadCount > 0 && (
                       <span className="size-2.5 shrink-0 rounded-full bg-blue-600" data-testid="unread-dot">
                         <span className="sr-only">Unread</span>
                       </span>
@@ -83,9 +85,9 @@ export function ConversationList({
           );
         })}
       </ul>
-      {paged.pageCount > 1 && (
+      {(pager.pageCount > 1 || pager.page > 1) && (
         <div className="border-t px-4 pb-3">
-          <ListPager paged={paged} label="conversations" compact />
+          <ListPager paged={pager} label="conversations" compact />
         </div>
       )}
     </div>

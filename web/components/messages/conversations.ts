@@ -1,40 +1,5 @@
-import type { CustomerMessage } from "../../../contract";
-
-export type Conversation = {
-  telegramUserId: string;
-  telegramUsername: string | null;
-  lastMessage: CustomerMessage;
-  unread: number;
-};
-
-const time = (m: CustomerMessage) => new Date(m.createdAt).getTime();
-
-/** One conversation per customer, the one with the latest message first (SPEC §2). */
-export function groupConversations(messages: CustomerMessage[]): Conversation[] {
-  const byUser = new Map<string, Conversation>();
-  for (const message of messages) {
-    const current = byUser.get(message.telegramUserId);
-    const unread = message.isFromCustomer && !message.isRead ? 1 : 0;
-    if (!current) {
-      byUser.set(message.telegramUserId, {
-        telegramUserId: message.telegramUserId,
-        telegramUsername: message.telegramUsername,
-        lastMessage: message,
-        unread,
-      });
-      continue;
-    }
-    current.unread += unread;
-    if (time(message) >= time(current.lastMessage)) {
-      current.lastMessage = message;
-      // The newest known username wins (customers can change theirs).
-      if (message.telegramUsername) current.telegramUsername = message.telegramUsername;
-    } else if (!current.telegramUsername && message.telegramUsername) {
-      current.telegramUsername = message.telegramUsername;
-    }
-  }
-  return [...byUser.values()].sort((a, b) => time(b.lastMessage) - time(a.lastMessage));
-}
+// One conversation per customer comes from the server (GET /api/messages/conversations, issue 12).
+export type { Conversation } from "../../../contract";
 
 export function displayName(c: { telegramUsername: string | null; telegramUserId: string }): string {
   return c.telegramUsername ? `@${c.telegramUsername}` : c.telegramUserId;
@@ -50,11 +15,11 @@ export function initials(c: { telegramUsername: string | null; telegramUserId: s
 
 /** SPEC §9: five avatar colours, chosen by the length of the customer's id. */
 export const AVATAR_COLORS = [
-  "bg-blue-500",
-  "bg-green-500",
-  "bg-purple-500",
-  "bg-orange-500",
-  "bg-pink-500",
+  "bg-blue-700",
+  "bg-green-700",
+  "bg-purple-700",
+  "bg-orange-700",
+  "bg-pink-700",
 ] as const;
 
 export function avatarColor(telegramUserId: string): string {

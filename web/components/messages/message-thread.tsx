@@ -120,7 +120,7 @@ export function MessageThread({
   );
 }
 
-function Bubble({ message }: { message: CustomerMessage }) {
+export function Bubble({ message }: { message: CustomerMessage }) {
   const fromCustomer = message.isFromCustomer;
   return (
     <div className={cn("flex", fromCustomer ? "justify-start" : "justify-end")} data-testid={fromCustomer ? "customer-bubble" : "admin-bubble"}>

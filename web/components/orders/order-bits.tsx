@@ -34,12 +34,34 @@ export function customerLabel(order: Pick<Order, "telegramUsername" | "telegramU
   return order.telegramUserId || "Telegram User";
 }
 
+const COIN_LETTERS: Record<string, { text: string; className: string }> = {
+  ltc: { text: "Ł", className: "bg-slate-600" },
+  xmr: { text: "M", className: "bg-orange-700" },
+};
+
 export function PaymentMethod({ method }: { method: string | null }) {
   if (!method) return <span className="text-muted-foreground">N/A</span>;
-  const Icon = method.toLowerCase() === "btc" ? Bitcoin : Coins;
+  const coin = method.toLowerCase();
+  const letter = COIN_LETTERS[coin];
   return (
     <span className="inline-flex items-center gap-1 font-medium">
-      <Icon className="size-4 text-orange-500" aria-hidden="true" />
+      {coin === "btc" ? (
+        <Bitcoin className="size-4 text-orange-500" aria-hidden="true" data-coin-icon="btc" />
+      ) : letter ? (
+        // Each coin its own mark (issue 13): Litecoin's Ł, Monero's M, as round badges.
+        <span
+          aria-hidden="true"
+          data-coin-icon={coin}
+          data-letter={letter.text}
+          // The letter is drawn by CSS, so it stays out of the cell's text ("LTC", not "ŁLTC").
+          className={cn(
+            "inline-flex size-4 items-center justify-center rounded-full text-[10px] leading-none font-bold text-white before:content-[attr(data-letter)]",
+            letter.className,
+          )}
+        />
+      ) : (
+        <Coins className="size-4 text-orange-500" aria-hidden="true" data-coin-icon="other" />
+      )}
       {method.toUpperCase()}
     </span>
   );
@@ -48,7 +70,7 @@ export function PaymentMethod({ method }: { method: string | null }) {
 export function PaymentStatus({ status }: { status: string | null }) {
   const shown = status || "pending";
   return (
-    <span className={cn("text-xs capitalize", shown === "confirmed" ? "font-medium text-green-600" : "text-muted-foreground")}>
+    <span className={cn("text-xs capitalize", shown === "confirmed" ? "font-medium text-green-700 dark:text-green-400" : "text-muted-foreground")}>
       {shown.replace(/_/g, " ")}
     </span>
   );

@@ -1,5 +1,5 @@
-import { AlertTriangle, MapPin, Truck } from "lucide-react";
-import { type ReactNode, useState } from "react";
+import { AlertTriangle, CheckCircle2, ExternalLink, MapPin, Truck } from "lucide-react";
+import { type ReactNode, useRef, useState } from "react";
 import type { Order } from "../../../contract";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
@@ -7,12 +7,16 @@ import { Separator } from "@/components/ui/separator";
 import { useOrderItems, usePostageOptions } from "@/lib/queries";
 import { describeError } from "@/lib/api";
 import { formatDateTime, formatGBP, shortId } from "@/lib/screen-helpers";
-import { cn } from "@/lib/utils";
+import { cn, countOf } from "@/lib/utils";
+import { AddressDialog } from "./address-dialog";
+import { DispatchForm } from "./dispatch-form";
 import { OrderActivity } from "./order-activity";
+import { OrderHistory } from "./order-history";
 import { AdminFlagBadge, OrderStatusBadge } from "./order-bits";
 import { ADMIN_FLAG_HINTS, coinOf, underpaidText } from "./order-money";
 import { SettleActions } from "./order-settle-actions";
 import { SendMessagePanel } from "./send-message-panel";
+import type { DispatchDetails } from "./use-dispatch-order";
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -41,7 +45,7 @@ function PostageLine({ order }: { order: Order }) {
   } else if (option) {
     // An order from before snapshots: the option as it is now.
     title = option.description ? `${option.name} - ${option.description}` : option.name;
-    if (option.estimatedDays != null) detail = `Estimated ${option.estimatedDays} days`;
+    if (option.estimatedDays != null) detail = `Estimated ${countOf(option.estimatedDays, "day")}`;
     price = formatGBP(option.price);
   } else {
     // Not in the postage list (not loaded, or deleted); its price is part of the total anyway.
@@ -92,20 +96,53 @@ function PaymentAlerts({ order }: { order: Order }) {
   );
 }
 
+/** How the parcel travels, once the order is dispatched with a carrier or tracking number. */
+function ShipmentFields({ order }: { order: Order }) {
+  if (!order.carrier && !order.trackingNumber) return null;
+  return (
+    <>
+      {order.carrier && <Field label="Carrier">{order.carrier}</Field>}
+      {order.trackingNumber && (
+        <Field label="Tracking">
+          {order.trackingUrl ? (
+            <a
+              href={order.trackingUrl}
+              target="_blank"
+              rel="noreferrer"
+              className="inline-flex items-center gap-1 font-mono text-xs text-blue-700 underline underline-offset-2"
+            >
+              {order.trackingNumber}
+              <ExternalLink className="size-3" aria-hidden="true" />
+              <span className="sr-only">(opens the carrier's tracking page)</span>
+            </a>
+          ) : (
+            <span className="font-mono text-xs">{order.trackingNumber}</span>
+          )}
+        </Field>
+      )}
+    </>
+  );
+}
+
 export function OrderDetailsDialog({
   order,
   onOpenChange,
   onDispatch,
   dispatching,
+  onComplete,
+  completing,
 }: {
   /** The order shown; null closes the dialog. */
   order: Order | null;
   onOpenChange: (open: boolean) => void;
-  onDispatch: (order: Order) => void;
+  onDispatch: (order: Order, details: DispatchDetails) => void;
   dispatching: boolean;
+  onComplete: (order: Order) => void;
+  completing: boolean;
 }) {
   const itemsQuery = useOrderItems(order?.id ?? null);
   const [showAddress, setShowAddress] = useState(false);
+  const viewAddressButton = useRef<HTMLButtonElement>(null);
   const address = order?.shippingAddress ?? null;
 
   return (
@@ -140,6 +177,7 @@ export function OrderDetailsDialog({
                   <Field label="Address">{address?.streetAddress ?? "-"}</Field>
                   <Field label="Postcode">{address?.postcode ?? "-"}</Field>
                   {address?.contact && <Field label="Contact">{address.contact}</Field>}
+                  <ShipmentFields order={order} />
                 </dl>
               </section>
               <section className="space-y-2 rounded-lg border p-4" aria-labelledby="payment-info-heading">
@@ -153,7 +191,7 @@ export function OrderDetailsDialog({
                     <span
                       className={cn(
                         "capitalize",
-                        order.paymentStatus === "confirmed" && "font-medium text-green-600",
+                        order.paymentStatus === "confirmed" && "font-medium text-green-700 dark:text-green-400",
                       )}
                       data-testid="payment-status"
                     >
@@ -207,35 +245,28 @@ export function OrderDetailsDialog({
               </div>
             </section>
 
+            {order.status === "processing" && (
+              // Not keyed by order: the dialog closes between orders anyway, and with a key React 19.3
+              // left the form on screen after the order was dispatched.
+              <DispatchForm onDispatch={(details) => onDispatch(order, details)} dispatching={dispatching} />
+            )}
             <div className="flex flex-wrap gap-2">
-              {order.status === "processing" && (
-                <Button onClick={() => onDispatch(order)} disabled={dispatching}>
-                  <Truck />
-                  {dispatching ? "Dispatching..." : "Mark as Dispatched"}
+              {order.status === "dispatched" && (
+                <Button onClick={() => onComplete(order)} disabled={completing}>
+                  <CheckCircle2 />
+                  {completing ? "Completing..." : "Mark as Completed"}
                 </Button>
               )}
               <SettleActions order={order} />
-              <Button variant="outline" onClick={() => setShowAddress((shown) => !shown)} aria-expanded={showAddress}>
+              <Button ref={viewAddressButton} variant="outline" onClick={() => setShowAddress(true)}>
                 <MapPin />
                 View Address
               </Button>
             </div>
-            {showAddress && (
-              <address className="bg-muted/50 rounded-md border p-3 text-sm not-italic" data-testid="shipping-label">
-                {address ? (
-                  <>
-                    <p className="font-medium">{address.name}</p>
-                    <p>{address.streetAddress}</p>
-                    <p>{address.postcode}</p>
-                    {address.contact && <p className="text-muted-foreground">{address.contact}</p>}
-                  </>
-                ) : (
-                  <p className="text-muted-foreground">No shipping address on this order</p>
-                )}
-              </address>
-            )}
+            <AddressDialog order={order} open={showAddress} onOpenChange={setShowAddress} opener={viewAddressButton} />
 
             <OrderActivity orderId={order.id} />
+            <OrderHistory orderId={order.id} />
 
             <SendMessagePanel key={order.id} order={order} />
           </>

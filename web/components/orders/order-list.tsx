@@ -1,6 +1,7 @@
 import { Eye, Trash2, Truck } from "lucide-react";
 import type { Order } from "../../../contract";
 import { Button } from "@/components/ui/button";
+import { Checkbox } from "@/components/ui/checkbox";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { formatDate, formatGBP, shortId } from "@/lib/screen-helpers";
 import { AdminFlagBadge, customerLabel, OrderStatusBadge, PaymentMethod, PaymentStatus } from "./order-bits";
@@ -11,9 +12,31 @@ type ListProps = {
   onDispatch: (order: Order) => void;
   onDelete: (order: Order) => void;
   dispatchingId: string | null;
+  /** The orders ticked for packing slips or a bulk dispatch. */
+  selectedIds: ReadonlySet<string>;
+  onSelect: (order: Order, selected: boolean) => void;
+  onSelectAll: (selected: boolean) => void;
 };
 
-function RowActions({ order, onView, onDispatch, onDelete, dispatchingId }: Omit<ListProps, "orders"> & { order: Order }) {
+type RowActionProps = Omit<ListProps, "orders" | "selectedIds" | "onSelect" | "onSelectAll">;
+
+function SelectOrder({ order, selectedIds, onSelect }: Pick<ListProps, "selectedIds" | "onSelect"> & { order: Order }) {
+  return (
+    <Checkbox
+      checked={selectedIds.has(order.id)}
+      onCheckedChange={(checked) => onSelect(order, checked === true)}
+      aria-label={`Select order ${shortId(order.id)}`}
+    />
+  );
+}
+
+/** Ticks every order shown; unticks them all once they all are. */
+function SelectAllOrders({ orders, selectedIds, onSelectAll }: Pick<ListProps, "orders" | "selectedIds" | "onSelectAll">) {
+  const allTicked = orders.length > 0 && orders.every((order) => selectedIds.has(order.id));
+  return <Checkbox checked={allTicked} onCheckedChange={() => onSelectAll(!allTicked)} aria-label="Select all orders shown" />;
+}
+
+function RowActions({ order, onView, onDispatch, onDelete, dispatchingId }: RowActionProps & { order: Order }) {
   const ref = shortId(order.id);
   return (
     <div className="flex justify-end gap-1">
@@ -28,7 +51,7 @@ function RowActions({ order, onView, onDispatch, onDelete, dispatchingId }: Omit
           onClick={() => onDispatch(order)}
           disabled={dispatchingId === order.id}
           aria-label={`Dispatch order ${ref}`}
-          title="Mark as dispatched"
+          title="Mark as dispatched (to add a carrier and tracking number, open the details)"
         >
           <Truck />
         </Button>
@@ -49,12 +72,21 @@ function RowActions({ order, onView, onDispatch, onDelete, dispatchingId }: Omit
   );
 }
 
-export function OrderTable({ orders, ...actions }: ListProps) {
+/** SPEC's "Inc. shipping" under the total, only when the order has postage to include (issue 13). */
+const hasPostage = (order: Order) => order.postageOptionId !== null || order.postageName !== null;
+
+export function OrderTable({ orders, selectedIds, onSelect, onSelectAll, ...actions }: ListProps) {
   return (
     <Table>
       <TableHeader>
         <TableRow>
-          <TableHead className="pl-4">Order ID</TableHead>
+          <TableHead className="pl-4">
+            {/* In the first column rather than one of its own: the columns stay SPEC's six. */}
+            <span className="flex items-center gap-3">
+              <SelectAllOrders orders={orders} selectedIds={selectedIds} onSelectAll={onSelectAll} />
+              Order ID
+            </span>
+          </TableHead>
           <TableHead>Customer</TableHead>
           <TableHead>Total</TableHead>
           <TableHead>Payment</TableHead>
@@ -64,15 +96,20 @@ export function OrderTable({ orders, ...actions }: ListProps) {
       </TableHeader>
       <TableBody>
         {orders.map((order) => (
-          <TableRow key={order.id} data-testid="order-row">
+          <TableRow key={order.id} data-testid="order-row" data-state={selectedIds.has(order.id) ? "selected" : undefined}>
             <TableCell className="pl-4">
-              <p className="font-mono font-medium">#{shortId(order.id)}</p>
-              <p className="text-muted-foreground text-xs">{formatDate(order.createdAt)}</p>
+              <div className="flex items-center gap-3">
+                <SelectOrder order={order} selectedIds={selectedIds} onSelect={onSelect} />
+                <div>
+                  <p className="font-mono font-medium">#{shortId(order.id)}</p>
+                  <p className="text-muted-foreground text-xs">{formatDate(order.createdAt)}</p>
+                </div>
+              </div>
             </TableCell>
             <TableCell>{customerLabel(order)}</TableCell>
             <TableCell>
               <p className="font-medium">{formatGBP(order.totalAmount)}</p>
-              <p className="text-muted-foreground text-xs">Inc. shipping</p>
+              {hasPostage(order) && <p className="text-muted-foreground text-xs">Inc. shipping</p>}
             </TableCell>
             <TableCell>
               <PaymentMethod method={order.paymentMethod} />
@@ -94,15 +131,22 @@ export function OrderTable({ orders, ...actions }: ListProps) {
   );
 }
 
-export function OrderCards({ orders, ...actions }: ListProps) {
+export function OrderCards({ orders, selectedIds, onSelect, onSelectAll, ...actions }: ListProps) {
   return (
     <ul className="divide-y">
+      <li className="text-muted-foreground flex items-center gap-3 px-4 py-2 text-sm">
+        <SelectAllOrders orders={orders} selectedIds={selectedIds} onSelectAll={onSelectAll} />
+        <span aria-hidden="true">Select all</span>
+      </li>
       {orders.map((order) => (
         <li key={order.id} className="space-y-2 p-4" data-testid="order-card">
           <div className="flex items-start justify-between gap-2">
-            <div>
-              <p className="font-mono font-medium">#{shortId(order.id)}</p>
-              <p className="text-muted-foreground text-xs">{formatDate(order.createdAt)}</p>
+            <div className="flex items-start gap-3">
+              <SelectOrder order={order} selectedIds={selectedIds} onSelect={onSelect} />
+              <div>
+                <p className="font-mono font-medium">#{shortId(order.id)}</p>
+                <p className="text-muted-foreground text-xs">{formatDate(order.createdAt)}</p>
+              </div>
             </div>
             <OrderStatusBadge status={order.status} />
           </div>
@@ -111,7 +155,7 @@ export function OrderCards({ orders, ...actions }: ListProps) {
               <p className="truncate">{customerLabel(order)}</p>
               <p>
                 <span className="font-medium">{formatGBP(order.totalAmount)}</span>{" "}
-                <span className="text-muted-foreground text-xs">Inc. shipping</span>
+                {hasPostage(order) && <span className="text-muted-foreground text-xs">Inc. shipping</span>}
               </p>
               <p className="flex items-center gap-2">
                 <PaymentMethod method={order.paymentMethod} />

@@ -3,7 +3,7 @@ import type { PostageOption } from "../../../contract";
 import { Badge } from "@/components/ui/badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { formatGBP } from "@/lib/screen-helpers";
-import { cn } from "@/lib/utils";
+import { cn, countOf } from "@/lib/utils";
 
 type ListProps = {
   options: PostageOption[];
@@ -12,7 +12,7 @@ type ListProps = {
   onDelete: (option: PostageOption) => void;
 };
 
-const days = (option: PostageOption) => (option.estimatedDays != null ? `${option.estimatedDays} days` : "-");
+const days = (option: PostageOption) => (option.estimatedDays != null ? countOf(option.estimatedDays, "day") : "-");
 
 /** SPEC §2: clicking the badge switches the option between Active and Inactive. */
 function StatusToggle({ option, onToggle }: { option: PostageOption; onToggle: ListProps["onToggle"] }) {
@@ -20,7 +20,7 @@ function StatusToggle({ option, onToggle }: { option: PostageOption; onToggle: L
     <Badge
       asChild
       variant={option.isActive ? "default" : "secondary"}
-      className={cn("cursor-pointer", option.isActive && "bg-green-600 text-white hover:bg-green-700")}
+      className={cn("cursor-pointer", option.isActive && "bg-green-700 text-white hover:bg-green-800")}
     >
       <button
         type="button"

@@ -89,6 +89,7 @@ export function ImageUpload({
             type="file"
             accept="image/png,image/jpeg,image/webp"
             className="sr-only"
+            aria-label="Product image file"
             data-testid="product-image-input"
             onChange={(event) => {
               const file = event.target.files?.[0];

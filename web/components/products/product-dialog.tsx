@@ -3,7 +3,7 @@ import { Plus, RefreshCw, Trash2 } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useFieldArray, useForm } from "react-hook-form";
 import { z } from "zod";
-import { type Category, type Product, type ProductInput, ProductInputSchema } from "../../../contract";
+import { type Category, LOW_STOCK_DEFAULT, type Product, type ProductInput, ProductInputSchema } from "../../../contract";
 import { ImageUpload } from "@/components/products/image-upload";
 import { Button } from "@/components/ui/button";
 import {
@@ -35,6 +35,11 @@ const ProductFormSchema = z.object({
     .min(1, "Price is required")
     .regex(/^\d+(\.\d{1,2})?$/, "Enter a price in pounds, e.g. 4.99"),
   stock: z.string(),
+  lowStockThreshold: z
+    .string()
+    .trim()
+    .regex(/^\d{1,6}$/, "Enter a whole number of units, e.g. 3")
+    .refine((text) => Number(text) <= 100_000, "Enter at most 100000"),
   categoryId: z.string(),
   imageUrl: z.string().nullable(),
   bulkPricing: z.array(z.object({ minQuantity: z.string(), price: z.string() })),
@@ -51,6 +56,7 @@ const NEW_PRODUCT: ProductForm = {
   description: "",
   price: "0",
   stock: "0",
+  lowStockThreshold: String(LOW_STOCK_DEFAULT),
   categoryId: NO_CATEGORY,
   imageUrl: null,
   bulkPricing: [],
@@ -65,6 +71,7 @@ function valuesOf(product: Product | null): ProductForm {
     description: product.description,
     price: product.price,
     stock: String(product.stock),
+    lowStockThreshold: String(product.lowStockThreshold ?? LOW_STOCK_DEFAULT),
     categoryId: product.categoryId ?? NO_CATEGORY,
     imageUrl: product.imageUrl,
     bulkPricing: (product.bulkPricing ?? []).map((tier) => ({
@@ -88,6 +95,7 @@ export function toProductInput(values: ProductForm): ProductInput {
     description: values.description,
     price: values.price,
     stock: numberOr(values.stock, (t) => parseInt(t, 10), 0),
+    lowStockThreshold: numberOr(values.lowStockThreshold, (t) => parseInt(t, 10), LOW_STOCK_DEFAULT),
     categoryId: values.categoryId === NO_CATEGORY ? null : values.categoryId,
     imageUrl: values.imageUrl,
     bulkPricing:
@@ -216,7 +224,7 @@ export function ProductDialog({
                 </FormItem>
               )}
             />
-            <div className="grid gap-4 sm:grid-cols-3">
+            <div className="grid items-start gap-4 sm:grid-cols-3">
               <FormField
                 control={form.control}
                 name="price"
@@ -239,6 +247,20 @@ export function ProductDialog({
                     <FormControl>
                       <Input type="number" step="1" min="0" inputMode="numeric" {...field} />
                     </FormControl>
+                    <FormMessage />
+                  </FormItem>
+                )}
+              />
+              <FormField
+                control={form.control}
+                name="lowStockThreshold"
+                render={({ field }) => (
+                  <FormItem>
+                    <FormLabel>Low stock alert at</FormLabel>
+                    <FormControl>
+                      <Input type="number" step="1" min="0" max="100000" inputMode="numeric" {...field} />
+                    </FormControl>
+                    <FormDescription>Counted as low stock at or below this many units.</FormDescription>
                     <FormMessage />
                   </FormItem>
                 )}

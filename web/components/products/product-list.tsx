@@ -43,7 +43,7 @@ function StatusBadges({ product }: { product: Product }) {
   return (
     <div className="flex flex-wrap gap-1">
       {product.stock > 0 ? (
-        <Badge className="bg-green-600 text-white">In Stock</Badge>
+        <Badge className="bg-green-700 text-white">In Stock</Badge>
       ) : (
         <Badge variant="destructive">Out of Stock</Badge>
       )}

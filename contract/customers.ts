@@ -1,0 +1,107 @@
+import { z } from "zod";
+import { CustomerMessageSchema, OrderSchema } from "./index";
+
+// The Customers screen (issue 13): one row per Telegram customer, a customer's page, blocking.
+//
+// contract/index.ts re-exports this file, so this file runs before index.ts has defined anything:
+// what it takes from index.ts is read lazily (the getters below), and the paging parameters are
+// spelled here again rather than imported (their rules are the same as index.ts's).
+
+/** A Telegram user id as the shop stores it: digits only; Telegram's ids have at most 16 digits. */
+const TELEGRAM_USER_ID_PATTERN = /^\d{1,20}$/;
+const TELEGRAM_USER_ID_MESSAGE = "must be a Telegram user id (digits only, at most 20)";
+
+export const CustomerParamsSchema = z.object({
+  telegramUserId: z
+    .string({ error: TELEGRAM_USER_ID_MESSAGE })
+    .regex(TELEGRAM_USER_ID_PATTERN, TELEGRAM_USER_ID_MESSAGE)
+    .meta({ description: "The customer's Telegram user id", examples: ["100042"] }),
+});
+
+export const CUSTOMER_SORTS = ["recent", "last-order", "total-spent"] as const;
+export type CustomerSort = (typeof CUSTOMER_SORTS)[number];
+
+const CUSTOMER_PAGE_LIMIT_MAX = 200;
+const LIMIT_MESSAGE = `must be a whole number from 1 to ${CUSTOMER_PAGE_LIMIT_MAX}`;
+
+export const CustomerListQuerySchema = z.object({
+  limit: z
+    .string({ error: LIMIT_MESSAGE })
+    .regex(/^\d{1,4}$/, LIMIT_MESSAGE)
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= CUSTOMER_PAGE_LIMIT_MAX, LIMIT_MESSAGE)
+    .optional()
+    .meta({ description: `Answer one page of at most this many rows (1 to ${CUSTOMER_PAGE_LIMIT_MAX})` }),
+  cursor: z
+    .string({ error: "must be the cursor of a Link header" })
+    .max(1000, "must be the cursor of a Link header")
+    .optional()
+    .meta({ description: "The next page's cursor, from the previous page's Link header (opaque)" }),
+  q: z
+    .string({ error: "must be text" })
+    .max(200, "must be at most 200 characters")
+    .transform((text) => text.trim())
+    .optional()
+    .meta({
+      description:
+        "Case-insensitive; matches the start of any @username or shipping name the customer used, or the whole Telegram user id",
+    }),
+  sort: z
+    .enum(CUSTOMER_SORTS, { error: `must be one of ${CUSTOMER_SORTS.join(", ")}` })
+    .default("recent")
+    .meta({
+      description: "recent (default: last order or message), last-order (customers without orders last) or total-spent; ties by user id",
+    }),
+});
+export type CustomerListQuery = z.output<typeof CustomerListQuerySchema>;
+
+const moment = z.iso.datetime();
+
+/** One Telegram customer: anyone with an order, a message, or a block. */
+export const CustomerSchema = z
+  .object({
+    telegramUserId: z.string(),
+    /** The latest @username their orders or messages carry; null when none had one. */
+    telegramUsername: z.string().nullable(),
+    /** The shipping name on their latest order; null without orders. */
+    name: z.string().nullable(),
+    ordersCount: z.int(),
+    /** Paid orders whose money was not refunded (the dashboard's revenue rule), in GBP. */
+    totalSpent: z.string().meta({ description: 'A GBP amount with two decimals, e.g. "4.99"', examples: ["4.99"] }),
+    lastOrderAt: moment.nullable(),
+    messagesCount: z.int(),
+    /** Messages they sent that the admin has not read. */
+    unreadCount: z.int(),
+    /** Their latest order or message (or block, for someone blocked who has neither). */
+    lastActiveAt: moment,
+    isBlocked: z.boolean(),
+    blockedAt: moment.nullable(),
+  })
+  .meta({ id: "Customer" });
+export type Customer = z.infer<typeof CustomerSchema>;
+
+/** How many of a customer's orders and messages their page shows (the newest). */
+export const CUSTOMER_ORDERS_SHOWN = 50;
+export const CUSTOMER_MESSAGES_SHOWN = 100;
+
+/** GET /api/customers/{telegramUserId}: the summary, the latest orders (newest first), the latest messages (oldest first, as a chat reads). */
+export const CustomerDetailSchema = z
+  .object({
+    customer: CustomerSchema,
+    get orders() {
+      return z.array(OrderSchema).meta({ description: `The newest ${CUSTOMER_ORDERS_SHOWN} orders, newest first` });
+    },
+    get messages() {
+      return z
+        .array(CustomerMessageSchema)
+        .meta({ description: `The latest ${CUSTOMER_MESSAGES_SHOWN} messages both ways, oldest first` });
+    },
+  })
+  .meta({ id: "CustomerDetail" });
+export type CustomerDetail = z.infer<typeof CustomerDetailSchema>;
+
+/** POST /api/customers/{telegramUserId}/block and /unblock: whether the customer is blocked now. */
+export const CustomerBlockStateSchema = z
+  .object({ telegramUserId: z.string(), isBlocked: z.boolean(), blockedAt: moment.nullable() })
+  .meta({ id: "CustomerBlockState" });
+export type CustomerBlockState = z.infer<typeof CustomerBlockStateSchema>;

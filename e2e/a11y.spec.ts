@@ -1,0 +1,269 @@
+import { AxeBuilder } from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import type { Category, PostageOption, Product } from "../contract";
+import { type Api, DESKTOP, expect, PHONE, saveScreenshot, type Seed, test } from "./support/fixtures";
+
+// Issue 13 item 7: axe-core (WCAG 2 A and AA) finds no serious or critical violation on any screen
+// or open dialog, at desktop and phone size, in light and dark mode.
+
+const ROUTES = ["/", "/bot-settings", "/categories", "/products", "/postage", "/orders", "/messages", "/customers", "/activity", "/bot-preview"];
+const CUSTOMER_ID = "5001";
+
+async function seedShop(api: Api, seed: Seed) {
+  await api.post("/api/bot-settings", {
+    botName: "Shop Bot",
+    botToken: "123:abc",
+    acceptedCurrencies: ["BTC", "LTC", "XMR"],
+    welcomeMessage: "Welcome!",
+    faqContent: "FAQ",
+    nowpaymentsApiKey: "key",
+    nowpaymentsIpnSecret: "secret",
+  });
+  const category = await api.post<Category>("/api/categories", { name: "Electronics" });
+  await api.post("/api/categories", { name: "Phones", parentId: category.id });
+  const product = await api.post<Product>("/api/products", { name: "Smartphone X", description: "A phone", price: "299.99", stock: 5, categoryId: category.id });
+  await api.post("/api/products", { name: "Sold Out Thing", description: "Gone", price: "9.99", stock: 0, categoryId: null });
+  const postage = await api.post<PostageOption>("/api/postage-options", { name: "Royal Mail 1st Class", description: "Tracked", price: "4.99", estimatedDays: 2, isActive: true });
+  await api.post("/api/postage-options", { name: "Collection", description: null, price: "0.00", estimatedDays: null, isActive: false });
+  const order = await seed.order({
+    telegramUserId: CUSTOMER_ID,
+    telegramUsername: "alice",
+    status: "processing",
+    totalAmount: "304.98",
+    paymentMethod: "btc",
+    paymentStatus: "confirmed",
+    postageOptionId: postage.id,
+    shippingAddress: { name: "Alice Smith", streetAddress: "1 High Street", postcode: "AB1 2CD", contact: null },
+    items: [{ productId: product.id, productName: product.name, price: "299.99" }],
+  });
+  await seed.order({ telegramUserId: "5002", status: "pending", totalAmount: "9.99", paymentMethod: "ltc" });
+  await seed.order({ telegramUserId: "5003", status: "failed", totalAmount: "9.99", paymentMethod: "xmr" });
+  await seed.message({ telegramUserId: CUSTOMER_ID, telegramUsername: "alice", message: "Where is my order?", isRead: false });
+  await seed.message({ telegramUserId: "5002", message: "Hello", isRead: true });
+  return { order };
+}
+
+/** Runs axe on the page (or one part of it) and fails on any serious or critical violation. */
+async function expectNoSeriousViolations(page: Page, where: string, include?: string) {
+  let builder = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]);
+  if (include) builder = builder.include(include);
+  const { violations } = await builder.analyze();
+  const serious = violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => ({
+      rule: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      nodes: violation.nodes.map((node) => `${node.target.join(" ")}: ${node.failureSummary ?? ""}`.slice(0, 400)),
+    }));
+  expect.soft(serious, `axe: serious or critical violations on ${where}`).toEqual([]);
+}
+
+/** Waits until the screen has loaded its data (no spinner or loading text) and animations settled. */
+async function settle(page: Page) {
+  await expect(page.locator("main")).toBeVisible();
+  await expect(page.getByText(/^Loading .*\.\.\.$/)).toHaveCount(0);
+  await page.evaluate(async () => {
+    const finite = document.getAnimations().filter((a) => a.effect?.getComputedTiming().iterations !== Infinity);
+    await Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
+  });
+}
+
+async function openedDialog(page: Page) {
+  const dialog = page.getByRole("dialog");
+  await expect(dialog).toBeVisible();
+  await page.evaluate(async () => {
+    await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined)));
+  });
+  return dialog;
+}
+
+for (const scheme of ["light", "dark"] as const) {
+  for (const [sizeName, size] of [
+    ["desktop", DESKTOP],
+    ["phone", PHONE],
+  ] as const) {
+    test.describe(`axe, ${scheme}, ${sizeName}`, () => {
+      test.beforeEach(async ({ page }) => {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.setViewportSize(size);
+      });
+
+      test("the login screen", async ({ page }) => {
+        await page.goto("/");
+        await expect(page.getByRole("button", { name: "Access Dashboard" })).toBeVisible();
+        await expectNoSeriousViolations(page, "the login screen");
+      });
+
+      test("every signed-in screen", async ({ adminPage: page, api, seed }) => {
+        test.setTimeout(90_000);
+        await seedShop(api, seed);
+        for (const route of [...ROUTES, `/customers/${CUSTOMER_ID}`]) {
+          await page.goto(route);
+          await settle(page);
+          await expectNoSeriousViolations(page, route);
+        }
+      });
+
+      test("the main dialogs", async ({ adminPage: page, api, seed }) => {
+        test.setTimeout(90_000);
+        const { order } = await seedShop(api, seed);
+
+        await page.goto("/products");
+        await settle(page);
+        await page.getByRole("button", { name: "Add Product" }).click();
+        await openedDialog(page);
+        await expectNoSeriousViolations(page, "the Add Product dialog", '[role="dialog"]');
+        await page.keyboard.press("Escape");
+        await page.getByRole("button", { name: "Edit Smartphone X" }).filter({ visible: true }).first().click();
+        await openedDialog(page);
+        await expectNoSeriousViolations(page, "the Edit Product dialog", '[role="dialog"]');
+        await page.keyboard.press("Escape");
+
+        await page.goto("/categories");
+        await settle(page);
+        await page.getByRole("button", { name: "Add Category" }).click();
+        await openedDialog(page);
+        await expectNoSeriousViolations(page, "the category dialog", '[role="dialog"]');
+        await page.keyboard.press("Escape");
+
+        await page.goto("/postage");
+        await settle(page);
+        await page.getByRole("button", { name: "Add Postage Option" }).click();
+        await openedDialog(page);
+        await expectNoSeriousViolations(page, "the postage dialog", '[role="dialog"]');
+        await page.keyboard.press("Escape");
+
+        await page.goto("/orders");
+        await settle(page);
+        await page.getByRole("button", { name: `View order ${order.id.slice(0, 8)}` }).filter({ visible: true }).first().click();
+        await openedDialog(page);
+        await expect(page.getByRole("dialog").getByText("Smartphone X")).toBeVisible();
+        await expectNoSeriousViolations(page, "the order details dialog", '[role="dialog"]');
+      });
+    });
+  }
+}
+
+test.describe("keyboard, titles, session, theme", () => {
+  test("each screen sets the tab's title; the login too", async ({ page }) => {
+    await page.goto("/orders");
+    await expect(page.getByRole("button", { name: "Access Dashboard" })).toBeVisible();
+    await expect(page).toHaveTitle("Login · Shop Admin");
+    await page.request.post("/api/auth/login", { data: { password: "e2e admin password" } });
+    const titles: Record<string, string> = {
+      "/": "Dashboard · Shop Admin",
+      "/orders": "Orders · Shop Admin",
+      "/postage": "Postage · Shop Admin",
+      "/bot-settings": "Bot Settings · Shop Admin",
+      "/customers/5001": "Customer · Shop Admin",
+      "/no/such/page": "Page Not Found · Shop Admin",
+    };
+    for (const [route, title] of Object.entries(titles)) {
+      await page.goto(route);
+      await expect(page).toHaveTitle(title);
+    }
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Messages" }).click();
+    await expect(page).toHaveTitle("Messages · Shop Admin");
+  });
+
+  test("a skip link is the first stop of the keyboard and moves focus to the main region", async ({ adminPage: page }) => {
+    await page.goto("/products");
+    await expect(page.getByRole("button", { name: "Add Product" })).toBeVisible();
+    await page.keyboard.press("Tab");
+    const skip = page.getByRole("link", { name: "Skip to main content" });
+    await expect(skip).toBeFocused();
+    await expect(skip).toBeVisible();
+    await page.keyboard.press("Enter");
+    await expect(page.locator("main")).toBeFocused();
+    await page.keyboard.press("Tab");
+    await expect(page.locator("main :focus")).toHaveCount(1);
+  });
+
+  test("focus returns to the control that opened a dialog", async ({ adminPage: page, api, seed }) => {
+    await seedShop(api, seed);
+    await page.goto("/products");
+    const add = page.getByRole("button", { name: "Add Product" });
+    await add.click();
+    await expect(page.getByRole("dialog")).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("dialog")).toBeHidden();
+    await expect(add).toBeFocused();
+
+    const edit = page.getByRole("button", { name: "Edit Smartphone X" }).filter({ visible: true }).first();
+    await edit.click();
+    await expect(page.getByRole("dialog")).toBeVisible();
+    await page.getByRole("dialog").getByRole("button", { name: "Close" }).click();
+    await expect(edit).toBeFocused();
+
+    await page.goto("/postage");
+    const editPostage = page.getByRole("button", { name: "Edit Royal Mail 1st Class" }).filter({ visible: true }).first();
+    await editPostage.click();
+    await expect(page.getByRole("dialog")).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(editPostage).toBeFocused();
+
+    await page.goto("/orders");
+    const view = page.getByRole("button", { name: /^View order/ }).filter({ visible: true }).first();
+    await view.click();
+    await expect(page.getByRole("dialog")).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(view).toBeFocused();
+  });
+
+  test("a 401 after login (logged out elsewhere) shows the login with 'Your session ended', then returns to the same screen", async ({
+    adminPage: page,
+    api,
+  }) => {
+    await api.post("/api/categories", { name: "Electronics" });
+    await page.goto("/categories");
+    await expect(page.getByText("Electronics")).toBeVisible();
+    // Another tab logs out: the same session cookie ends on the server.
+    await page.request.post("/api/auth/logout", { data: {} });
+    await page.getByRole("button", { name: "Add Category" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByLabel("Category Name").fill("Books");
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByRole("button", { name: "Access Dashboard" })).toBeVisible();
+    await expect(page.locator('[data-slot="toast"]').filter({ hasText: "Your session ended" })).toBeVisible();
+    await expect(page).toHaveURL(/\/categories$/);
+    await page.getByLabel("Password").fill("e2e admin password");
+    await page.getByRole("button", { name: "Access Dashboard" }).click();
+    await expect(page.getByRole("button", { name: "Add Category" })).toBeVisible();
+    await expect(page).toHaveURL(/\/categories$/);
+    await expect(page.getByTestId("page-title")).toHaveText("Categories");
+  });
+
+  test("dark mode follows the system; the user menu's choice overrides it and is remembered", async ({ adminPage: page, api, seed }) => {
+    await seedShop(api, seed);
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.goto("/orders");
+    const html = page.locator("html");
+    await expect(html).toHaveClass(/\bdark\b/);
+    await page.emulateMedia({ colorScheme: "light" });
+    await expect(html).not.toHaveClass(/\bdark\b/);
+
+    await page.getByRole("button", { name: "User menu" }).click();
+    await page.getByRole("menuitemradio", { name: "Dark" }).click();
+    await expect(html).toHaveClass(/\bdark\b/);
+    await page.reload();
+    await expect(html).toHaveClass(/\bdark\b/);
+    expect(await page.evaluate(() => localStorage.getItem("theme"))).toBe("dark");
+    await expect(page.getByRole("button", { name: /^View order/ }).first()).toBeVisible();
+    await saveScreenshot(page, "dark-orders-desktop");
+    // BTC, LTC and XMR each have their own mark.
+    for (const coin of ["btc", "ltc", "xmr"]) await expect(page.locator(`[data-coin-icon="${coin}"]`).filter({ visible: true })).toHaveCount(1);
+    await page.goto("/");
+    await expect(page.getByTestId("stat-Total Products")).toBeVisible();
+    await saveScreenshot(page, "dark-dashboard-desktop");
+    await page.setViewportSize(PHONE);
+    await page.goto("/products");
+    await expect(page.getByText("Smartphone X").first()).toBeVisible();
+    await saveScreenshot(page, "dark-products-phone");
+
+    await page.getByRole("button", { name: "User menu" }).click();
+    await page.getByRole("menuitemradio", { name: "System" }).click();
+    await expect(html).not.toHaveClass(/\bdark\b/);
+    expect(await page.evaluate(() => localStorage.getItem("theme"))).toBeNull();
+  });
+});

@@ -1,0 +1,152 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { recordAudit, summariseChange } from "../shop/audit";
+import type { AppDeps } from "./deps";
+import { hasAdminSession, SAFE_METHODS } from "./security";
+
+// The audit log's one recording point (issue 13, item 6). Every admin write is recorded from its
+// route: the action from the method and the route's pattern ("PUT /api/products/:id" is
+// "product.update"), the target from the route's parameters (or, for a create, the id the answer
+// gave), the summary from the body with its secrets hidden (shop/audit.ts). A route added later is
+// recorded without anyone remembering to. Only writes that succeeded are kept, plus failed logins.
+
+/** The name a target takes in the log, by the path segment after /api/. */
+const TARGET_TYPES: Record<string, string> = {
+  categories: "category",
+  products: "product",
+  "product-images": "image",
+  "postage-options": "postage",
+  orders: "order",
+  messages: "message",
+  customers: "customer",
+  "bot-settings": "settings",
+};
+
+const VERBS: Record<string, string> = { POST: "create", PUT: "update", PATCH: "update", DELETE: "delete" };
+
+/** The parsed JSON answer of the write (a create's new id, the orders a cleanup failed), when it has one. */
+type Answer = Record<string, unknown> | null;
+
+/** Where the generic rule would say less than it should. */
+type Special = {
+  action?: string;
+  targetType?: string;
+  target?: (request: FastifyRequest, answer: Answer) => string | null;
+  summary?: (request: FastifyRequest, answer: Answer) => string;
+};
+
+const SPECIAL: Record<string, Special | "not recorded"> = {
+  // Asking for an upload URL and sending the bytes change nothing yet: the image counts once a
+  // product may use it (PUT /api/product-images), and its body's upload URL is a one-time secret.
+  "POST /api/objects/upload": "not recorded",
+  "PUT /api/objects/upload/:token": "not recorded",
+  "PUT /api/product-images": {
+    action: "image.upload",
+    target: (_request, answer) => textField(answer, "objectPath"),
+    summary: () => "",
+  },
+  // A reply belongs to the customer's story, found by their Telegram user id.
+  "POST /api/messages": {
+    action: "message.reply",
+    targetType: "customer",
+    target: (request) => textField(request.body, "telegramUserId"),
+  },
+  "PUT /api/messages/:id/read": { action: "message.mark-read" },
+  "POST /api/orders/cleanup-expired": {
+    summary: (_request, answer) => {
+      const failed = Array.isArray(answer?.expiredOrderIds) ? (answer.expiredOrderIds as unknown[]) : [];
+      return `${failed.length} expired ${failed.length === 1 ? "order" : "orders"} failed${failed.length > 0 ? `: ${failed.join(", ")}` : ""}`;
+    },
+  },
+  // No password, not even a wrong one, reaches the log.
+  "POST /api/auth/login": { summary: () => "" },
+};
+
+function textField(value: unknown, field: string): string | null {
+  if (!value || typeof value !== "object") return null;
+  const text = (value as Record<string, unknown>)[field];
+  return typeof text === "string" || typeof text === "number" ? String(text) : null;
+}
+
+/** What a write on this route is called: "product.update", "order.accept-payment", "auth.login". */
+export function auditActionOf(method: string, url: string): { action: string; targetType: string | null } {
+  const [resource = "", ...rest] = url.replace(/^\/api\//, "").split("/");
+  const targetType = resource === "auth" ? null : (TARGET_TYPES[resource] ?? resource);
+  const last = rest.at(-1);
+  // A path ending in a word names what was done (/api/orders/:id/cancel); one ending in the
+  // resource or its id is the method's plain create, update or delete.
+  const verb = last !== undefined && !last.startsWith(":") ? last : (VERBS[method] ?? method.toLowerCase());
+  return { action: `${targetType ?? resource}.${verb}`, targetType };
+}
+
+function parseAnswer(reply: FastifyReply, payload: unknown): Answer {
+  if (typeof payload !== "string" || payload.length > 100_000) return null;
+  if (!String(reply.getHeader("content-type") ?? "").startsWith("application/json")) return null;
+  try {
+    const parsed: unknown = JSON.parse(payload);
+    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The target's id: the route's own parameter (an upload token never), else the id a create answered. */
+function targetIdOf(request: FastifyRequest, answer: Answer): string | null {
+  const params = (request.params ?? {}) as Record<string, unknown>;
+  for (const name of ["id", "telegramUserId"]) {
+    if (typeof params[name] === "string") return params[name];
+  }
+  return request.method === "POST" ? textField(answer, "id") : null;
+}
+
+const LOGIN = "POST /api/auth/login";
+const LOGOUT = "POST /api/auth/logout";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** Set for a logout by a signed-in admin: only those are recorded (anyone may call logout). */
+    auditHadSession?: boolean;
+  }
+}
+
+/** Which requests are recorded: the admin's successful writes, logins either way, signed-in logouts. */
+function shouldRecord(request: FastifyRequest, reply: FastifyReply, route: string): boolean {
+  const status = reply.statusCode;
+  if (route === LOGIN) return status < 400 || status === 401; // a 429 is the throttle refusing, already counted
+  if (route === LOGOUT) return status < 400 && request.auditHadSession === true;
+  if (SAFE_METHODS.has(request.method) || status >= 400) return false;
+  // The browser tests' seed routes are not the admin's doing (e2e/support/seed-routes.ts).
+  if (request.routeOptions.url?.startsWith("/api/test/")) return false;
+  return (request.routeOptions.config.access ?? "admin") === "admin";
+}
+
+/** Records the admin's writes; call before the routes are registered. */
+export function registerAuditLog(app: FastifyInstance, deps: Pick<AppDeps, "db" | "now">) {
+  app.addHook("preHandler", async (request) => {
+    if (`${request.method} ${request.routeOptions.url}` === LOGOUT) request.auditHadSession = await hasAdminSession(request, deps);
+  });
+
+  app.addHook("onSend", async (request, reply, payload) => {
+    try {
+      if (request.is404 || request.routeOptions.url === undefined) return payload;
+      const route = `${request.method} ${request.routeOptions.url}`;
+      const special = SPECIAL[route];
+      if (special === "not recorded" || !shouldRecord(request, reply, route)) return payload;
+      const answer = parseAnswer(reply, payload);
+      const derived = auditActionOf(request.method, request.routeOptions.url);
+      const failedLogin = route === LOGIN && reply.statusCode === 401;
+      // Dated by the database (microseconds), not by deps.now(): a clock fixed in a test, or two writes
+      // in one millisecond, would leave the log's order to chance.
+      await recordAudit(deps.db, {
+        action: failedLogin ? "auth.login-failed" : (special?.action ?? derived.action),
+        targetType: special?.targetType ?? derived.targetType,
+        targetId: special?.target ? special.target(request, answer) : targetIdOf(request, answer),
+        summary: special?.summary ? special.summary(request, answer) : summariseChange(request.body),
+        ip: request.ip,
+      });
+    } catch (error) {
+      // The write itself succeeded; a log that cannot be written must not turn it into an error.
+      request.log.warn({ err: error }, "audit log: the entry could not be recorded");
+    }
+    return payload;
+  });
+}

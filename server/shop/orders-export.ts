@@ -1,0 +1,139 @@
+import { asc, inArray } from "drizzle-orm";
+import type { DbOrTx } from "../db/client";
+import { orderItems, type orders } from "../db/schema";
+import { type OrderFilters, orderPageQuery } from "./order-list";
+import { encodeCursor } from "./paging";
+
+// The orders as a spreadsheet (issue 13, item 5): one CSV line per order item, for the filters of the
+// Orders screen (order-list.ts answers them, so the file holds exactly the orders the list shows).
+// Read a page of orders at a time by keyset, so an export of 100,000 orders never holds them all.
+
+type OrderRow = typeof orders.$inferSelect;
+type OrderItemRow = typeof orderItems.$inferSelect;
+
+/** Orders read per query: a few hundred kilobytes of CSV per page. */
+export const EXPORT_PAGE_SIZE = 500;
+
+/** Excel opens a UTF-8 file as its local code page (£ as Â£) unless the file starts with this mark. */
+export const UTF8_BOM = "\uFEFF";
+
+export const ORDER_EXPORT_COLUMNS = [
+  "Order ID",
+  "Date",
+  "Customer",
+  "Telegram user ID",
+  "Address name",
+  "Street address",
+  "Postcode",
+  "Contact",
+  "Postage",
+  "Postage price (GBP)",
+  "Item",
+  "Quantity",
+  "Unit price (GBP)",
+  "Order total (GBP)",
+  "Status",
+  "Payment status",
+  "Carrier",
+  "Tracking number",
+] as const;
+
+/**
+ * A spreadsheet runs a cell that starts with = + - @ as a formula (and tab or carriage return can
+ * hide such a start): a customer's name "=HYPERLINK(...)" would run on the owner's machine. Such a
+ * cell gets a leading single quote, which spreadsheets show as text (OWASP's advice for CSV).
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+export function neutraliseCell(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+/** One cell, neutralised and quoted as RFC 4180 asks when it holds a quote, comma or line break. */
+export function csvCell(value: string | number | null | undefined): string {
+  const text = neutraliseCell(value == null ? "" : String(value));
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** One record, ended by CRLF as RFC 4180 has it. */
+export function csvLine(cells: readonly (string | number | null | undefined)[]): string {
+  return `${cells.map(csvCell).join(",")}\r\n`;
+}
+
+/** "Ann Smith (@ann)": the name first, so the usual cell does not start with @ and need neutralising. */
+function customerOf(order: OrderRow): string {
+  const name = order.shippingAddress?.name ?? null;
+  const username = order.telegramUsername ? `@${order.telegramUsername}` : null;
+  if (name && username) return `${name} (${username})`;
+  return name ?? username ?? "";
+}
+
+/** The lines of one order: one per item, or one with empty item cells for an order without items. */
+function orderLines(order: OrderRow, items: OrderItemRow[]): string {
+  const address = order.shippingAddress;
+  const orderCells = (item: OrderItemRow | null) => [
+    order.id,
+    order.createdAt.toISOString(),
+    customerOf(order),
+    order.telegramUserId,
+    address?.name,
+    address?.streetAddress,
+    address?.postcode,
+    address?.contact,
+    order.postageName,
+    order.postagePrice,
+    item ? (item.productName ?? item.productId) : null,
+    item?.quantity,
+    item?.price,
+    order.totalAmount,
+    order.status,
+    order.paymentStatus,
+    order.carrier,
+    order.trackingNumber,
+  ];
+  return (items.length === 0 ? [null] : items).map((item) => csvLine(orderCells(item))).join("");
+}
+
+/** The items of a page of orders, in one query, by order. */
+async function itemsByOrder(db: DbOrTx, orderIds: string[]): Promise<Map<string, OrderItemRow[]>> {
+  const byOrder = new Map<string, OrderItemRow[]>();
+  if (orderIds.length === 0) return byOrder;
+  const rows = await db
+    .select()
+    .from(orderItems)
+    .where(inArray(orderItems.orderId, orderIds))
+    .orderBy(asc(orderItems.createdAt), asc(orderItems.id));
+  for (const row of rows) {
+    const list = byOrder.get(row.orderId) ?? [];
+    list.push(row);
+    byOrder.set(row.orderId, list);
+  }
+  return byOrder;
+}
+
+/**
+ * The CSV text in pieces: the byte order mark and header, then one piece per page of orders. Each
+ * page is read when the previous one has been taken, so a slow download reads the database slowly
+ * too. Orders added while it runs appear or not, but none repeats or goes missing (keyset pages).
+ */
+export async function* exportOrdersCsv(db: DbOrTx, filters: OrderFilters, pageSize = EXPORT_PAGE_SIZE): AsyncGenerator<string> {
+  yield UTF8_BOM + csvLine(ORDER_EXPORT_COLUMNS);
+  let cursor: string | undefined;
+  for (;;) {
+    const rows = await orderPageQuery(db, { ...filters, limit: pageSize, cursor });
+    const page = rows.slice(0, pageSize);
+    const items = await itemsByOrder(
+      db,
+      page.map((row) => row.order.id),
+    );
+    if (page.length > 0) yield page.map((row) => orderLines(row.order, items.get(row.order.id) ?? [])).join("");
+    const last = page.at(-1);
+    if (rows.length <= pageSize || !last) return;
+    cursor = encodeCursor(filters.sort, [last.key0, last.key1]);
+  }
+}
+
+/** The download's name: the day it was made, e.g. orders-2026-11-25.csv. */
+export function exportFileName(now: Date): string {
+  return `orders-${now.toISOString().slice(0, 10)}.csv`;
+}

@@ -1,0 +1,27 @@
+import { Ban } from "lucide-react";
+import type { Customer } from "../../../contract";
+import { Badge } from "@/components/ui/badge";
+import { countOf } from "@/lib/utils";
+
+// Small pieces the Customers list and a customer's page share (issue 13).
+
+export const customerPath = (customer: Pick<Customer, "telegramUserId">) => `/customers/${customer.telegramUserId}`;
+
+export function BlockedBadge() {
+  return (
+    <Badge variant="outline" className="border-red-200 bg-red-50 text-red-800" data-testid="blocked-badge">
+      <Ban aria-hidden="true" />
+      Blocked
+    </Badge>
+  );
+}
+
+/** "2 unread messages" as a badge; a plain 0 when there are none. */
+export function UnreadBadge({ count }: { count: number }) {
+  if (count === 0) return <span className="text-muted-foreground">0</span>;
+  return (
+    <Badge variant="outline" className="border-amber-200 bg-amber-50 text-amber-900">
+      {countOf(count, "unread message")}
+    </Badge>
+  );
+}

@@ -1,0 +1,54 @@
+import { useQueryClient, type QueryKey } from "@tanstack/react-query";
+import { useEffect } from "react";
+import type { LiveEventName } from "../../contract";
+import { alertOrderPaid, connectLiveEvents, parseOrderPaid } from "@/lib/live";
+import { queryKeys, useDashboardStats } from "@/lib/queries";
+
+// What each live event reloads (react-query refetches the lists on screen now and marks the rest
+// stale). A prefix covers every key under it: ["/api/orders"] is the Orders pages, Recent Orders,
+// an open order's items and history.
+
+/** The Customers screen's lists (orders count, total spent, unread messages, blocked). */
+const CUSTOMER_LISTS: QueryKey = ["/api/customers"];
+
+const RELOADS: Partial<Record<LiveEventName, readonly QueryKey[]>> = {
+  orders: [queryKeys.orders, queryKeys.dashboardStats, ["/api/dashboard/revenue"], CUSTOMER_LISTS],
+  messages: [queryKeys.messages, queryKeys.conversations, ["/api/messages/user"], queryKeys.unreadCount, queryKeys.dashboardStats, CUSTOMER_LISTS],
+  customers: [CUSTOMER_LISTS],
+};
+
+/** Keeps the signed-in app's lists current from GET /api/events; call once, in the signed-in shell. */
+export function useLiveUpdates() {
+  const queryClient = useQueryClient();
+  useEffect(
+    () =>
+      connectLiveEvents((name, data) => {
+        if (name === "resync") {
+          void queryClient.invalidateQueries();
+          return;
+        }
+        if (name === "order-paid") {
+          const order = parseOrderPaid(data);
+          if (order) alertOrderPaid(order);
+          return;
+        }
+        for (const queryKey of RELOADS[name] ?? []) void queryClient.invalidateQueries({ queryKey });
+      }),
+    [queryClient],
+  );
+}
+
+export type NavBadge = { count: number; label: string };
+
+/**
+ * The sidebar's counts, from the dashboard's stats (kept current by the events above): orders
+ * Ready to Dispatch beside Orders, unread customer messages beside Messages. Nothing while loading.
+ */
+export function useLiveNavBadges(): Partial<Record<string, NavBadge>> {
+  const stats = useDashboardStats().data;
+  if (!stats) return {};
+  return {
+    "/orders": { count: stats.processingOrders, label: "ready to dispatch" },
+    "/messages": { count: stats.unreadMessages, label: "unread" },
+  };
+}

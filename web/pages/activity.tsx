@@ -1,0 +1,156 @@
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { ScrollText } from "lucide-react";
+import { Link } from "wouter";
+import type { AuditEntry } from "../../contract";
+import { ListPager, PAGE_SIZE } from "@/components/list-pager";
+import { describeAuditAction } from "@/components/orders/order-history";
+import { useListUrl, useServerPager } from "@/components/server-list";
+import { Card, CardContent } from "@/components/ui/card";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { describeError, getPageFn, PAGE_MARK, type ServerPage } from "@/lib/api";
+import { DESKTOP_QUERY, formatDateTime, shortId, useMediaQuery } from "@/lib/screen-helpers";
+
+// The Activity screen (issue 13, item 6): who changed what, and when, from the audit log. Newest
+// first, a page at a time, optionally about one kind of thing.
+
+const TARGET_FILTERS: { value: string; label: string }[] = [
+  { value: "all", label: "Everything" },
+  { value: "order", label: "Orders" },
+  { value: "product", label: "Products" },
+  { value: "category", label: "Categories" },
+  { value: "postage", label: "Postage" },
+  { value: "message", label: "Messages" },
+  { value: "customer", label: "Customers" },
+  { value: "settings", label: "Bot settings" },
+  { value: "image", label: "Images" },
+];
+
+/** Where a target can be looked at: an order in the Orders search, a customer on their page. */
+function TargetCell({ entry }: { entry: AuditEntry }) {
+  const { targetType, targetId } = entry;
+  if (!targetType) return <span className="text-muted-foreground">—</span>;
+  if (!targetId) return <span className="capitalize">{targetType}</span>;
+  if (targetType === "order") {
+    return (
+      <Link href={`/orders?q=${encodeURIComponent(targetId)}`} className="underline-offset-4 hover:underline">
+        Order #{shortId(targetId)}
+      </Link>
+    );
+  }
+  if (targetType === "customer") {
+    return (
+      <Link href={`/customers/${encodeURIComponent(targetId)}`} className="underline-offset-4 hover:underline">
+        Customer {targetId}
+      </Link>
+    );
+  }
+  return (
+    <span title={targetId}>
+      <span className="capitalize">{targetType}</span> <span className="text-muted-foreground">{shortId(targetId.replace("/objects/", ""))}</span>
+    </span>
+  );
+}
+
+export default function ActivityPage() {
+  const url = useListUrl();
+  const typeParam = url.params.get("type");
+  const targetType = TARGET_FILTERS.some((filter) => filter.value === typeParam) ? typeParam! : "all";
+  const params = {
+    limit: PAGE_SIZE,
+    targetType: targetType === "all" ? undefined : targetType,
+    cursor: url.position.cursor ?? undefined,
+  };
+  // Read afresh each time the screen opens: the log grows with every write, on any screen.
+  const activity = useQuery<ServerPage<AuditEntry>>({
+    queryKey: ["/api/audit-log", PAGE_MARK, params],
+    queryFn: getPageFn<AuditEntry>(),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+  const paged = useServerPager({ url, query: activity, resetKey: targetType, pageSize: PAGE_SIZE });
+  const isDesktop = useMediaQuery(DESKTOP_QUERY);
+  const entries = activity.data?.rows ?? [];
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
+        <div>
+          <h2 className="text-2xl font-bold tracking-tight">Activity</h2>
+          <p className="text-muted-foreground">Every change made in this back office, and every login</p>
+        </div>
+        <Select value={targetType} onValueChange={(value) => url.setFilter({ type: value === "all" ? null : value })}>
+          <SelectTrigger className="w-44" aria-label="Show activity about">
+            <SelectValue />
+          </SelectTrigger>
+          <SelectContent>
+            {TARGET_FILTERS.map((filter) => (
+              <SelectItem key={filter.value} value={filter.value}>
+                {filter.label}
+              </SelectItem>
+            ))}
+          </SelectContent>
+        </Select>
+      </div>
+
+      <Card className="gap-0 py-0">
+        <CardContent className="p-0">
+          {activity.isLoading ? (
+            <p className="text-muted-foreground py-12 text-center">Loading activity...</p>
+          ) : activity.isError ? (
+            <p className="text-destructive py-12 text-center">{describeError(activity.error)}</p>
+          ) : entries.length === 0 ? (
+            <div className="py-12 text-center">
+              <ScrollText className="text-muted-foreground mx-auto mb-3 size-12" aria-hidden="true" />
+              <p className="font-medium">No activity yet</p>
+              <p className="text-muted-foreground text-sm">Changes and logins will appear here</p>
+            </div>
+          ) : isDesktop ? (
+            <Table>
+              <TableHeader>
+                <TableRow>
+                  <TableHead className="w-44">Time</TableHead>
+                  <TableHead className="w-52">Action</TableHead>
+                  <TableHead className="w-48">Target</TableHead>
+                  <TableHead>Summary</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {entries.map((entry) => (
+                  <TableRow key={entry.id} data-testid="activity-entry">
+                    <TableCell className="text-muted-foreground align-top">
+                      <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt)}</time>
+                    </TableCell>
+                    <TableCell className="align-top font-medium" title={entry.action}>
+                      {describeAuditAction(entry.action)}
+                    </TableCell>
+                    <TableCell className="align-top">
+                      <TargetCell entry={entry} />
+                    </TableCell>
+                    <TableCell className="text-muted-foreground align-top break-words whitespace-normal">{entry.summary}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          ) : (
+            <ol className="divide-y">
+              {entries.map((entry) => (
+                <li key={entry.id} className="space-y-1 p-4 text-sm" data-testid="activity-entry">
+                  <div className="flex items-baseline justify-between gap-3">
+                    <p className="font-medium">{describeAuditAction(entry.action)}</p>
+                    <time dateTime={entry.createdAt} className="text-muted-foreground shrink-0 text-xs">
+                      {formatDateTime(entry.createdAt)}
+                    </time>
+                  </div>
+                  <TargetCell entry={entry} />
+                  {entry.summary && <p className="text-muted-foreground break-words">{entry.summary}</p>}
+                </li>
+              ))}
+            </ol>
+          )}
+        </CardContent>
+      </Card>
+      <ListPager paged={paged} label="entries" />
+    </div>
+  );
+}
