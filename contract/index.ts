@@ -210,8 +210,11 @@ export const ProductInputSchema = z.object({
     .nullish()
     .transform((tiers) => (tiers && tiers.length > 0 ? [...tiers].sort((a, b) => a.minQuantity - b.minQuantity) : null)),
   isActive: z.boolean().default(true),
-  /** The dashboard's Low Stock card and the "Low stock" filter count a product whose stock is at or below this. */
-  lowStockThreshold: wholeNumber("Low stock alert", 0, 100_000).default(LOW_STOCK_DEFAULT),
+  /**
+   * The dashboard's Low Stock card and the "Low stock" filter count a product whose stock is at or below this.
+   * Left out: LOW_STOCK_DEFAULT for a new product, unchanged by an edit (SPEC's clients do not know it).
+   */
+  lowStockThreshold: wholeNumber("Low stock alert", 0, 100_000).optional(),
   /**
    * PUT only: the stock the edit form showed. An unchanged stock is then left as the database has it,
    * and a change made from a stale form answers 409 (DESIGN decision 2, docs/decisions/0007).
@@ -362,6 +365,8 @@ export const OrderSchema = z
     shippingAddress: z
       .object({ name: z.string(), streetAddress: z.string(), postcode: z.string(), contact: z.string().nullable() })
       .nullable(),
+    /** When the shipping address was erased (retention, or the customer asked to be forgotten); null while kept. */
+    addressErasedAt: TimestampSchema.nullable(),
     postageOptionId: IdSchema.nullable(),
     /** The postage as it was at checkout (name and price); null for orders without postage or older than snapshots. */
     postageName: z.string().nullable(),
@@ -701,3 +706,7 @@ export type Conversation = z.infer<typeof ConversationSchema>;
 export * from "./customers";
 export * from "./audit";
 export * from "./events";
+export * from "./bot-status";
+export * from "./broadcasts";
+export * from "./owner-alerts";
+export * from "./privacy";

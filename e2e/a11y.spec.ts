@@ -6,7 +6,7 @@ import { type Api, DESKTOP, expect, PHONE, saveScreenshot, type Seed, test } fro
 // Issue 13 item 7: axe-core (WCAG 2 A and AA) finds no serious or critical violation on any screen
 // or open dialog, at desktop and phone size, in light and dark mode.
 
-const ROUTES = ["/", "/bot-settings", "/categories", "/products", "/postage", "/orders", "/messages", "/customers", "/activity", "/bot-preview"];
+const ROUTES = ["/", "/bot-settings", "/categories", "/products", "/postage", "/orders", "/messages", "/customers", "/broadcasts", "/activity", "/bot-preview"];
 const CUSTOMER_ID = "5001";
 
 async function seedShop(api: Api, seed: Seed) {
@@ -157,6 +157,7 @@ test.describe("keyboard, titles, session, theme", () => {
       "/postage": "Postage · Shop Admin",
       "/bot-settings": "Bot Settings · Shop Admin",
       "/customers/5001": "Customer · Shop Admin",
+      "/broadcasts": "Broadcasts · Shop Admin",
       "/no/such/page": "Page Not Found · Shop Admin",
     };
     for (const [route, title] of Object.entries(titles)) {
@@ -209,6 +210,53 @@ test.describe("keyboard, titles, session, theme", () => {
     await expect(page.getByRole("dialog")).toBeVisible();
     await page.keyboard.press("Escape");
     await expect(view).toBeFocused();
+  });
+
+  test("focus returns to the control that opened a confirmation, after Cancel and after Esc", async ({ adminPage: page, api, seed }) => {
+    const { order: readyOrder } = await seedShop(api, seed);
+    const failed = await seed.order({ telegramUserId: "5004", status: "failed", totalAmount: "3.00", paymentMethod: "btc" });
+    const pending = await seed.order({ telegramUserId: "5005", status: "pending", totalAmount: "4.00", paymentMethod: "btc" });
+    await page.setViewportSize(DESKTOP);
+    await page.goto("/orders");
+    const confirmation = page.getByRole("alertdialog");
+
+    // Delete Order, opened by the row's bin button (no AlertDialog trigger of its own).
+    const deleteButton = page.getByRole("button", { name: `Delete order ${failed.id.slice(0, 8)}` });
+    await deleteButton.click();
+    await expect(confirmation.getByRole("heading", { name: "Delete Order" })).toBeVisible();
+    await confirmation.getByRole("button", { name: "Cancel" }).click();
+    await expect(confirmation).toBeHidden();
+    await expect(deleteButton).toBeFocused();
+    await deleteButton.click();
+    await expect(confirmation).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(confirmation).toBeHidden();
+    await expect(deleteButton).toBeFocused();
+
+    // Dispatch selected, for the ticked orders.
+    await page.getByRole("checkbox", { name: `Select order ${readyOrder.id.slice(0, 8)}` }).check();
+    const dispatchSelected = page.getByRole("button", { name: "Dispatch selected (1)" });
+    await dispatchSelected.click();
+    await expect(confirmation.getByRole("heading", { name: "Dispatch selected orders" })).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(confirmation).toBeHidden();
+    await expect(dispatchSelected).toBeFocused();
+
+    // Cancel order, a confirmation over the order details dialog: back to its button in the dialog.
+    await page.getByRole("button", { name: `View order ${pending.id.slice(0, 8)}` }).click();
+    const details = page.getByRole("dialog");
+    const cancelOrder = details.getByRole("button", { name: "Cancel order" });
+    await cancelOrder.click();
+    await expect(confirmation.getByRole("heading", { name: `Cancel order #${pending.id.slice(0, 8)}?` })).toBeVisible();
+    await confirmation.getByRole("button", { name: "Keep order" }).click();
+    await expect(confirmation).toBeHidden();
+    await expect(cancelOrder).toBeFocused();
+    await cancelOrder.click();
+    await expect(confirmation).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(confirmation).toBeHidden();
+    await expect(details).toBeVisible();
+    await expect(cancelOrder).toBeFocused();
   });
 
   test("a 401 after login (logged out elsewhere) shows the login with 'Your session ended', then returns to the same screen", async ({

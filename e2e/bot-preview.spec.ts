@@ -25,6 +25,9 @@ test.describe("bot preview", () => {
     await page.goto("/bot-preview");
     await expect(page.getByTestId("bot-name")).toHaveText("Corner Shop Bot");
     await expect(page.getByText("Active", { exact: true })).toBeVisible();
+    // 'Active' says the bot is configured; whether it runs is the Bot Status card's (this test server runs no bot).
+    await expect(page.getByTestId("bot-status").getByTestId("bot-status-badge")).toHaveText("Stopped");
+    await expect(page.getByTestId("bot-status-problem")).toHaveText("The bot is not started on this server.");
     const info = page.locator('[data-slot="card"]').filter({ hasText: "Bot Information" });
     await expect(info.getByText("BTC", { exact: true })).toBeVisible();
     await expect(info.getByText("XMR", { exact: true })).toBeVisible();

@@ -45,6 +45,9 @@ test.describe("bot settings", () => {
     for (const step of ["Open @BotFather in Telegram", "Send /mybots", "Choose your bot", "Select Bot Settings", "Select Domain", "Paste the webhook URL"]) {
       await expect(page.getByRole("listitem").filter({ hasText: step })).toBeVisible();
     }
+    await expect(page.getByTestId("webhook-self-registration")).toHaveText(
+      "When PUBLIC_URL is set to the shop's https address, the server registers this webhook with Telegram itself whenever the bot starts (or when you press Register webhook now).",
+    );
     await expect(page.getByRole("button", { name: "Save Settings" })).toBeVisible();
   });
 
@@ -182,5 +185,46 @@ test.describe("bot settings", () => {
     await page.getByRole("button", { name: "Save Settings" }).click();
     await expectToast(page, "Settings updated successfully!");
     expect(await storedSettings(api)).toMatchObject({ underpaymentTolerancePercent: 0 });
+  });
+
+  test("a token Telegram refuses is a form error on Bot Token, and nothing is saved", async ({ adminPage: page, api, telegram }) => {
+    telegram.refuseToken("987654321:AAE-refused-token");
+    await page.goto("/bot-settings");
+    await fillSettings(page, { ...SETTINGS, botToken: "987654321:AAE-refused-token" });
+    await page.getByRole("button", { name: "Save Settings" }).click();
+    const tokenField = page.locator('[data-slot="form-item"]').filter({ has: page.getByLabel("Bot Token") });
+    await expect(tokenField.locator('[data-slot="form-message"]')).toHaveText("Telegram did not accept this token");
+    await expect(page.getByLabel("Bot Token")).toHaveAttribute("aria-invalid", "true");
+    await expectToast(page, "Failed to create settings", "Invalid botToken: Telegram did not accept this token");
+    expect(await storedSettings(api)).toBeNull();
+    expect(telegram.callsOf("getMe").at(-1)).toMatchObject({ token: "987654321:AAE-refused-token" });
+  });
+
+  test("with Telegram unreachable the settings are saved, with a warning", async ({ adminPage: page, api, telegram }) => {
+    await page.goto("/bot-settings");
+    await fillSettings(page);
+    telegram.outage("network");
+    try {
+      await page.getByRole("button", { name: "Save Settings" }).click();
+      await expectToast(page, "Settings created successfully!", /The token could not be checked: Telegram could not be reached/);
+    } finally {
+      telegram.outage(null);
+    }
+    await expect(page.getByTestId("token-warning")).toContainText("The settings are saved; the bot starts once Telegram answers.");
+    expect(await storedSettings(api)).toMatchObject({ botToken: SETTINGS.botToken });
+
+    // The next save, Telegram answering, clears the warning.
+    await page.getByRole("button", { name: "Save Settings" }).click();
+    await expectToast(page, "Settings updated successfully!");
+    await expect(page.getByTestId("token-warning")).toHaveCount(0);
+  });
+
+  test("the bot status card says the bot is stopped on a server that does not run it, with no webhook button", async ({ adminPage: page, api }) => {
+    await api.post("/api/bot-settings", { ...SETTINGS, acceptedCurrencies: ["BTC"] });
+    await page.goto("/bot-settings");
+    const card = page.getByTestId("bot-status");
+    await expect(card.getByTestId("bot-status-badge")).toHaveText("Stopped");
+    await expect(card.getByTestId("bot-status-problem")).toHaveText("The bot is not started on this server.");
+    await expect(card.getByRole("button", { name: "Register webhook now" })).toHaveCount(0);
   });
 });

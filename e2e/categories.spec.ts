@@ -1,8 +1,27 @@
+import type { Locator } from "@playwright/test";
 import type { Category } from "../contract";
 import { answerNextConfirm, choose, holdRequests, settle } from "./fixtures/ui";
 import { expect, expectToast, PHONE, saveScreenshot, test } from "./support/fixtures";
 
 const DELETE_CONFIRM = "Are you sure you want to delete this category?";
+
+/**
+ * The element shows its whole text: nothing cut off by an ellipsis or running past its box (its
+ * content is no wider than the box), it lies inside the viewport, and it wrapped onto more lines
+ * rather than being squeezed onto one.
+ */
+async function expectWholeTextShown(name: Locator, text: string, viewportWidth: number) {
+  await expect(name).toBeVisible();
+  await expect(name).toHaveText(text);
+  const box = await name.evaluate((element) => {
+    const rect = element.getBoundingClientRect();
+    const lineHeight = parseFloat(getComputedStyle(element).lineHeight);
+    return { scrollWidth: element.scrollWidth, clientWidth: element.clientWidth, right: rect.right, lines: Math.round(rect.height / lineHeight) };
+  });
+  expect(box.scrollWidth, "the text is wider than its box (cut off)").toBeLessThanOrEqual(box.clientWidth);
+  expect(box.right).toBeLessThanOrEqual(viewportWidth);
+  expect(box.lines, "a long name wraps onto more lines").toBeGreaterThan(1);
+}
 
 test.describe("categories", () => {
   test("shows the loading text, then the empty state", async ({ adminPage: page }) => {
@@ -157,6 +176,23 @@ test.describe("categories", () => {
     await dialog.getByLabel("Category Name").fill("Kitchenware");
     await dialog.getByRole("button", { name: "Save" }).click();
     await expectToast(page, "Failed to update category", "Category not found.");
+  });
+
+  test("on a phone, long category and subcategory names wrap in full instead of being cut", async ({ adminPage: page, api }) => {
+    // Words of every length, and one longer than the card is wide (it must break, not overflow).
+    const mainName = "Handmade Ceramics and Stoneware Kitchenware Earthenwaremugsandteapotsfromdevon";
+    const childName = "Hand-thrown Teapots, Jugs and Serving Bowls in Celadon Glaze";
+    const main = await api.post<Category>("/api/categories", { name: mainName, description: "Pottery" });
+    await api.post("/api/categories", { name: childName, parentId: main.id });
+    await page.setViewportSize(PHONE);
+    await page.goto("/categories");
+    const item = page.getByTestId("category-item");
+    await expect(item).toHaveCount(1);
+    await expectWholeTextShown(item.getByTestId("category-name"), mainName, PHONE.width);
+    await expectWholeTextShown(item.getByTestId("subcategory-name"), `${childName} (0 products)`, PHONE.width);
+    await expect(item.getByRole("button", { name: `Edit ${mainName}` })).toBeInViewport({ ratio: 1 });
+    await expect(item.getByRole("button", { name: `Delete ${childName}` })).toBeInViewport({ ratio: 1 });
+    await saveScreenshot(page, "categories-long-names-phone");
   });
 
   test("screenshots at desktop and phone size", async ({ adminPage: page, api }) => {

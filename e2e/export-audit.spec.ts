@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { choose } from "./fixtures/ui";
-import { DESKTOP, expect, PHONE, saveScreenshot, test } from "./support/fixtures";
+import { DESKTOP, expect, expectToast, PHONE, saveScreenshot, test } from "./support/fixtures";
 
 // Issue 13, items 5 and 6: the Orders screen exports what it shows as a CSV a spreadsheet opens
 // safely; the Activity screen lists what the admin did; an order's dialog shows its own history.
@@ -45,6 +45,39 @@ test.describe("export and activity", () => {
     await page.setViewportSize(PHONE);
     await expect(exportLink).toBeVisible();
     await saveScreenshot(page, "orders-export-button-phone", { fullPage: false });
+  });
+
+  test("Export after the session ended shows the login with 'Your session ended' and downloads nothing", async ({ adminPage: page, seed }) => {
+    const order = await seed.order({ status: "processing", totalAmount: "12.00" });
+    await page.setViewportSize(DESKTOP);
+    await page.goto("/orders?status=processing");
+    await expect(page.getByRole("button", { name: `View order ${short(order.id)}` })).toBeVisible();
+    const exportRequests: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().includes("/api/orders/export.csv")) exportRequests.push(request.url());
+    });
+    const downloads: string[] = [];
+    page.on("download", (download) => downloads.push(download.suggestedFilename()));
+
+    // Another tab logs out: the same session cookie ends on the server.
+    expect((await page.request.post("/api/auth/logout", { data: {} })).ok()).toBe(true);
+    await page.getByRole("link", { name: "Export" }).click();
+    await expect(page.getByRole("button", { name: "Access Dashboard" })).toBeVisible();
+    await expectToast(page, "Your session ended");
+    await expect(page).toHaveURL(/\/orders\?status=processing$/);
+    // A download, had one started, would have asked for the CSV by now.
+    await page.waitForTimeout(500);
+    expect(exportRequests).toEqual([]);
+    expect(downloads).toEqual([]);
+
+    // Logged in again, on the same screen: Export downloads the CSV.
+    await page.getByLabel("Password").fill("e2e admin password");
+    await page.getByRole("button", { name: "Access Dashboard" }).click();
+    const exportLink = page.getByRole("link", { name: "Export" });
+    await expect(exportLink).toBeVisible();
+    const [download] = await Promise.all([page.waitForEvent("download"), exportLink.click()]);
+    expect(download.suggestedFilename()).toMatch(/^orders-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(fs.readFileSync(await download.path()).toString("utf8")).toContain(order.id);
   });
 
   test("the Activity screen lists the logins and changes made in this test", async ({ adminPage: page, api, browser, baseURL }) => {

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import type { Order } from "../contract";
 import { signIpn } from "../server/testing/sign-ipn";
-import { expect, saveScreenshot, test, type Api, type Seed } from "./support/fixtures";
+import { expect, saveScreenshot, test, toasts, type Api, type Seed } from "./support/fixtures";
 
 // Live updates (issue 13, item 1): with the Dashboard, Orders or Messages screen open, an order paid
 // through the payment gateway's notification (a signed IPN, as NOWPayments sends it) and a customer's
@@ -62,6 +62,34 @@ async function expectNotReloaded(page: Page) {
   expect(await page.evaluate(() => (window as unknown as { liveMark?: string }).liveMark)).toBe("not reloaded");
 }
 
+/** The browser's notifications, recorded instead of shown (the permission is granted). */
+async function recordNotifications(page: Page) {
+  await page.addInitScript(() => {
+    const shown: string[] = [];
+    (window as unknown as { shownNotifications: string[] }).shownNotifications = shown;
+    class RecordedNotification {
+      static permission = "granted";
+      static requestPermission = async () => "granted";
+      constructor(title: string, options?: { body?: string }) {
+        shown.push(`${title} | ${options?.body ?? ""}`);
+      }
+    }
+    (window as unknown as { Notification: unknown }).Notification = RecordedNotification;
+  });
+}
+function shownNotifications(page: Page) {
+  return page.evaluate(() => (window as unknown as { shownNotifications: string[] }).shownNotifications);
+}
+
+/** The owner turns the paid-order alert on from the user menu (off by default). */
+async function turnPaidAlertsOn(page: Page) {
+  await page.getByRole("button", { name: "User menu" }).click();
+  const alertToggle = page.getByRole("menuitemcheckbox", { name: "Paid order alerts" });
+  await expect(alertToggle).toHaveAttribute("aria-checked", "false");
+  await alertToggle.click();
+  expect(await page.evaluate(() => localStorage.getItem("shop-admin.paid-order-alerts"))).toBe("on");
+}
+
 /** Waits until the page's event stream is open (its first event arrived), so no change happens before it. */
 async function waitForLiveStream(page: Page) {
   await page.waitForResponse((response) => response.url().endsWith("/api/events") && response.status() === 200);
@@ -70,20 +98,7 @@ async function waitForLiveStream(page: Page) {
 test.describe("live updates", () => {
   test("an order placed and paid through the gateway appears on the open Dashboard and Orders page, with the alert", async ({ adminPage: page, api, seed }) => {
     await saveSettingsWithIpnSecret(api);
-    // The browser's notifications, recorded instead of shown (the permission is granted).
-    await page.addInitScript(() => {
-      const shown: string[] = [];
-      (window as unknown as { shownNotifications: string[] }).shownNotifications = shown;
-      class RecordedNotification {
-        static permission = "granted";
-        static requestPermission = async () => "granted";
-        constructor(title: string, options?: { body?: string }) {
-          shown.push(`${title} | ${options?.body ?? ""}`);
-        }
-      }
-      (window as unknown as { Notification: unknown }).Notification = RecordedNotification;
-    });
-
+    await recordNotifications(page);
     const streamOpen = waitForLiveStream(page);
     await page.goto("/");
     await streamOpen;
@@ -93,11 +108,7 @@ test.describe("live updates", () => {
     await expect(page.getByTestId("nav-badge-orders")).toHaveCount(0);
 
     // The owner turns the paid-order alert on (off by default).
-    await page.getByRole("button", { name: "User menu" }).click();
-    const alertToggle = page.getByRole("menuitemcheckbox", { name: "Paid order alerts" });
-    await expect(alertToggle).toHaveAttribute("aria-checked", "false");
-    await alertToggle.click();
-    expect(await page.evaluate(() => localStorage.getItem("shop-admin.paid-order-alerts"))).toBe("on");
+    await turnPaidAlertsOn(page);
 
     // A customer checks out: the order shows up as pending.
     const first = await placeOrder(seed, "24.50");
@@ -113,7 +124,7 @@ test.describe("live updates", () => {
     await expect(page.getByTestId("stat-Pending Orders")).toContainText("0");
     await expect(page.getByTestId("nav-badge-orders")).toHaveText("1 ready to dispatch");
     await expect
-      .poll(() => page.evaluate(() => (window as unknown as { shownNotifications: string[] }).shownNotifications))
+      .poll(() => shownNotifications(page))
       .toEqual([`Order paid: £24.50 | Order ${first.order.id.slice(0, 8)} is ready to dispatch.`]);
     await saveScreenshot(page, "live-dashboard-order-paid");
 
@@ -129,6 +140,46 @@ test.describe("live updates", () => {
     await expect(page.getByTestId("nav-badge-orders")).toHaveText("2 ready to dispatch");
     await saveScreenshot(page, "live-orders-order-paid");
     await expectNotReloaded(page);
+  });
+
+  test("no alert for a payment the owner accepts by hand in the dashboard; a gateway payment still alerts", async ({ adminPage: page, api, seed }) => {
+    await saveSettingsWithIpnSecret(api);
+    await recordNotifications(page);
+    // Paid short through the gateway: the order waits for the owner to accept what arrived.
+    const underpaid = await seed.order({
+      status: "pending",
+      totalAmount: "30.00",
+      paymentMethod: "btc",
+      payCurrency: "btc",
+      payAmount: "0.001",
+      actuallyPaid: "0.0009",
+      paymentStatus: "partially_paid",
+      paymentId: String(nextPaymentId++),
+    });
+    const streamOpen = waitForLiveStream(page);
+    await page.goto("/orders");
+    await streamOpen;
+    await turnPaidAlertsOn(page);
+
+    // The owner accepts it here: the server announces it as paid, this browser stays quiet.
+    const underpaidRef = underpaid.id.slice(0, 8);
+    await page.getByRole("button", { name: `View order ${underpaidRef}` }).filter({ visible: true }).click();
+    const dialog = page.getByRole("dialog", { name: `Order Details - #${underpaidRef}` });
+    await dialog.getByRole("button", { name: "Accept payment" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Accept payment" }).click();
+    await expect(toasts(page).filter({ hasText: "Payment accepted" })).toBeVisible();
+    await expect(dialog.getByText("Processing", { exact: true })).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(page.getByTestId("nav-badge-orders")).toHaveText("1 ready to dispatch");
+
+    // Then a customer pays through the gateway: that alert shows, and it is the only one. (Its event
+    // comes after the accepted order's, so by now that one has been heard and skipped.)
+    const paid = await placeOrder(seed, "9.99");
+    await payThroughGateway(api, paid.order, paid.paymentId);
+    await expect(page.getByTestId("nav-badge-orders")).toHaveText("2 ready to dispatch");
+    await expect
+      .poll(() => shownNotifications(page))
+      .toEqual([`Order paid: £9.99 | Order ${paid.order.id.slice(0, 8)} is ready to dispatch.`]);
   });
 
   test("a customer's new message appears on the open Messages screen and the unread badge follows", async ({ adminPage: page, seed }) => {

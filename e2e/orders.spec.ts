@@ -1,3 +1,4 @@
+import type { Locator } from "@playwright/test";
 import type { CustomerMessage, Order, PostageOption, Product } from "../contract";
 import { choose, createBotSettings, holdRequests, inBatches, settle, urlParams, waitForListRequest } from "./fixtures/ui";
 import { type Api, DESKTOP, expect, expectToast, PHONE, saveScreenshot, type Seed, test, withoutLiveUpdates } from "./support/fixtures";
@@ -528,6 +529,66 @@ test.describe("orders", () => {
     await expect(pager).toContainText("1–25 of 30 orders");
     await expect(rows.first()).toContainText("@buyer00");
     expect(urlParams(page)).toEqual({ sort: "total-asc" });
+  });
+
+  test("the header lays out cleanly at 768 px, phone and desktop: no control overlaps another or leaves the screen", async ({
+    adminPage: page,
+    seed,
+  }) => {
+    const order = await seed.order({ telegramUsername: "alice", status: "processing", paymentStatus: "confirmed", shippingAddress: ADDRESS });
+    // Every control the header can show: the dates set (Clear dates appears) and an order ticked
+    // (Clear selection appears, the sentence becomes the count).
+    await page.goto(`/orders?sort=total-desc&from=${dayOf(noonDaysAgo(7))}&to=${dayOf(noonDaysAgo(0))}`);
+    const header = page.getByTestId("orders-header");
+    await page.getByRole("checkbox", { name: `Select order ${short(order.id)}` }).filter({ visible: true }).check();
+    await expect(header.getByRole("button", { name: "Clear selection" })).toBeVisible();
+    await expect(header.getByRole("button", { name: "Clear dates" })).toBeVisible();
+
+    for (const [name, viewport] of [
+      ["768", { width: 768, height: 1024 }],
+      ["phone", PHONE],
+      ["desktop", DESKTOP],
+    ] as const) {
+      await page.setViewportSize(viewport);
+      await expect(header.getByRole("heading", { name: "Order Management" })).toBeVisible();
+      await settle(page);
+      const parts = header.locator("h2, h2 + p, [role=group] > p, label, input, button, a").filter({ visible: true });
+      const boxes = await parts.evaluateAll((elements) =>
+        elements.map((element) => {
+          const rect = element.getBoundingClientRect();
+          const label = element.getAttribute("aria-label") ?? element.textContent?.trim() ?? element.tagName;
+          return { label: label.slice(0, 40), left: rect.left, top: rect.top, right: rect.right, bottom: rect.bottom };
+        }),
+      );
+      // Title, subtitle, sentence, 4 labels, search, status, sort, from, to, clear dates, cleanup, export,
+      // clear selection, packing slips, dispatch.
+      expect(boxes.length, `the header's parts at ${name}`).toBeGreaterThanOrEqual(18);
+      for (const box of boxes) {
+        expect(box.left, `${box.label} starts on screen at ${name}`).toBeGreaterThanOrEqual(0);
+        expect(box.right, `${box.label} ends on screen at ${name}`).toBeLessThanOrEqual(viewport.width);
+      }
+      for (const [i, a] of boxes.entries()) {
+        for (const b of boxes.slice(i + 1)) {
+          // Half a pixel of rounding allowed: touching edges are not an overlap.
+          const overlap = a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+          expect(overlap, `${a.label} overlaps ${b.label} at ${name}`).toBe(false);
+        }
+      }
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `no sideways scrolling at ${name}`).toBeLessThanOrEqual(viewport.width);
+      if (name !== "phone") {
+        // Rows, not a ragged stack: the list's actions beside the title, and search, status and sort on one line.
+        const top = async (locator: Locator) => (await locator.boundingBox())!.y;
+        const bottom = async (locator: Locator) => {
+          const box = (await locator.boundingBox())!;
+          return box.y + box.height;
+        };
+        expect(await top(header.getByRole("button", { name: "Cleanup Expired" }))).toBeLessThan(await bottom(header.getByRole("heading", { name: "Order Management" })));
+        const searchBottom = await bottom(header.getByRole("searchbox", { name: "Search orders" }));
+        expect(Math.abs((await bottom(header.getByRole("combobox", { name: "Filter by status" }))) - searchBottom)).toBeLessThan(1);
+        expect(Math.abs((await bottom(header.getByRole("combobox", { name: "Sort by" }))) - searchBottom)).toBeLessThan(1);
+      }
+      await saveScreenshot(page, name === "768" ? "orders-768" : `orders-header-${name}`, { fullPage: false });
+    }
   });
 
   test("phone size: cards; screenshots", async ({ adminPage: page, seed, api }) => {

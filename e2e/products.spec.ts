@@ -1,11 +1,30 @@
 import fs from "node:fs";
 import path from "node:path";
+import type { Locator } from "@playwright/test";
 import type { Category, Product } from "../contract";
 import { answerNextConfirm, choose, holdRequests, inBatches, settle, urlParams, waitForListRequest } from "./fixtures/ui";
 import { expect, expectToast, PHONE, saveScreenshot, test } from "./support/fixtures";
 
 const PNG = path.join(import.meta.dirname, "fixtures/product.png");
 const DELETE_CONFIRM = "Are you sure you want to delete this product?";
+
+/**
+ * The element shows its whole text: nothing cut off by an ellipsis or running past its box (its
+ * content is no wider than the box), it lies inside the viewport, and it wrapped onto more lines
+ * rather than being squeezed onto one.
+ */
+async function expectWholeTextShown(name: Locator, text: string, viewportWidth: number) {
+  await expect(name).toBeVisible();
+  await expect(name).toHaveText(text);
+  const box = await name.evaluate((element) => {
+    const rect = element.getBoundingClientRect();
+    const lineHeight = parseFloat(getComputedStyle(element).lineHeight);
+    return { scrollWidth: element.scrollWidth, clientWidth: element.clientWidth, right: rect.right, lines: Math.round(rect.height / lineHeight) };
+  });
+  expect(box.scrollWidth, "the text is wider than its box (cut off)").toBeLessThanOrEqual(box.clientWidth);
+  expect(box.right).toBeLessThanOrEqual(viewportWidth);
+  expect(box.lines, "a long name wraps onto more lines").toBeGreaterThan(1);
+}
 
 async function seedCatalogue(api: import("./support/fixtures").Api) {
   const electronics = await api.post<Category>("/api/categories", { name: "Electronics" });
@@ -424,6 +443,24 @@ test.describe("products", () => {
     await settle(page);
     await saveScreenshot(page, "products-dialog-phone");
   });
+  test("on a phone, a long product name and its category's name wrap in full instead of being cut", async ({ adminPage: page, api }) => {
+    const longCategory = "Speciality Loose Leaf Teas from Small Estates";
+    const category = await api.post<Category>("/api/categories", { name: longCategory });
+    // Words of every length, and one longer than the card is wide (it must break, not overflow).
+    const longName = "Darjeeling Second Flush Muscatel Castleton Estate Superfinetippygoldenfloweryorangepekoe 250 g";
+    await api.post("/api/products", { name: longName, description: "Tea", price: "18.00", stock: 4, categoryId: category.id });
+    await page.setViewportSize(PHONE);
+    await page.goto("/products");
+    const card = page.getByTestId("product-card");
+    await expect(card).toHaveCount(1);
+    await expectWholeTextShown(card.getByTestId("product-card-name"), longName, PHONE.width);
+    await expectWholeTextShown(card.getByText(longCategory), longCategory, PHONE.width);
+    // The edit and delete buttons stay whole beside the name.
+    await expect(card.getByRole("button", { name: `Edit ${longName}` })).toBeInViewport({ ratio: 1 });
+    await expect(card.getByRole("button", { name: `Delete ${longName}` })).toBeInViewport({ ratio: 1 });
+    await saveScreenshot(page, "products-long-name-phone");
+  });
+
   test("a form opened before a sale: other edits keep the sold stock; a stock change is refused until reloaded", async ({
     adminPage: page,
     api,

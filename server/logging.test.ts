@@ -58,11 +58,21 @@ describe("logs with Telegram down", () => {
     }
   });
 
-  it("redacts cookies and secret fields wherever they are logged", () => {
+  it("redacts cookies, secret fields and what customers told the shop wherever they are logged", () => {
     logger.info({ req: { headers: { cookie: "sid=abc" } }, settings: { botToken: "x", nowpaymentsApiKey: "y" }, password: "p" }, "probe");
     const line = lines.at(-1)!;
     expect(line).not.toContain("sid=abc");
     expect(line).not.toMatch(/"(x|y|p)"/);
+    logger.warn(
+      {
+        order: { shippingAddress: { name: "Ann Lee", streetAddress: "1 Elm Row", postcode: "EH1 1AA" }, telegramUsername: "ann_lee" },
+        update: { message: { text: "ring the bell twice" } },
+        body: { message: "a reply" },
+      },
+      "probe",
+    );
+    const personal = lines.at(-1)!;
+    for (const text of ["Ann Lee", "Elm Row", "EH1 1AA", "ann_lee", "ring the bell", "a reply"]) expect(personal).not.toContain(text);
     expect(scrubSecrets("GET https://api.telegram.org/bot123456789:ABCdefGHIjklMNOpqr/getMe")).toBe(
       "GET https://api.telegram.org/bot<redacted-token>/getMe",
     );

@@ -12,6 +12,8 @@ import { storageFor } from "./storage/configured";
 import type { BotLogger } from "./telegram/context";
 import { createTelegramNotifier } from "./telegram/notifier";
 import { createBotRunner, type BotRuntime } from "./telegram/runner";
+import { createBroadcastSender, type BroadcastSender } from "./telegram/broadcast-sender";
+import { createOwnerAlertSender, type OwnerAlertSender } from "./telegram/owner-alert-sender";
 
 // The composition root (docs/decisions/0011-layers.md): every service the server runs on is built
 // here, once, from the configuration and the open database. The adapters (http/, telegram/,
@@ -37,6 +39,16 @@ export type Services = {
   changes: ChangeFeed;
   /** The Telegram bot: built here, started by main.ts after the server listens. */
   bot: BotRuntime;
+  /**
+   * Sends the broadcast queue (issue 14). Built here, started by the broadcast routes when the app is
+   * ready (http/routes/broadcasts.ts). Optional: test servers that send no broadcasts run none.
+   */
+  broadcasts?: BroadcastSender;
+  /**
+   * Sends the owner alerts' outbox (issue 14, item 5). Started by the owner-alert routes when the app
+   * is ready (http/routes/owner-alerts.ts). Optional: test servers that send no alerts run none.
+   */
+  ownerAlerts?: OwnerAlertSender;
 };
 
 export type ServicesOptions = {
@@ -68,5 +80,7 @@ export function createServices(config: Config, database: Pick<Database, "db" | "
     // PGlite's folder is locked to this one process (db/client.ts); PostgreSQL may serve several.
     soleInstance: !config.databaseUrl,
   });
-  return { ...core, bot };
+  const broadcasts = createBroadcastSender(core, { log: options.log, soleInstance: !config.databaseUrl });
+  const ownerAlerts = createOwnerAlertSender(core, { log: options.log, soleInstance: !config.databaseUrl });
+  return { ...core, bot, broadcasts, ownerAlerts };
 }

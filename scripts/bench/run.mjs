@@ -630,8 +630,8 @@ async function main() {
 }
 
 /**
- * Opens the Orders screen as the logged-in owner would, in a fresh browser context each time (nothing
- * cached), and times it from the navigation to the first order row on screen: the median of 5 tries
+ * Opens the Orders screen as the logged-in owner would, in a fresh browser context each time (its
+ * cookie and localStorage as signing in left them, nothing in its HTTP cache), and times it from the navigation to the first order row on screen: the median of 5 tries
  * per shop, in ms. Skipped, with a note, when the web app is not built or Chromium is not found.
  */
 async function timeOrdersScreen(shops, note) {
@@ -648,16 +648,33 @@ async function timeOrdersScreen(shops, note) {
   const times = {};
   try {
     for (const shop of shops) {
+      // The owner's browser as the app left it when they signed in (its cookie and what the app keeps
+      // in localStorage), then reopened with an empty HTTP cache for each try.
+      const signingIn = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const [name, value] = shop.cookie.split(";")[0].split("=");
+      await signingIn.addCookies([{ name, value, url: shop.base }]);
+      const firstPage = await signingIn.newPage();
+      await firstPage.goto(`${shop.base}/`);
+      await firstPage.getByRole("heading", { name: "Dashboard", exact: true }).first().waitFor({ state: "visible", timeout: 30_000 });
+      const storageState = await signingIn.storageState();
+      await signingIn.close();
       const tries = [];
       for (let attempt = 0; attempt < 5; attempt++) {
-        const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-        const [name, value] = shop.cookie.split(";")[0].split("=");
-        await context.addCookies([{ name, value, url: shop.base }]);
+        const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, storageState });
+        // Timed by the page's own clock, from the start of the navigation to the first row in the
+        // document, so the time the test driver takes to notice it is not counted.
+        await context.addInitScript(() => {
+          const seen = () => {
+            if (!document.querySelector('[data-testid="order-row"]')) return false;
+            window.__firstOrderRowAt = performance.now();
+            return true;
+          };
+          new MutationObserver((_changes, observer) => seen() && observer.disconnect()).observe(document, { childList: true, subtree: true });
+        });
         const page = await context.newPage();
-        const started = nowMs();
-        await page.goto(`${shop.base}/orders`);
+        await page.goto(`${shop.base}/orders`, { waitUntil: "commit" });
         await page.getByTestId("order-row").first().waitFor({ state: "visible", timeout: 30_000 });
-        tries.push(nowMs() - started);
+        tries.push(await page.evaluate(() => window.__firstOrderRowAt));
         await context.close();
       }
       tries.sort((a, b) => a - b);

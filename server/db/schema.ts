@@ -130,6 +130,10 @@ export const orders = pgTable(
     // Something the owner must act on: "refund_due" (cancelled after money arrived) or
     // "refunded_after_dispatch" (the gateway refunded an order already sent).
     adminFlag: text("admin_flag"),
+    /** When the order was completed or failed (set by a trigger, drizzle/0012): retention counts from it. */
+    closedAt: timestamp("closed_at", { withTimezone: true }),
+    /** When its shipping address was erased (retention or the customer's /forgetme, issue 15); null while kept. */
+    addressErasedAt: timestamp("address_erased_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -150,6 +154,8 @@ export const orders = pgTable(
     ),
     index("orders_telegram_user_id_idx").on(t.telegramUserId),
     index("orders_paid_at_idx").on(t.paidAt),
+    // The retention pass (shop/privacy.ts): closed orders that still hold an address, by when they closed.
+    index("orders_retention_idx").on(t.closedAt).where(sql`${t.shippingAddress} is not null`),
     uniqueIndex("orders_payment_id_idx").on(t.paymentId),
   ],
 );
@@ -367,3 +373,143 @@ export const auditLog = pgTable(
     index("audit_log_target_idx").on(t.targetType, t.targetId, t.createdAt),
   ],
 );
+
+/**
+ * Everyone who started the bot (issue 14): the audience "all customers" of a broadcast. /start
+ * records them (and opts them back in); /stop opts them out; a 403 from Telegram (they blocked the
+ * bot) marks them unreachable until they /start again.
+ */
+export const botCustomers = pgTable("bot_customers", {
+  telegramUserId: text("telegram_user_id").primaryKey(),
+  telegramUsername: text("telegram_username"),
+  startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+  optedOutAt: timestamp("opted_out_at", { withTimezone: true }),
+  unreachableAt: timestamp("unreachable_at", { withTimezone: true }),
+});
+
+/** Who a broadcast goes to (contract/broadcasts.ts); "restock" is a restock alert's waiting customers. */
+export type BroadcastAudienceRow =
+  | { kind: "all" }
+  | { kind: "product"; productId: string }
+  | { kind: "recent"; days: number }
+  | { kind: "never-ordered" }
+  | { kind: "restock"; productId: string };
+
+/**
+ * A message to many customers (issue 14): a broadcast from the Broadcasts screen, or a restock alert.
+ * Its recipients are the queue (broadcast_recipients); docs/decisions/0019-broadcast-queue.md.
+ */
+export const broadcasts = pgTable(
+  "broadcasts",
+  {
+    id: id(),
+    kind: text("kind").$type<"broadcast" | "restock">().notNull().default("broadcast"),
+    text: text("text").notNull(),
+    imageUrl: text("image_url"),
+    audience: jsonb("audience").$type<BroadcastAudienceRow>().notNull(),
+    /** A restock alert's product: its message carries a button that opens the product in the bot. */
+    productId: uuid("product_id"),
+    total: integer("total").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("broadcasts_kind_created_at_idx").on(t.kind, t.createdAt)],
+);
+
+/**
+ * One row per recipient of a broadcast: the durable send queue. pending -> sending (claimed, the
+ * call to Telegram in flight) -> sent | failed | skipped. A row left in "sending" by a crash is never
+ * sent again (at most once): it becomes failed (docs/decisions/0019-broadcast-queue.md).
+ */
+export const broadcastRecipients = pgTable(
+  "broadcast_recipients",
+  {
+    broadcastId: uuid("broadcast_id")
+      .notNull()
+      .references(() => broadcasts.id, { onDelete: "cascade" }),
+    telegramUserId: text("telegram_user_id").notNull(),
+    state: text("state").$type<"pending" | "sending" | "sent" | "failed" | "skipped">().notNull().default("pending"),
+    /** Not to be claimed before this (Telegram's 429 retry_after). */
+    notBefore: timestamp("not_before", { withTimezone: true }).notNull().defaultNow(),
+    /** When the last call to Telegram for this row started: the rate limits count these. */
+    claimedAt: timestamp("claimed_at", { withTimezone: true }),
+    doneAt: timestamp("done_at", { withTimezone: true }),
+    /** Why it failed or was skipped, for the owner. */
+    error: text("error"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.broadcastId, t.telegramUserId] }),
+    index("broadcast_recipients_pending_idx").on(t.notBefore).where(sql`state = 'pending'`),
+    index("broadcast_recipients_chat_claimed_idx").on(t.telegramUserId, t.claimedAt),
+    index("broadcast_recipients_claimed_idx").on(t.claimedAt),
+  ],
+);
+
+/** Customers who pressed "Notify me when back" on an out-of-stock product (issue 14, item 4). */
+export const restockWaits = pgTable(
+  "restock_waits",
+  {
+    productId: uuid("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    telegramUserId: text("telegram_user_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.productId, t.telegramUserId] })],
+);
+
+/**
+ * Owner alerts (issue 14, item 5): where the owner's alerts go, which kinds they want, and the
+ * one-time link code shown in Bot Settings. One row (id is always true); absent until first used.
+ */
+export const ownerAlertSettings = pgTable(
+  "owner_alert_settings",
+  {
+    id: boolean("id").primaryKey().default(true),
+    /** The linked Telegram chat (the owner's private chat with the bot, or a group); null: not linked. */
+    chatId: text("chat_id"),
+    /** The chat's name as Telegram gave it when linked, for the Bot Settings card. */
+    chatTitle: text("chat_title"),
+    linkedAt: timestamp("linked_at", { withTimezone: true }),
+    paidOrder: boolean("paid_order").notNull().default(true),
+    customerMessage: boolean("customer_message").notNull().default(true),
+    underpaid: boolean("underpaid").notNull().default(true),
+    lowStock: boolean("low_stock").notNull().default(true),
+    /** sha256 of the current link code (never the code itself); null once used or replaced. */
+    linkCodeHash: text("link_code_hash"),
+    linkCodeExpiresAt: timestamp("link_code_expires_at", { withTimezone: true }),
+    /** Wrong codes tried against the current one: past a few, it is dropped (6 digits are few to guess). */
+    linkCodeFailures: integer("link_code_failures").notNull().default(0),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check("owner_alert_settings_one_row", sql`${t.id}`)],
+);
+
+/**
+ * How long the shop keeps what customers told it (issue 15): a shipping address this many days after
+ * its order was completed or failed, customer messages this many days after they were written. 0 keeps
+ * them. One row (id 1); absent, the defaults hold.
+ */
+export const privacySettings = pgTable(
+  "privacy_settings",
+  {
+    id: integer("id").primaryKey().default(1),
+    addressRetentionDays: integer("address_retention_days").notNull().default(30),
+    messageRetentionDays: integer("message_retention_days").notNull().default(0),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check("privacy_settings_single_row", sql`${t.id} = 1`),
+    check("privacy_settings_address_days_range", sql`${t.addressRetentionDays} between 0 and 3650`),
+    check("privacy_settings_message_days_range", sql`${t.messageRetentionDays} between 0 and 3650`),
+  ],
+);
+
+/**
+ * A customer asked to be forgotten (/forgetme or the owner for them) while an order of theirs still
+ * needed its address (awaiting payment or dispatch): the address goes once that order is dispatched
+ * or closed. Orders placed after the request are a new relationship and are not covered.
+ */
+export const erasureRequests = pgTable("erasure_requests", {
+  telegramUserId: text("telegram_user_id").primaryKey(),
+  requestedAt: timestamp("requested_at", { withTimezone: true }).notNull(),
+});

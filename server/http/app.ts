@@ -12,6 +12,8 @@ import { openApiRoutes, registerOpenApi } from "./openapi";
 import { auditLogRoutes } from "./routes/audit-log";
 import { authRoutes } from "./routes/auth";
 import { botSettingsRoutes } from "./routes/bot-settings";
+import { botStatusRoutes } from "./routes/bot-status";
+import { broadcastRoutes } from "./routes/broadcasts";
 import { categoryRoutes } from "./routes/categories";
 import { customerRoutes } from "./routes/customers";
 import { eventRoutes } from "./routes/events";
@@ -19,6 +21,8 @@ import { healthRoutes } from "./routes/health";
 import { messageRoutes } from "./routes/messages";
 import { orderExportRoutes } from "./routes/orders-export";
 import { orderRoutes } from "./routes/orders";
+import { ownerAlertRoutes } from "./routes/owner-alerts";
+import { privacyRoutes } from "./routes/privacy";
 import { paymentWebhookRoutes } from "./routes/payments-webhook";
 import { postageRoutes } from "./routes/postage";
 import { productRoutes } from "./routes/products";
@@ -39,6 +43,7 @@ const API_ROUTES: Routes[] = [
   healthRoutes,
   authRoutes,
   botSettingsRoutes,
+  botStatusRoutes,
   categoryRoutes,
   productRoutes,
   postageRoutes,
@@ -46,6 +51,9 @@ const API_ROUTES: Routes[] = [
   orderExportRoutes,
   messageRoutes,
   customerRoutes,
+  broadcastRoutes,
+  ownerAlertRoutes,
+  privacyRoutes,
   auditLogRoutes,
   statsRoutes,
   eventRoutes,

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { recordAudit, summariseChange } from "../shop/audit";
+import { describeForget } from "../shop/privacy";
 import type { AppDeps } from "./deps";
 import { hasAdminSession, SAFE_METHODS } from "./security";
 
@@ -56,6 +57,18 @@ const SPECIAL: Record<string, Special | "not recorded"> = {
       const failed = Array.isArray(answer?.expiredOrderIds) ? (answer.expiredOrderIds as unknown[]) : [];
       return `${failed.length} expired ${failed.length === 1 ? "order" : "orders"} failed${failed.length > 0 ? `: ${failed.join(", ")}` : ""}`;
     },
+  },
+  // What was erased, in words (the answer's counts); the customer's data never was in the request.
+  "POST /api/customers/:telegramUserId/forget": {
+    summary: (_request, answer) =>
+      describeForget(
+        {
+          addressesErased: Number(answer?.addressesErased ?? 0),
+          addressesKept: Number(answer?.addressesKept ?? 0),
+          messagesErased: Number(answer?.messagesErased ?? 0),
+        },
+        "owner",
+      ),
   },
   // No password, not even a wrong one, reaches the log.
   "POST /api/auth/login": { summary: () => "" },

@@ -96,6 +96,13 @@ const SUMMARIES: Record<string, string> = {
   "GET /api/customers/{telegramUserId}": "A customer's numbers, newest orders and latest messages",
   "POST /api/customers/{telegramUserId}/block": "Block a customer: the bot answers them only with a polite refusal (again: no change)",
   "POST /api/customers/{telegramUserId}/unblock": "Unblock a customer (again: no change)",
+  "POST /api/broadcasts": "Queue a message to an audience of customers (202 with its id); sent in the background within Telegram's limits",
+  "GET /api/broadcasts": "The latest broadcasts, newest first, with their progress",
+  "GET /api/broadcasts/{id}": "A broadcast's progress: queued, sending or done, with sent, failed and skipped counts",
+  "GET /api/privacy-settings": "How long shipping addresses and customer messages are kept",
+  "PUT /api/privacy-settings": "Change how long shipping addresses and customer messages are kept (0 keeps them)",
+  "POST /api/customers/{telegramUserId}/forget":
+    "Erase a customer's addresses, messages and username (an address an order still needs goes once it is dispatched); amounts stay",
   "GET /api/audit-log": "What the admin did (writes, logins, failed logins), newest first, optionally for one targetType and targetId; one page (X-Total-Count, Link rel=next)",
   "GET /api/dashboard/stats": "The dashboard's counts and revenues",
   "GET /api/dashboard/revenue": "The dashboard chart: revenue per day (?days=30, 90) or month (?months=12), best sellers and orders by status",

@@ -4,6 +4,7 @@ import type { Locks } from "../db/leader";
 import { jobRuns } from "../db/schema";
 import { cleanupExpiredOrders } from "../shop/orders";
 import { settleAbandonedCheckouts } from "../shop/checkout";
+import { applyRetention } from "../shop/privacy";
 import { consoleLogger, type CustomerNotifier, type ShopLogger } from "../shop/ports";
 import type { PaymentGateway } from "./gateway";
 import { rescueUnsettledPayments } from "./rescue";
@@ -88,6 +89,14 @@ export function startPaymentJobs(deps: PaymentJobsDeps): PaymentJobs {
       await notified;
     } catch (error) {
       logger.error({ err: error instanceof Error ? error.message : String(error) }, "the expired-order cleanup failed");
+    }
+    // After the expiry, so an order it just failed is counted from now. Not a payment job, but one
+    // more pass over orders on the same schedule and lock (issue 15: retention, forgotten customers).
+    try {
+      const erased = await applyRetention(deps.db, deps.now());
+      if (erased.addresses + erased.messages > 0) logger.info(erased, "addresses and messages erased by the retention rules");
+    } catch (error) {
+      logger.error({ err: error instanceof Error ? error.message : String(error) }, "the retention pass failed");
     }
   }
 

@@ -42,3 +42,16 @@ export function trackingUrl(carrier: string | null, trackingNumber: string | nul
   if (!known || number === "") return null;
   return TRACKING_PAGES[known](encodeURIComponent(number));
 }
+
+/**
+ * Where a dispatched parcel is, as the customer reads it (the dispatch message and My Orders): the
+ * carrier, the tracking number and, for a known carrier, the link to its tracking page, each when known.
+ */
+export function parcelLines(order: { carrier: string | null; trackingNumber: string | null }): string[] {
+  const link = trackingUrl(order.carrier, order.trackingNumber);
+  return [
+    ...(order.carrier ? [`Carrier: ${order.carrier}`] : []),
+    ...(order.trackingNumber ? [`Tracking number: ${order.trackingNumber}`] : []),
+    ...(link ? [`Track your parcel: ${link}`] : []),
+  ];
+}

@@ -16,6 +16,7 @@ const order = (overrides: Partial<CustomerOrder>): CustomerOrder => ({
   paymentExpiresAt: null,
   adminFlag: null,
   trackingNumber: null,
+  carrier: null,
   closedBy: null,
   ...overrides,
 });

@@ -23,6 +23,7 @@ export type CustomerOrder = {
   paymentExpiresAt: Date | null;
   adminFlag: string | null;
   trackingNumber: string | null;
+  carrier: string | null;
   /** How a failed order came to fail, from its audit trail: the owner cancelled it, or it expired. */
   closedBy: "owner" | "expiry" | null;
 };
@@ -42,6 +43,7 @@ const customerOrderColumns = {
   paymentExpiresAt: orders.paymentExpiresAt,
   adminFlag: orders.adminFlag,
   trackingNumber: orders.trackingNumber,
+  carrier: orders.carrier,
 };
 
 /** The customer's most recent orders, newest first. */

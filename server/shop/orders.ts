@@ -7,7 +7,7 @@ import { decimalShortfall, isPositiveDecimal } from "./crypto-amounts";
 import { listOrderEvents, recordOrderEvent } from "./order-events";
 import { releaseOrderStock, reserveStock } from "./stock";
 import { isUuid, shortOrderId } from "./ids";
-import { carrierName, trackingUrl } from "./carriers";
+import { carrierName, parcelLines, trackingUrl } from "./carriers";
 import { paymentMessages } from "./payment-messages";
 import { consoleLogger, type CustomerNotifier, type WarningLogger } from "./ports";
 
@@ -46,6 +46,7 @@ export function toOrder(row: OrderRow): Order {
     shippingAddress: row.shippingAddress
       ? { ...row.shippingAddress, contact: row.shippingAddress.contact ?? null }
       : null,
+    addressErasedAt: row.addressErasedAt?.toISOString() ?? null,
     postageOptionId: row.postageOptionId,
     postageName: row.postageName,
     postagePrice: row.postagePrice,
@@ -434,13 +435,7 @@ export async function cleanupExpiredOrders(deps: OrderActionDeps): Promise<Expir
  * carrier's name can never turn into formatting.
  */
 export function dispatchNotice(order: Pick<OrderRow, "id" | "trackingNumber" | "carrier">): string {
-  const lines = [`Good news! Your order #${shortOrderId(order.id)} has been dispatched.`];
-  if (order.carrier) lines.push(`Carrier: ${order.carrier}`);
-  if (order.trackingNumber) lines.push(`Tracking number: ${order.trackingNumber}`);
-  const link = trackingUrl(order.carrier, order.trackingNumber);
-  if (link) lines.push(`Track your parcel: ${link}`);
-  lines.push("Thank you for shopping with us.");
-  return lines.join("\n");
+  return [`Good news! Your order #${shortOrderId(order.id)} has been dispatched.`, ...parcelLines(order), "Thank you for shopping with us."].join("\n");
 }
 
 /**

@@ -12,6 +12,9 @@ import { cartFeature } from "./features/cart";
 import { catalogueFeature } from "./features/catalogue";
 import { checkoutFeature } from "./features/checkout";
 import { fallbackFeature } from "./features/fallback";
+import { myDataFeature } from "./features/my-data";
+import { optOutFeature } from "./features/opt-out";
+import { ownerLinkFeature } from "./features/owner-link";
 import { ordersFeature } from "./features/orders";
 import { startFeature } from "./features/start";
 import { supportFeature } from "./features/support";
@@ -131,12 +134,14 @@ export function createBot(deps: BotDeps, settings: BotSettings, options: CreateB
   }
   bot.catch((error) => options.log.error({ err: error.error }, "the bot could not handle an update"));
 
+  // The owner's /link (issue 14, item 5) works in groups too: before the shop, which ignores them.
+  bot.use(ownerLinkFeature(deps, options.log));
   // The shop talks to customers one to one; groups and channels are ignored.
   const shop = bot.chatType("private");
   shop.use(guard(options.log));
   shop.use(refuseBlocked(deps));
   shop.use(loadCustomer(deps, settings, options.log));
-  shop.use(startFeature, checkoutFeature, supportFeature, catalogueFeature, cartFeature, ordersFeature, aboutFeature);
+  shop.use(startFeature, optOutFeature, checkoutFeature, supportFeature, catalogueFeature, cartFeature, ordersFeature, aboutFeature, myDataFeature);
   shop.use(fallbackFeature);
   return bot;
 }

@@ -44,7 +44,7 @@ describe("the inbox of Telegram updates", () => {
     expect(botIdOf("not a token")).toBe(0);
   });
 
-  it("stores an update once per bot and id, and forgets handled ones older than a day, never waiting ones", async () => {
+  it("stores an update once per bot and id, and forgets handled ones older than a day, and another bot's, never this bot's waiting ones", async () => {
     const { db } = database;
     const start = new Date("2025-03-01T12:00:00Z");
     expect(await storeUpdate(db, BOT, message(501, 1), start)).toBe(true);
@@ -53,11 +53,15 @@ describe("the inbox of Telegram updates", () => {
     expect(await storeUpdate(db, OTHER_BOT, message(501, 1), start)).toBe(true);
     expect(await storeUpdate(db, BOT, message(502, 1), new Date(start.getTime() + 60_000))).toBe(true);
     await markHandled(db, BOT, [501], start);
+    // The other bot's 601 and 602 were never handled (its token was replaced): 601 goes after a day.
+    expect(await storeUpdate(db, OTHER_BOT, message(601, 1), start)).toBe(true);
+    expect(await storeUpdate(db, OTHER_BOT, message(602, 1), new Date(start.getTime() + UPDATE_IDS_KEPT_MS + 60_000))).toBe(true);
     await markHandled(db, OTHER_BOT, [501], start);
 
-    await pruneUpdates(db, new Date(start.getTime() + UPDATE_IDS_KEPT_MS + 120_000));
-    // 502 was never handled: it stays, however old.
-    expect((await db.select().from(telegramUpdates)).map((row) => row.updateId)).toEqual([502]);
+    await pruneUpdates(db, BOT, new Date(start.getTime() + UPDATE_IDS_KEPT_MS + 120_000));
+    // This bot's 502 was never handled: it stays, however old.
+    const left = await db.select().from(telegramUpdates);
+    expect(left.map((row) => `${row.botId}/${row.updateId}`).sort()).toEqual([`${BOT}/502`, `${OTHER_BOT}/602`]);
   });
 
   it("stores a batch in one statement: each update once, also when it is in the batch twice or was stored before", async () => {

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, isNull, lt, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Update } from "grammy/types";
 import type { DbOrTx } from "../db/client";
 import { groupCommit } from "../db/group-commit";
@@ -60,15 +60,25 @@ export async function storeUpdates(db: DbOrTx, botId: number, updates: Update[],
     .onConflictDoNothing()
     .returning({ updateId: telegramUpdates.updateId });
   const isNew = new Set(inserted.map((row) => Number(row.updateId)));
-  if (inserted.some((row) => Number(row.updateId) % PRUNE_EVERY === 0)) await pruneUpdates(db, now);
+  if (inserted.some((row) => Number(row.updateId) % PRUNE_EVERY === 0)) await pruneUpdates(db, botId, now);
   return updates.map((update) => isNew.delete(update.update_id));
 }
 
-/** Forgets handled updates older than a day (their ids no longer need to catch redeliveries). Never a waiting one. */
-export async function pruneUpdates(db: DbOrTx, now: Date): Promise<void> {
+/**
+ * Forgets handled updates older than a day (their ids no longer need to catch redeliveries); never
+ * one of this bot's waiting updates. Updates still waiting for another bot (the token was changed
+ * before they were handled) are forgotten after that day too: no worker takes them any more, and
+ * what the customers wrote should not stay behind in the database.
+ */
+export async function pruneUpdates(db: DbOrTx, botId: number, now: Date): Promise<void> {
   await db
     .delete(telegramUpdates)
-    .where(and(lt(telegramUpdates.receivedAt, new Date(now.getTime() - UPDATE_IDS_KEPT_MS)), isNotNull(telegramUpdates.handledAt)));
+    .where(
+      and(
+        lt(telegramUpdates.receivedAt, new Date(now.getTime() - UPDATE_IDS_KEPT_MS)),
+        or(isNotNull(telegramUpdates.handledAt), ne(telegramUpdates.botId, botId)),
+      ),
+    );
 }
 
 export type ClaimedUpdate = {

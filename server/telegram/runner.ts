@@ -1,13 +1,26 @@
 import crypto from "node:crypto";
 import { Bot } from "grammy";
 import type { Update, UserFromGetMe } from "grammy/types";
+import type { BotStatusAnswer } from "../../contract";
 import type { Locks } from "../db/leader";
+import { conflict, unavailable } from "../shop/errors";
 import { getBotSettings } from "../shop/settings";
 import { groupCommit } from "../db/group-commit";
 import { ALLOWED_UPDATES, createBot, handleWithConversation } from "./bot";
 import type { BotContext, BotDeps, BotLogger } from "./context";
 import { watchBotSettings, type SettingsWatch } from "./settings-watch";
 import { botIdOf, startInboxWorker, storeUpdate, storeUpdates, type InboxWorker } from "./inbox";
+import {
+  callTelegram,
+  createTelegramActivity,
+  decideBotStatus,
+  describeCallError,
+  recordTelegramCalls,
+  webhookInfoOf,
+  type TelegramActivity,
+  type TelegramActivityLog,
+  type TelegramCallResult,
+} from "./bot-health";
 
 // Runs the bot the settings describe: by webhook when the server has a public https address
 // (PUBLIC_URL), else by long polling, so the shop also works on a laptop. No token: the bot is off
@@ -24,9 +37,18 @@ export function webhookSecretFor(botToken: string): string {
   return crypto.createHmac("sha256", "telegram-webhook-secret").update(botToken).digest("hex");
 }
 
-export type BotStatus =
+/** How the runner stands; `error` is why the bot could not start (bot-health.ts tells the rest). */
+type RunState =
   | { mode: "off"; reason: string }
   | { mode: "webhook" | "polling"; botUsername: string | null; error: string | null };
+
+/** The run state, plus what the bot saw of Telegram: when it last answered, the last failure, the last update handled. */
+export type BotStatus = Extract<RunState, { mode: "off" }> | (Extract<RunState, { mode: "webhook" | "polling" }> & TelegramActivity);
+
+/** The webhook URL the server registers: only an https PUBLIC_URL (Telegram calls nothing else). */
+export function webhookUrlFor(publicUrl: string | undefined): string | null {
+  return publicUrl?.startsWith("https://") ? publicUrl + TELEGRAM_WEBHOOK_PATH : null;
+}
 
 export type BotRuntime = {
   /** Reads the settings and starts the bot (or leaves it off). Never throws: problems are logged and shown in status(). */
@@ -40,6 +62,16 @@ export type BotRuntime = {
   settingsSaved(): Promise<void>;
   stop(): Promise<void>;
   status(): BotStatus;
+  /**
+   * The status the dashboard shows (GET /api/bot/status): asks Telegram for the webhook's state
+   * (which also tells whether Telegram answers now) and weighs what the bot saw (bot-health.ts).
+   */
+  health(): Promise<BotStatusAnswer>;
+  /**
+   * Sets the webhook to this server's URL and secret now, as start-up does (the Bot Settings
+   * button). ShopError conflict without an https PUBLIC_URL or a bot; unavailable when Telegram refuses.
+   */
+  registerWebhook(): Promise<{ url: string }>;
   /** The secret a webhook call must carry, or null when no bot is configured. */
   webhookSecret(): string | null;
   /** Resolves once the current start-up attempt is over (running, or failed and logged). */
@@ -77,6 +109,8 @@ type Running = {
   receiver: Bot | null;
   /** Stores a webhook's update (group commit: one statement for the updates arriving together); whether it is new. */
   store(update: Update): Promise<boolean>;
+  /** What this bot saw of Telegram (bot-health.ts): a new token starts afresh. */
+  activity: TelegramActivityLog;
 };
 
 export type BotRunnerOptions = {
@@ -98,7 +132,7 @@ export type BotRunnerOptions = {
 export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRuntime {
   const { log } = options;
   let running: Running | null = null;
-  let status: BotStatus = { mode: "off", reason: "not started" };
+  let status: RunState = { mode: "off", reason: "The bot is not started on this server." };
   let settingsWatch: SettingsWatch | null = null;
   // start/reload/stop run one at a time, in the order they were asked for.
   let queue: Promise<void> = Promise.resolve();
@@ -112,7 +146,7 @@ export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRu
     const url = deps.config.publicUrl + TELEGRAM_WEBHOOK_PATH;
     await bot.init(grammySignal(signal));
     await bot.api.setWebhook(url, { secret_token: secret, allowed_updates: [...ALLOWED_UPDATES] }, grammySignal(signal));
-    status = { mode: "webhook", botUsername: bot.botInfo.username, error: null };
+    if (running?.bot === bot) status = { mode: "webhook", botUsername: bot.botInfo.username, error: null };
     log.info({ url, bot: bot.botInfo.username }, "Telegram bot running by webhook");
   }
 
@@ -124,6 +158,8 @@ export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRu
    */
   function createReceiver(current: Running, signal: AbortSignal): Bot {
     const receiver = new Bot(current.bot.token, { botInfo: current.bot.botInfo, client: { apiRoot: deps.config.telegramApiRoot } });
+    // getUpdates failing (Telegram down, token revoked) is what the status shows as an error.
+    receiver.api.config.use(recordTelegramCalls(current.activity, () => signal.aborted));
     receiver.use(async (ctx) => {
       for (;;) {
         try {
@@ -195,6 +231,8 @@ export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRu
     const bot = createBot(deps, settings, { log });
     const secret = webhookSecretFor(settings.botToken);
     const abort = new AbortController();
+    const activity = createTelegramActivity(deps.now);
+    bot.api.config.use(recordTelegramCalls(activity, () => abort.signal.aborted));
     const publicUrl = deps.config.publicUrl;
     const webhook = Boolean(publicUrl?.startsWith("https://"));
     if (publicUrl && !webhook) {
@@ -214,11 +252,12 @@ export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRu
       startup,
       receiver: null,
       store: groupCommit((updates: Update[]) => storeUpdates(deps.db, botId, updates, deps.now())),
+      activity,
       // Takes up at once what a previous run of the server left in the inbox.
       worker: startInboxWorker({
         db: deps.db,
         botId,
-        handle: (update, stored) => handleNow(bot, update, stored.conversation),
+        handle: (update, stored) => handleNow(bot, update, stored.conversation, activity),
         now: deps.now,
         log,
         pollMs: options.inboxPollMs,
@@ -254,13 +293,29 @@ export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRu
    * handled (trying it again would fail the same way); a bot that cannot reach Telegram to start
    * rejects, so the update stays in the inbox and is tried again (inbox.ts MAX_ATTEMPTS).
    */
-  async function handleNow(bot: Bot<BotContext>, update: Update, storedConversation: unknown) {
+  async function handleNow(bot: Bot<BotContext>, update: Update, storedConversation: unknown, activity: TelegramActivityLog) {
     if (!bot.isInited()) await bot.init(grammySignal(AbortSignal.timeout(10_000)));
     try {
       await handleWithConversation(bot, update, storedConversation);
     } catch (error) {
       log.error({ err: error, updateId: update.update_id }, "Telegram bot: an update failed");
     }
+    activity.updateHandled();
+  }
+
+  function currentStatus(): BotStatus {
+    if (status.mode === "off") return status;
+    const activity = running?.activity.snapshot() ?? { telegramAnsweredAt: null, lastError: null, lastErrorAt: null, lastUpdateAt: null };
+    return { ...status, ...activity };
+  }
+
+  /** A plain call with a time limit (bot-health.ts), noted as the bot's own calls are. */
+  async function askTelegram(current: Running, method: string): Promise<TelegramCallResult> {
+    const call = await callTelegram(deps.config.telegramApiRoot, current.bot.token, method);
+    if (call.kind === "unreachable") current.activity.failed(call.message);
+    else if (call.answer.ok) current.activity.answered();
+    else current.activity.failed(`Call to '${method}' failed! (${call.answer.error_code}: ${call.answer.description})`);
+    return call;
   }
 
   const reload = () =>
@@ -285,7 +340,36 @@ export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRu
       settingsWatch = null;
       return serial(halt);
     },
-    status: () => status,
+    status: currentStatus,
+    async health() {
+      const current = running;
+      let webhook = null;
+      if (current) {
+        const call = await askTelegram(current, "getWebhookInfo");
+        if (call.kind === "answered" && call.answer.ok) webhook = webhookInfoOf(call.answer.result);
+      }
+      const webhookUrl = webhookUrlFor(deps.config.publicUrl);
+      return decideBotStatus({
+        runner: currentStatus(),
+        configuredMode: webhookUrl ? "webhook" : "polling",
+        webhook,
+        webhookUrl,
+        now: deps.now(),
+      });
+    },
+    async registerWebhook() {
+      const url = webhookUrlFor(deps.config.publicUrl);
+      if (!url) throw conflict("PUBLIC_URL is not an https address, so the bot uses long polling: Telegram only calls https webhooks.");
+      const current = running;
+      if (!current) throw conflict("The bot is not running: save a bot token in Bot Settings first.");
+      try {
+        // As start-up does; it also clears a start-up error once Telegram takes the webhook.
+        await runWebhook(current.bot, current.secret, AbortSignal.any([current.abort.signal, AbortSignal.timeout(10_000)]));
+      } catch (error) {
+        throw unavailable(`Telegram did not take the webhook: ${describeCallError(error)}`);
+      }
+      return { url };
+    },
     async started() {
       await queue;
       await running?.startup;

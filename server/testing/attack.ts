@@ -6,7 +6,7 @@ import type { TestServer } from "./app";
 // route paths, other spellings of a path, and requests sent byte for byte as written (fetch would
 // normalise "./", "../" and absolute-form targets away before they reach the server).
 
-export type ShopIds = Record<"category" | "product" | "postage" | "order" | "message" | "settings" | "customer", string>;
+export type ShopIds = Record<"category" | "product" | "postage" | "order" | "message" | "settings" | "customer" | "broadcast", string>;
 
 export async function seedShop(server: TestServer, cookie: string): Promise<ShopIds> {
   const post = async (url: string, body: unknown) => {
@@ -31,6 +31,8 @@ export async function seedShop(server: TestServer, cookie: string): Promise<Shop
     items: [{ product: { id: product.id, name: "Sencha", price: "4.99" } }],
   });
   const message = await insertCustomerMessage(server.database.db, { telegramUserId: order.telegramUserId });
+  // The order's customer is the audience "an order in the last 30 days" (issue 14).
+  const broadcast = await post("/api/broadcasts", { text: "Hello", audience: { kind: "recent", days: 30 } });
   return {
     category: category.id,
     product: product.id,
@@ -39,6 +41,7 @@ export async function seedShop(server: TestServer, cookie: string): Promise<Shop
     message: message.id,
     settings: settings.id,
     customer: order.telegramUserId,
+    broadcast: broadcast.id,
   };
 }
 
@@ -52,6 +55,7 @@ export function fillPath(url: string, ids: ShopIds): string {
     orders: ids.order,
     messages: ids.message,
     "bot-settings": ids.settings,
+    broadcasts: ids.broadcast,
   };
   return url
     .replace(":telegramUserId", ids.customer)

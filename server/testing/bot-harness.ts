@@ -1,3 +1,4 @@
+import type { Logger } from "pino";
 import { expect } from "vitest";
 import type { Config } from "../config";
 import type { Database } from "../db/client";
@@ -41,12 +42,15 @@ export async function startShopWithBot(options: {
   database?: Database;
   config?: Partial<Config>;
   deps?: Partial<AppDeps>;
+  /** The server's and the bot's logger (silent by default), for tests of what gets logged. */
+  logger?: Logger;
 }): Promise<ShopWithBot> {
   const { telegram } = options;
   const server = await startTestServer({
     database: options.database,
     config: { telegramApiRoot: telegram.apiRoot, publicUrl: "https://shop.example", ...options.config },
     deps: options.deps,
+    app: options.logger ? { loggerInstance: options.logger } : undefined,
   });
   const deps = server.deps;
   if (!options.deps?.notifier) {
@@ -60,7 +64,7 @@ export async function startShopWithBot(options: {
   // Saves through the API rebuild the bot at once (settingsSaved); the periodic look for another
   // instance's save would rebuild it at a moment of its own, in the middle of a test that wrote the
   // settings itself and reloaded: tests that need it call bot.settingsSaved() or reload().
-  const runtime = createBotRunner(deps, { log: silentLog, settingsCheckMs: 60 * 60 * 1000 });
+  const runtime = createBotRunner(deps, { log: options.logger ?? silentLog, settingsCheckMs: 60 * 60 * 1000 });
   deps.bot = runtime;
   await runtime.start();
 

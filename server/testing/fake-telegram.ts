@@ -27,6 +27,8 @@ export type TelegramCall = {
   payload: Record<string, unknown>;
   /** Files sent as multipart parts (an upload, e.g. sendPhoto with an InputFile): field name -> the file. */
   files: Record<string, { filename: string; size: number; data: Buffer }>;
+  /** When the call arrived (Date.now()): the broadcast tests measure Telegram's rate limits from these. */
+  at: number;
 };
 
 export type Button = { text: string; callback_data?: string; url?: string };
@@ -43,6 +45,8 @@ export type FakeMessage = {
 };
 
 type Failure = { error_code: number; description: string; parameters?: Record<string, unknown> };
+
+export type WebhookState = { url: string; pending_update_count: number; last_error_date?: number; last_error_message?: string };
 
 export type TelegramUser = { id: number; is_bot: false; first_name: string; username?: string };
 
@@ -64,8 +68,19 @@ export type FakeTelegram = {
   pushUpdate(update: Record<string, unknown>): number;
   /** The next `times` calls of `method` answer this error instead. */
   failNext(method: string, failure: Failure, times?: number): void;
+  /** Every send to this chat (sendMessage, sendPhoto) answers this error from now on, e.g. 403: the customer blocked the bot. */
+  failChat(chatId: number | string, failure: Failure): void;
   /** Every call but getUpdates is answered this late (a slow Telegram); 0 again answers at once. */
   delayAnswers(ms: number): void;
+  /**
+   * Telegram out of reach until called again with null: "network" drops every connection unanswered
+   * (long polls waiting now included), "server-error" answers every call 502. Calls are not recorded.
+   */
+  outage(kind: "network" | "server-error" | null): void;
+  /** Every call with this token is refused 401 Unauthorized, as Telegram does for a wrong or revoked token. */
+  refuseToken(token: string): void;
+  /** The webhook as getWebhookInfo answers it for a token (setWebhook sets the url; tests may add delivery errors). */
+  webhookInfo(token: string): WebhookState;
   close(): Promise<void>;
 };
 
@@ -105,6 +120,7 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
   const chats = new Map<string, FakeMessage[]>();
   const lastTouched = new Map<string, FakeMessage>();
   const failures = new Map<string, { failure: Failure; times: number }>();
+  const chatFailures = new Map<string, Failure>();
   const updates: Record<string, unknown>[] = [];
   let updateWaiters: (() => void)[] = [];
   let callWaiters: (() => void)[] = [];
@@ -112,6 +128,13 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
   let fileCounter = 0;
   let pollsWaiting = 0;
   let answerDelayMs = 0;
+  let outage: "network" | "server-error" | null = null;
+  const refusedTokens = new Set<string>();
+  const webhooks = new Map<string, WebhookState>();
+  const webhookOf = (token: string) => {
+    if (!webhooks.has(token)) webhooks.set(token, { url: "", pending_update_count: 0 });
+    return webhooks.get(token)!;
+  };
 
   const chatOf = (chatId: unknown) => {
     const key = String(chatId);
@@ -143,7 +166,13 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
       case "getMe":
         return ok(FAKE_BOT_INFO);
       case "setWebhook":
+        webhookOf(call.token).url = String(p.url ?? "");
+        return ok(true);
       case "deleteWebhook":
+        webhookOf(call.token).url = "";
+        return ok(true);
+      case "getWebhookInfo":
+        return ok({ ...webhookOf(call.token) });
       case "setMyCommands":
       case "answerCallbackQuery":
         return ok(true);
@@ -207,8 +236,10 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
         res.end(JSON.stringify(body));
       };
       if (!match) return send(404, { ok: false, error_code: 404, description: "Not Found" });
+      if (outage === "network") return void req.socket.destroy();
       const { payload, files } = await readBody(req);
-      const call: TelegramCall = { token: match[1]!, method: match[2]!, payload, files };
+      if (outage === "server-error") return send(502, { ok: false, error_code: 502, description: "Bad Gateway" });
+      const call: TelegramCall = { token: match[1]!, method: match[2]!, payload, files, at: Date.now() };
 
       if (call.method === "getUpdates" && Number(payload.timeout ?? 0) > 0) {
         // Long polling: hold the request until an update is queued, the timeout passes or the client leaves.
@@ -224,7 +255,7 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
               resolve();
             }
             function check() {
-              if (ready()) done();
+              if (ready() || outage) done();
             }
             updateWaiters.push(check);
             res.on("close", done);
@@ -232,10 +263,15 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
           pollsWaiting -= 1;
         }
         if (res.destroyed) return;
+        if (outage === "network") return void req.socket.destroy();
+        if (outage === "server-error") return send(502, { ok: false, error_code: 502, description: "Bad Gateway" });
       }
 
       calls.push(call);
       for (const waiter of callWaiters) waiter();
+      if (refusedTokens.has(call.token)) return send(401, { ok: false, error_code: 401, description: "Unauthorized" });
+      const chatFailure = /^send(Message|Photo)$/.test(call.method) ? chatFailures.get(String(payload.chat_id)) : undefined;
+      if (chatFailure) return send(chatFailure.error_code, { ok: false, ...chatFailure });
       const pending = failures.get(call.method);
       if (pending && pending.times > 0) {
         pending.times -= 1;
@@ -286,9 +322,21 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
     failNext(method, failure, times = 1) {
       failures.set(method, { failure, times });
     },
+    failChat(chatId, failure) {
+      chatFailures.set(String(chatId), failure);
+    },
     delayAnswers(ms) {
       answerDelayMs = ms;
     },
+    outage(kind) {
+      outage = kind;
+      // Long polls waiting now end as the outage says.
+      if (kind) for (const waiter of [...updateWaiters]) waiter();
+    },
+    refuseToken(token) {
+      refusedTokens.add(token);
+    },
+    webhookInfo: (token) => webhookOf(token),
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from "react";
 import { LIVE_EVENT_NAMES, LiveOrderPaidSchema, type LiveEventName, type LiveOrderPaid } from "../../contract";
 import { formatGBP, shortId } from "./screen-helpers";
+import { wasSettledHere } from "./settled-here";
 
 // The signed-in app's live updates (issue 13): one EventSource on GET /api/events, which names the
 // lists that changed (server/shop/live-events.ts). EventSource reconnects by itself after a dropped
@@ -133,9 +134,12 @@ function playChime() {
   });
 }
 
-/** The alert for one paid order, when the owner turned alerts on: a chime, and a notification if allowed. */
+/**
+ * The alert for one paid order, when the owner turned alerts on: a chime, and a notification if
+ * allowed. Not for an order the owner just accepted by hand in this browser.
+ */
 export function alertOrderPaid(order: LiveOrderPaid) {
-  if (!readPaidAlerts()) return;
+  if (!readPaidAlerts() || wasSettledHere(order.orderId)) return;
   playChime();
   if (typeof Notification === "undefined" || Notification.permission !== "granted") return;
   // One notification per order, even when several tabs are open (the tag replaces, not adds).

@@ -20,6 +20,7 @@ import type {
   ProductInput,
 } from "../../contract";
 import { apiRequest, AUTH_STATUS_KEY, getPageFn, LOGIN_MUTATION_KEY, getQueryFn, type ListParams, PAGE_MARK, type ServerPage } from "./api";
+import { rememberSettledHere } from "./settled-here";
 
 /** SPEC §9: the Dashboard shows 3 recent orders and 3 recent customer messages. */
 export const DASHBOARD_RECENT_COUNT = 3;
@@ -236,7 +237,13 @@ const ORDER_SETTLEMENT_LISTS = [...ORDER_LISTS, queryKeys.products] as const;
 
 /** The owner accepts the money that arrived (short, or after expiry): the order becomes Ready to Dispatch. */
 export function useAcceptPayment() {
-  return useWrite((id: string) => apiRequest<Order>("POST", `/api/orders/${id}/accept-payment`), ORDER_SETTLEMENT_LISTS);
+  return useWrite(async (id: string) => {
+    // The live order-paid event this causes is the owner's own doing: no paid-order alert for it.
+    rememberSettledHere(id);
+    const order = await apiRequest<Order>("POST", `/api/orders/${id}/accept-payment`);
+    rememberSettledHere(id);
+    return order;
+  }, ORDER_SETTLEMENT_LISTS);
 }
 
 /** The owner cancels a pending order: it fails, its stock goes back, the customer is told. */

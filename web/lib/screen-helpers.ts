@@ -25,6 +25,14 @@ export function formatDateTime(iso: string): string {
     : date.toLocaleString("en-GB", { day: "2-digit", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" });
 }
 
+/**
+ * What an order without its address says instead (issue 15): when the address was erased by the
+ * retention rules or at the customer's request, or that it never had one.
+ */
+export function missingAddressText(order: { addressErasedAt: string | null }): string {
+  return order.addressErasedAt ? `Address erased on ${formatDate(order.addressErasedAt)}` : "No shipping address on this order";
+}
+
 /** Whether a CSS media query matches now; follows changes (e.g. rotating a phone). */
 export function useMediaQuery(query: string): boolean {
   return useSyncExternalStore(

@@ -2,6 +2,7 @@ import { Bot, CheckCircle2, FlaskConical, Info, ListChecks, Play, Settings } fro
 import { useState } from "react";
 import { Link } from "wouter";
 import type { BotSettings } from "../../contract";
+import { BotStatusCard } from "@/components/bot-status-card";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -141,6 +142,8 @@ function Preview({ settings }: { settings: BotSettings }) {
       </div>
 
       <div className="space-y-6">
+        <BotStatusCard />
+
         <Card>
           <CardHeader>
             <CardTitle className="flex items-center gap-2">
@@ -156,8 +159,8 @@ function Preview({ settings }: { settings: BotSettings }) {
               </dd>
               <dt className="text-muted-foreground">Status</dt>
               <dd>
-                <Badge variant="outline" className="border-green-200 bg-green-50 text-green-700">
-                  <span className="size-1.5 rounded-full bg-green-500" />
+                {/* SPEC's 'Active': the bot is configured. Not green: whether it really runs is Bot Status's to say. */}
+                <Badge variant="outline" title="The bot is configured; Bot Status shows whether it runs">
                   Active
                 </Badge>
               </dd>

@@ -1,9 +1,12 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { CheckCircle2, CreditCard, ExternalLink, Globe, RotateCcw, Save, Settings2 } from "lucide-react";
+import { AlertTriangle, CheckCircle2, CreditCard, ExternalLink, Globe, RotateCcw, Save, Settings2 } from "lucide-react";
 import { useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import type { z } from "zod";
-import { BotSettingsInputSchema, CURRENCIES, type BotSettings, type Currency } from "../../contract";
+import { BotSettingsInputSchema, CURRENCIES, type BotSettings, type Currency, type TokenCheck } from "../../contract";
+import { OwnerAlertsCard } from "@/components/bot-settings/owner-alerts-card";
+import { PrivacyCard } from "@/components/bot-settings/privacy-card";
+import { BotStatusCard, useReloadBotStatus } from "@/components/bot-status-card";
 import { CopyButton } from "@/components/copy-button";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -13,7 +16,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/hooks/use-toast";
-import { describeError } from "@/lib/api";
+import { ApiError, describeError } from "@/lib/api";
 import { useBotSettings, useCreateBotSettings, useUpdateBotSettings } from "@/lib/queries";
 import { paymentsWebhookUrl, telegramWebhookUrl, withReplitHost } from "@/lib/webhooks";
 
@@ -32,6 +35,12 @@ const BOTFATHER_STEPS = [
   "Paste the webhook URL",
 ];
 
+/** The server's 400 for a field names it ("Invalid botToken: Telegram did not accept this token"). */
+const TOKEN_ERROR_PREFIX = "Invalid botToken: ";
+
+/** POST and PUT answer the saved settings plus what Telegram said of the token (contract TokenCheckSchema). */
+type SavedSettings = BotSettings & { tokenCheck?: TokenCheck };
+
 export default function BotSettingsPage() {
   const settings = useBotSettings();
   return (
@@ -49,6 +58,7 @@ export default function BotSettingsPage() {
       ) : (
         <SettingsForm settings={settings.data ?? null} />
       )}
+      <PrivacyCard />
     </div>
   );
 }
@@ -78,21 +88,30 @@ function SettingsForm({ settings }: { settings: BotSettings | null }) {
   const updateSettings = useUpdateBotSettings();
   const saving = createSettings.isPending || updateSettings.isPending;
   const apiKey = useWatch({ control: form.control, name: "nowpaymentsApiKey" });
+  const reloadStatus = useReloadBotStatus();
+  // Telegram could not check the token at the last save: it was saved, and the owner should know.
+  const [tokenWarning, setTokenWarning] = useState<string | null>(null);
+
+  const saved = (title: string) => (answer: SavedSettings) => {
+    const warning = answer.tokenCheck?.warning ?? null;
+    setTokenWarning(warning);
+    toast({ title, ...(warning ? { description: warning } : {}) });
+    void reloadStatus();
+  };
+  const failed = (title: string) => (error: Error) => {
+    // Telegram refusing the token is the token field's error, where the owner fixes it.
+    const message = error instanceof ApiError ? error.serverMessage : undefined;
+    if (message?.startsWith(TOKEN_ERROR_PREFIX)) {
+      form.setError("botToken", { type: "server", message: message.slice(TOKEN_ERROR_PREFIX.length) }, { shouldFocus: true });
+    }
+    toast({ title, description: describeError(error), variant: "destructive" });
+  };
 
   const onSubmit = (data: FormOutput) => {
     if (settings?.id) {
-      updateSettings.mutate(
-        { id: settings.id, data },
-        {
-          onSuccess: () => toast({ title: "Settings updated successfully!" }),
-          onError: (error) => toast({ title: "Failed to update settings", description: describeError(error), variant: "destructive" }),
-        },
-      );
+      updateSettings.mutate({ id: settings.id, data }, { onSuccess: saved("Settings updated successfully!"), onError: failed("Failed to update settings") });
     } else {
-      createSettings.mutate(data, {
-        onSuccess: () => toast({ title: "Settings created successfully!" }),
-        onError: (error) => toast({ title: "Failed to create settings", description: describeError(error), variant: "destructive" }),
-      });
+      createSettings.mutate(data, { onSuccess: saved("Settings created successfully!"), onError: failed("Failed to create settings") });
     }
   };
 
@@ -133,6 +152,12 @@ function SettingsForm({ settings }: { settings: BotSettings | null }) {
                     </FormControl>
                     <FormDescription>Get your bot token from @BotFather on Telegram</FormDescription>
                     <FormMessage />
+                    {tokenWarning && (
+                      <p data-testid="token-warning" role="status" className="flex gap-2 rounded-md border border-amber-200 bg-amber-50 p-2 text-sm text-amber-900">
+                        <AlertTriangle className="mt-0.5 size-4 shrink-0" />
+                        {tokenWarning}
+                      </p>
+                    )}
                   </FormItem>
                 )}
               />
@@ -202,7 +227,11 @@ function SettingsForm({ settings }: { settings: BotSettings | null }) {
           </CardContent>
         </Card>
 
+        <BotStatusCard />
+
         <TelegramWebhookCard />
+
+        <OwnerAlertsCard />
 
         <Card>
           <CardHeader>
@@ -327,6 +356,10 @@ function TelegramWebhookCard() {
               <li key={step}>{step}</li>
             ))}
           </ol>
+          <p className="text-muted-foreground mt-3 text-sm" data-testid="webhook-self-registration">
+            When PUBLIC_URL is set to the shop's https address, the server registers this webhook with Telegram itself whenever the
+            bot starts (or when you press Register webhook now).
+          </p>
         </div>
       </CardContent>
     </Card>

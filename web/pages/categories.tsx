@@ -94,7 +94,10 @@ export default function CategoriesPage() {
                     <div className="flex items-center gap-3 p-3 sm:p-4">
                       <CategoryIcon icon={main.icon} />
                       <div className="min-w-0 flex-1">
-                        <p className="truncate font-medium">{main.name}</p>
+                        {/* The whole name, wrapped (a long word broken), never cut off: on a phone there are lines to spare. */}
+                        <p className="font-medium break-words" data-testid="category-name">
+                          {main.name}
+                        </p>
                         <p className="text-muted-foreground text-sm">
                           {/* SPEC §2 wording, kept as written (not pluralised). */}
                           {productCount(main.id)} products • {children.length} subcategories
@@ -112,7 +115,7 @@ export default function CategoriesPage() {
                             <span className="text-muted-foreground" aria-hidden="true">
                               └
                             </span>
-                            <span className="min-w-0 flex-1 truncate text-sm">
+                            <span className="min-w-0 flex-1 text-sm break-words" data-testid="subcategory-name">
                               {child.name}{" "}
                               <span className="text-muted-foreground">
                                 ({productCount(child.id)} products)

@@ -1,9 +1,9 @@
-import { ArrowLeft, Ban, Eye, MessagesSquare, ShieldCheck, ShoppingCart } from "lucide-react";
+import { ArrowLeft, Ban, Eraser, Eye, MessagesSquare, ShieldCheck, ShoppingCart } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link, useParams } from "wouter";
 import { type Customer, CUSTOMER_MESSAGES_SHOWN, CUSTOMER_ORDERS_SHOWN, type CustomerDetail, type Order } from "../../contract";
 import { BlockedBadge } from "@/components/customers/customer-bits";
-import { useCustomerDetail, useSetCustomerBlocked } from "@/components/customers/queries";
+import { useCustomerDetail, useForgetCustomer, useSetCustomerBlocked } from "@/components/customers/queries";
 import { CustomerAvatar } from "@/components/messages/conversation-list";
 import { displayName } from "@/components/messages/conversations";
 import { Bubble } from "@/components/messages/message-thread";
@@ -82,6 +82,54 @@ function BlockButton({ customer }: { customer: Customer }) {
           <AlertDialogCancel>Cancel</AlertDialogCancel>
           <AlertDialogAction className={blocking ? buttonVariants({ variant: "destructive" }) : undefined} onClick={confirm}>
             {blocking ? "Block customer" : "Unblock customer"}
+          </AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}
+
+/**
+ * "Erase customer data" (issue 15): what /forgetme does, done by the owner for the customer, after a
+ * confirmation saying what goes and what stays.
+ */
+function ForgetButton({ customer }: { customer: Customer }) {
+  const forget = useForgetCustomer();
+  const who = displayName(customer);
+  const confirm = () =>
+    forget.mutate(customer.telegramUserId, {
+      onSuccess: (result) =>
+        toast({
+          title: `${who}'s data is erased`,
+          description:
+            `${countOf(result.addressesErased, "address", "addresses")} and ${countOf(result.messagesErased, "message", "messages")} erased.` +
+            (result.addressesKept > 0
+              ? ` ${countOf(result.addressesKept, "address", "addresses")} of orders still to be sent will be erased once dispatched.`
+              : ""),
+        }),
+      onError: (error) => toast({ title: "Failed to erase customer data", description: describeError(error), variant: "destructive" }),
+    });
+  return (
+    <AlertDialog>
+      <AlertDialogTrigger asChild>
+        <Button variant="outline" disabled={forget.isPending}>
+          <Eraser />
+          Erase customer data
+        </Button>
+      </AlertDialogTrigger>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>Erase {who}'s data?</AlertDialogTitle>
+          <AlertDialogDescription>
+            Their delivery addresses, messages and username are erased from every order, as /forgetme does. An order still awaiting
+            payment or dispatch keeps its address until it is dispatched. Amounts, items and statuses stay for your accounts. This
+            cannot be undone.
+          </AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel>Cancel</AlertDialogCancel>
+          <AlertDialogAction className={buttonVariants({ variant: "destructive" })} onClick={confirm}>
+            Erase customer data
           </AlertDialogAction>
         </AlertDialogFooter>
       </AlertDialogContent>
@@ -250,7 +298,10 @@ export default function CustomerPage() {
             </p>
           </div>
         </div>
-        <BlockButton customer={customer} />
+        <div className="flex flex-wrap gap-2">
+          <ForgetButton customer={customer} />
+          <BlockButton customer={customer} />
+        </div>
       </div>
 
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">

@@ -57,17 +57,18 @@ export default function DashboardPage() {
       )}
 
       {readyToDispatch > 0 && (
+        // Its dark-mode colours are a dark red: the light pink glared from a dark page.
         <div
           data-testid="dispatch-banner"
-          className="flex flex-col gap-4 rounded-xl border border-red-200 bg-red-50 p-4 sm:flex-row sm:items-center sm:justify-between"
+          className="flex flex-col gap-4 rounded-xl border border-red-200 bg-red-50 p-4 sm:flex-row sm:items-center sm:justify-between dark:border-red-900 dark:bg-red-950/40"
         >
           <div className="flex items-start gap-3">
-            <div className="flex size-10 shrink-0 items-center justify-center rounded-full bg-red-100 text-red-600">
+            <div className="flex size-10 shrink-0 items-center justify-center rounded-full bg-red-100 text-red-600 dark:bg-red-900/60 dark:text-red-300">
               <AlertTriangle className="size-5" />
             </div>
             <div>
-              <p className="font-semibold text-red-900">Orders Ready to Dispatch</p>
-              <p className="text-sm text-red-700">
+              <p className="font-semibold text-red-900 dark:text-red-200">Orders Ready to Dispatch</p>
+              <p className="text-sm text-red-700 dark:text-red-300">
                 {readyToDispatch === 1
                   ? "You have 1 paid order waiting to be dispatched."
                   : `You have ${readyToDispatch} paid orders waiting to be dispatched.`}
@@ -192,15 +193,15 @@ function StatCard({
   pulse?: boolean;
 }) {
   return (
-    <Card data-testid={`stat-${title}`} data-alert={alert} className={cn("gap-2 py-4 sm:py-5", alert && "border-red-200 bg-red-50")}>
+    <Card data-testid={`stat-${title}`} data-alert={alert} className={cn("gap-2 py-4 sm:py-5", alert && "border-red-200 bg-red-50 dark:border-red-900 dark:bg-red-950/40")}>
       <CardHeader className="flex flex-row items-start justify-between gap-2 px-4 sm:px-5">
-        <CardTitle className={cn("text-muted-foreground text-sm font-medium", alert && "text-red-700")}>{title}</CardTitle>
-        <div className={cn("bg-muted text-muted-foreground flex size-8 shrink-0 items-center justify-center rounded-md", alert && "bg-red-100 text-red-600")}>
+        <CardTitle className={cn("text-muted-foreground text-sm font-medium", alert && "text-red-700 dark:text-red-300")}>{title}</CardTitle>
+        <div className={cn("bg-muted text-muted-foreground flex size-8 shrink-0 items-center justify-center rounded-md", alert && "bg-red-100 text-red-600 dark:bg-red-900/60 dark:text-red-300")}>
           <Icon className="size-4" />
         </div>
       </CardHeader>
       <CardContent className="flex items-center gap-2 px-4 sm:px-5">
-        <span className={cn("text-3xl font-bold tabular-nums", alert && "text-red-700")}>{value}</span>
+        <span className={cn("text-3xl font-bold tabular-nums", alert && "text-red-700 dark:text-red-300")}>{value}</span>
         {alert && pulse && (
           <span data-testid="pulse-dot" className="relative flex size-2.5">
             <span className="absolute inline-flex size-full animate-ping rounded-full bg-red-400 opacity-75" />

@@ -84,6 +84,7 @@ export default function OrdersPage() {
     const reversed = day && other && (end === "from" ? day > other : day < other);
     url.setFilter({ [end]: day, ...(reversed ? { [end === "from" ? "to" : "from"]: day } : {}) });
   };
+  const statusId = useId();
   const fromId = useId();
   const toId = useId();
   const deleteOrder = useDeleteOrder();
@@ -185,95 +186,105 @@ export default function OrdersPage() {
 
   return (
     <div className="space-y-6">
-      {/* Title above the tools until there is room for both on one line (at 768 px they stacked
-          unevenly beside the title, issue 13). */}
-      <div className="flex flex-col gap-4 xl:flex-row xl:items-center xl:justify-between">
-        <div className="shrink-0">
-          <h2 className="text-2xl font-bold tracking-tight">Order Management</h2>
-          <p className="text-muted-foreground">Track payments and dispatch customer orders</p>
+      {/* The header, in three rows at every width, each wrapping as a unit (at 768 px the tools used
+          to wrap one by one beside and under the title, issue 13): the title with the actions on the
+          whole list; finding orders (search, status, sort, dates); the dispatch tools. */}
+      <header className="space-y-4" data-testid="orders-header">
+        <div className="flex flex-col gap-3 md:flex-row md:items-start md:justify-between">
+          <div className="min-w-0">
+            <h2 className="text-2xl font-bold tracking-tight">Order Management</h2>
+            <p className="text-muted-foreground">Track payments and dispatch customer orders</p>
+          </div>
+          <div className="flex flex-wrap gap-2 md:shrink-0 md:justify-end">
+            <Button variant="outline" onClick={runCleanup} disabled={cleanup.isPending}>
+              <Timer />
+              Cleanup Expired
+            </Button>
+            <ExportButton status={statusFilter} q={q} sort={sort} fromDay={from} toDay={to} />
+          </div>
         </div>
-        <div className="flex flex-wrap gap-2 xl:justify-end">
+
+        {/* On a phone: the search across the width, then Status and Sort by side by side, then From
+            and To (each wide enough to show its whole date), then Clear dates. From sm up, one
+            wrapping row whose search takes the room left over; the controls line up at the bottom. */}
+        <div className="grid grid-cols-2 items-end gap-3 sm:flex sm:flex-wrap" role="group" aria-label="Find orders">
           <SearchBox
             query={q}
             onSearch={(text) => url.setFilter({ q: text })}
             label="Search orders"
             placeholder="Search orders..."
             title="The start of an order number, @username, customer name or postcode"
-            className="w-full sm:w-auto"
-            inputClassName="w-full sm:w-60"
+            className="col-span-2 sm:min-w-60 sm:flex-1"
+            inputClassName="w-full"
           />
-          <Select value={statusFilter} onValueChange={(value) => url.setFilter({ status: value === "all" ? null : value })}>
-            <SelectTrigger className="w-44" aria-label="Filter by status">
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              <SelectItem value="all">All Orders</SelectItem>
-              {ORDER_STATUSES.map((status) => (
-                <SelectItem key={status} value={status}>
-                  {STATUS_LABELS[status]}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
-          <Button variant="outline" onClick={runCleanup} disabled={cleanup.isPending}>
-            <Timer />
-            Cleanup Expired
-          </Button>
-          <ExportButton status={statusFilter} q={q} sort={sort} fromDay={from} toDay={to} />
+          <div className="grid min-w-0 gap-1.5 sm:w-44">
+            <Label htmlFor={statusId}>Status</Label>
+            <Select value={statusFilter} onValueChange={(value) => url.setFilter({ status: value === "all" ? null : value })}>
+              <SelectTrigger id={statusId} className="w-full" aria-label="Filter by status">
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                <SelectItem value="all">All Orders</SelectItem>
+                {ORDER_STATUSES.map((status) => (
+                  <SelectItem key={status} value={status}>
+                    {STATUS_LABELS[status]}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          </div>
+          <SortSelect
+            className="grid min-w-0 gap-1.5 sm:w-48"
+            value={sort}
+            options={ORDER_SORTS}
+            labels={SORT_LABELS}
+            defaultValue={DEFAULT_SORT}
+            onChange={(next) => url.setFilter({ sort: next })}
+          />
+          <div className="grid min-w-0 gap-1.5 sm:w-40">
+            <Label htmlFor={fromId}>From</Label>
+            <Input id={fromId} type="date" value={from} max={to || undefined} onChange={(event) => setDay("from", event.target.value)} />
+          </div>
+          <div className="grid min-w-0 gap-1.5 sm:w-40">
+            <Label htmlFor={toId}>To</Label>
+            <Input id={toId} type="date" value={to} min={from || undefined} onChange={(event) => setDay("to", event.target.value)} />
+          </div>
+          {(from || to) && (
+            <Button variant="ghost" className="col-span-2 justify-self-start" onClick={() => url.setFilter({ from: null, to: null })}>
+              <X />
+              Clear dates
+            </Button>
+          )}
         </div>
-      </div>
 
-      {/* On a phone: the sort across the width, then From and To side by side (each wide enough to
-          show its whole date), then Clear dates; from sm up, one row. */}
-      <div className="grid grid-cols-2 items-end gap-3 sm:flex sm:flex-wrap" role="group" aria-label="Sort and date range">
-        <SortSelect
-          className="col-span-2 grid gap-1.5 sm:w-48"
-          value={sort}
-          options={ORDER_SORTS}
-          labels={SORT_LABELS}
-          defaultValue={DEFAULT_SORT}
-          onChange={(next) => url.setFilter({ sort: next })}
-        />
-        <div className="grid min-w-0 gap-1.5 sm:w-40">
-          <Label htmlFor={fromId}>From</Label>
-          <Input id={fromId} type="date" value={from} max={to || undefined} onChange={(event) => setDay("from", event.target.value)} />
+        {/* The sentence, then the buttons together (on their own line when both do not fit). */}
+        <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:items-center" role="group" aria-label="Dispatch tools">
+          <p className="text-muted-foreground text-sm sm:mr-auto" aria-live="polite">
+            {selected.length === 0
+              ? "Tick orders to print their packing slips or dispatch them together."
+              : `${selected.length} ${selected.length === 1 ? "order" : "orders"} selected`}
+          </p>
+          <div className="flex flex-wrap gap-2">
+            {selected.length > 0 && (
+              <Button variant="ghost" onClick={() => setSelectedIds(new Set())}>
+                <X />
+                Clear selection
+              </Button>
+            )}
+            <Button variant="outline" asChild>
+              {/* With nothing ticked: every order Ready to Dispatch. */}
+              <Link href={packingSlipsHref(selected.map((order) => order.id))}>
+                <Printer />
+                Print packing slips
+              </Link>
+            </Button>
+            <Button onClick={() => setConfirmingBulkDispatch(true)} disabled={selectedReady.length === 0 || bulkDispatching}>
+              <Truck />
+              {bulkDispatching ? "Dispatching..." : `Dispatch selected (${selectedReady.length})`}
+            </Button>
+          </div>
         </div>
-        <div className="grid min-w-0 gap-1.5 sm:w-40">
-          <Label htmlFor={toId}>To</Label>
-          <Input id={toId} type="date" value={to} min={from || undefined} onChange={(event) => setDay("to", event.target.value)} />
-        </div>
-        {(from || to) && (
-          <Button variant="ghost" className="col-span-2 justify-self-start" onClick={() => url.setFilter({ from: null, to: null })}>
-            <X />
-            Clear dates
-          </Button>
-        )}
-      </div>
-
-      <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Dispatch tools">
-        <p className="text-muted-foreground mr-auto text-sm" aria-live="polite">
-          {selected.length === 0
-            ? "Tick orders to print their packing slips or dispatch them together."
-            : `${selected.length} ${selected.length === 1 ? "order" : "orders"} selected`}
-        </p>
-        {selected.length > 0 && (
-          <Button variant="ghost" onClick={() => setSelectedIds(new Set())}>
-            <X />
-            Clear selection
-          </Button>
-        )}
-        <Button variant="outline" asChild>
-          {/* With nothing ticked: every order Ready to Dispatch. */}
-          <Link href={packingSlipsHref(selected.map((order) => order.id))}>
-            <Printer />
-            Print packing slips
-          </Link>
-        </Button>
-        <Button onClick={() => setConfirmingBulkDispatch(true)} disabled={selectedReady.length === 0 || bulkDispatching}>
-          <Truck />
-          {bulkDispatching ? "Dispatching..." : `Dispatch selected (${selectedReady.length})`}
-        </Button>
-      </div>
+      </header>
 
       <Card className="gap-0 py-0">
         <CardContent className="p-0">

@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/spinner";
 import { describeError } from "@/lib/api";
 import { queryKeys, usePostageOptions } from "@/lib/queries";
-import { formatDate, formatGBP, shortId } from "@/lib/screen-helpers";
+import { formatDate, formatGBP, missingAddressText, shortId } from "@/lib/screen-helpers";
 
 // The packing slips print view (issue 13): one A4 page per order, to print and put in the parcel.
 // It stands outside the app's frame (web/app.tsx), so neither the screen nor the paper shows the
@@ -83,7 +83,7 @@ function PackingSlip({ order, items, postage }: { order: Order; items: OrderItem
             {address.contact && <p className="text-sm">{address.contact}</p>}
           </address>
         ) : (
-          <p>No shipping address on this order</p>
+          <p>{missingAddressText(order)}</p>
         )}
       </section>
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { botSettings } from "../../db/schema";
 import { createSecretBox } from "../../crypto";
 import { idleBot, startTestServer, type TestServer } from "../../testing/app";
+import { startFakeTelegram, type FakeTelegram } from "../../testing/fake-telegram";
 
 const SETTINGS = {
   botName: "Shop Bot",
@@ -18,12 +19,19 @@ describe("bot settings API", () => {
   let server: TestServer;
   let cookie: string;
   let saves = 0;
+  // Saving checks the token with Telegram's getMe: this fake answers it.
+  let telegram: FakeTelegram;
   beforeAll(async () => {
-    server = await startTestServer({ deps: { bot: idleBot({ settingsSaved: async () => void saves++ }) } });
+    telegram = await startFakeTelegram();
+    server = await startTestServer({
+      config: { telegramApiRoot: telegram.apiRoot },
+      deps: { bot: idleBot({ settingsSaved: async () => void saves++ }) },
+    });
     cookie = await server.login();
   });
   afterAll(async () => {
     await server?.close();
+    await telegram?.close();
   });
 
   it("answers 401 without a session", async () => {
@@ -174,5 +182,83 @@ describe("bot settings API", () => {
     }
     const read = await (await server.request("GET", "/api/bot-settings", { cookie })).json();
     expect(read.underpaymentTolerancePercent).toBe(1);
+  });
+});
+
+describe("bot settings: the token is checked with Telegram (getMe) before it is saved", () => {
+  let server: TestServer;
+  let cookie: string;
+  let telegram: FakeTelegram;
+  beforeAll(async () => {
+    telegram = await startFakeTelegram();
+    server = await startTestServer({ config: { telegramApiRoot: telegram.apiRoot }, deps: { bot: idleBot() } });
+    cookie = await server.login();
+  });
+  afterAll(async () => {
+    await server?.close();
+    await telegram?.close();
+  });
+  const stored = async () => (await server.database.db.select().from(botSettings)).length;
+  const read = async () => (await server.request("GET", "/api/bot-settings", { cookie })).json();
+
+  it("refuses a token Telegram does not accept (401), on the botToken field, and saves nothing", async () => {
+    telegram.refuseToken("111:refused-token");
+    const response = await server.request("POST", "/api/bot-settings", { cookie, body: { ...SETTINGS, botToken: "111:refused-token" } });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: "Invalid botToken: Telegram did not accept this token" });
+    expect(telegram.callsOf("getMe").at(-1)).toMatchObject({ token: "111:refused-token" });
+    expect(await stored()).toBe(0);
+  });
+
+  it("saves an accepted token and tells the bot's username", async () => {
+    const response = await server.request("POST", "/api/bot-settings", { cookie, body: SETTINGS });
+    expect(response.status).toBe(201);
+    expect((await response.json()).tokenCheck).toEqual({ outcome: "accepted", botUsername: "test_shop_bot", warning: null });
+    expect(telegram.callsOf("getMe").at(-1)).toMatchObject({ token: SETTINGS.botToken });
+  });
+
+  it("refuses a malformed token Telegram answers 404 for, and keeps the token saved before", async () => {
+    const { id } = await read();
+    telegram.failNext("getMe", { error_code: 404, description: "Not Found" });
+    const response = await server.request("PUT", `/api/bot-settings/${id}`, { cookie, body: { ...SETTINGS, botToken: "not a token" } });
+    expect(response.status).toBe(400);
+    expect((await response.json()).error).toBe("Invalid botToken: Telegram did not accept this token");
+    expect((await read()).botToken).toBe(SETTINGS.botToken);
+  });
+
+  it("saves with a warning when Telegram cannot be reached, or fails on its side (5xx)", async () => {
+    const { id } = await read();
+    telegram.outage("network");
+    try {
+      const response = await server.request("PUT", `/api/bot-settings/${id}`, { cookie, body: { ...SETTINGS, botToken: "222:while-down" } });
+      expect(response.status).toBe(200);
+      const body = await response.json();
+      expect(body.botToken).toBe("222:while-down");
+      expect(body.tokenCheck).toMatchObject({ outcome: "unreachable", botUsername: null });
+      expect(body.tokenCheck.warning).toMatch(/^The token could not be checked: Telegram could not be reached .*The settings are saved/);
+      expect(body.tokenCheck.warning).not.toContain("222:while-down");
+    } finally {
+      telegram.outage(null);
+    }
+    expect((await read()).botToken).toBe("222:while-down");
+
+    telegram.failNext("getMe", { error_code: 502, description: "Bad Gateway" });
+    const response = await server.request("PUT", `/api/bot-settings/${id}`, { cookie, body: { ...SETTINGS, botToken: "333:telegram-failing" } });
+    expect(response.status).toBe(200);
+    expect((await response.json()).tokenCheck.warning).toContain("502: Bad Gateway");
+    expect((await read()).botToken).toBe("333:telegram-failing");
+  });
+
+  it("asks Telegram nothing on a server that runs no bot", async () => {
+    const plain = await startTestServer({ config: { telegramApiRoot: telegram.apiRoot } });
+    try {
+      const before = telegram.calls.length;
+      const response = await plain.request("POST", "/api/bot-settings", { cookie: await plain.login(), body: SETTINGS });
+      expect(response.status).toBe(201);
+      expect((await response.json()).tokenCheck).toEqual({ outcome: "not-checked", botUsername: null, warning: null });
+      expect(telegram.calls.length).toBe(before);
+    } finally {
+      await plain.close();
+    }
   });
 });

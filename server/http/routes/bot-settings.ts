@@ -1,5 +1,7 @@
-import { BotSettingsInputSchema, BotSettingsSchema, IdParamsSchema } from "../../../contract";
+import { BotSettingsInputSchema, BotSettingsSchema, IdParamsSchema, TOKEN_REFUSED_MESSAGE, TokenCheckSchema, type TokenCheck } from "../../../contract";
+import { invalid } from "../../shop/errors";
 import { createBotSettings, getBotSettings, updateBotSettings } from "../../shop/settings";
+import { checkBotToken } from "../../telegram/bot-health";
 import type { AppDeps, Routes } from "../deps";
 import type { FastifyBaseLogger } from "fastify";
 import { ERROR_ANSWERS } from "../openapi";
@@ -13,10 +15,29 @@ async function settingsSaved(deps: AppDeps, log: FastifyBaseLogger) {
   }
 }
 
+/**
+ * Asks Telegram about the token before saving (bot-health.ts checkBotToken). A refused token is
+ * not saved: a 400 on the botToken field. A server without a bot (deps.bot absent: tests of other
+ * things) calls Telegram for nothing, as it neither answers webhooks nor rebuilds a bot.
+ */
+async function checkToken(deps: AppDeps, token: string, log: FastifyBaseLogger): Promise<TokenCheck> {
+  if (!deps.bot) return { outcome: "not-checked", botUsername: null, warning: null };
+  const check = await checkBotToken(deps.config.telegramApiRoot, token);
+  if (check.outcome === "refused") {
+    log.warn({ telegram: check.description }, "bot settings: Telegram refused the token");
+    throw invalid(`Invalid botToken: ${TOKEN_REFUSED_MESSAGE}`);
+  }
+  if (check.outcome === "unreachable") log.warn({ warning: check.warning }, "bot settings: saved without checking the token");
+  return check;
+}
+
+// The settings saved, and what Telegram said of the token.
+const SavedSettingsSchema = BotSettingsSchema.extend({ tokenCheck: TokenCheckSchema });
+
 // null until the settings are first saved.
 const current = { 200: BotSettingsSchema.nullable(), ...ERROR_ANSWERS };
-const created = { 201: BotSettingsSchema, ...ERROR_ANSWERS };
-const saved = { 200: BotSettingsSchema, ...ERROR_ANSWERS };
+const created = { 201: SavedSettingsSchema, ...ERROR_ANSWERS };
+const saved = { 200: SavedSettingsSchema, ...ERROR_ANSWERS };
 
 export const botSettingsRoutes: Routes = (app, deps) => {
   // Secrets come back decrypted: this is the logged-in admin's own form.
@@ -26,18 +47,20 @@ export const botSettingsRoutes: Routes = (app, deps) => {
   });
 
   app.post("/api/bot-settings", { schema: { body: BotSettingsInputSchema, response: created } }, async (request, reply) => {
+    const tokenCheck = await checkToken(deps, request.body.botToken, request.log);
     const saved = await createBotSettings(deps.db, deps.secrets, request.body);
     await settingsSaved(deps, request.log);
-    return reply.code(201).send(saved);
+    return reply.code(201).send({ ...saved, tokenCheck });
   });
 
   app.put(
     "/api/bot-settings/:id",
     { schema: { params: IdParamsSchema, body: BotSettingsInputSchema, response: saved } },
     async (request) => {
+      const tokenCheck = await checkToken(deps, request.body.botToken, request.log);
       const saved = await updateBotSettings(deps.db, deps.secrets, request.params.id, request.body);
       await settingsSaved(deps, request.log);
-      return saved;
+      return { ...saved, tokenCheck };
     },
   );
 };

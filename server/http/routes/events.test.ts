@@ -1,13 +1,13 @@
 import http from "node:http";
 import { eq } from "drizzle-orm";
 import pg from "pg";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { blockedCustomers, orders } from "../../db/schema";
 import type { ChangeFeed } from "../../shop/read-cache";
 import { startTestServer, useAdminServer } from "../../testing/app";
 import { createTestDatabase } from "../../testing/database";
 import { insertCustomerMessage, insertOrder } from "../../testing/factories";
-import { liveFeedOf } from "./events";
+import { HEARTBEAT_MS, liveFeedOf } from "./events";
 
 // GET /api/events (issue 13): the live dashboard's event stream, read here the way a browser reads
 // it, incrementally over a real HTTP connection, while the database is written behind the server's
@@ -135,6 +135,28 @@ describe("GET /api/events", () => {
     expect(ready.id).toMatch(/^[0-9a-f]+-\d+$/);
     expect(stream.text()).toMatch(/^retry: \d+\n\n/);
     stream.close();
+  });
+
+  it("keeps a quiet stream open with a comment line every HEARTBEAT_MS, and stops it when the browser goes", async () => {
+    // Only intervals are faked: the connection, the database and every timeout keep real time.
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    try {
+      const stream = await listening();
+      expect(stream.text()).not.toContain(": heartbeat");
+      vi.advanceTimersByTime(HEARTBEAT_MS - 1);
+      await sleep(50);
+      expect(stream.text()).not.toContain(": heartbeat");
+      vi.advanceTimersByTime(1);
+      await eventually(() => stream.text().endsWith(": heartbeat\n\n"));
+      vi.advanceTimersByTime(HEARTBEAT_MS);
+      await eventually(() => stream.text().split(": heartbeat\n\n").length === 3);
+      stream.close();
+      await eventually(() => feed().subscriberCount() === 0);
+      // The browser is gone: its heartbeat was cleared with it.
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("announces an order placed, and its status and payment changing, as `orders`, and a payment as `order-paid`", async () => {

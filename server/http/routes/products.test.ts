@@ -96,12 +96,15 @@ describe("products API", () => {
     expect(await errorOf(await post({ ...PRODUCT, categoryId: "nope" }))).toBe("Invalid categoryId: must be a valid id");
   });
 
-  it("keeps a low-stock threshold: 3 unless given, a whole number from 0 to 100000", async () => {
+  it("keeps a low-stock threshold: 3 unless given, unchanged by an edit without it, a whole number from 0 to 100000", async () => {
     expect(await create({ name: "Tea", price: 3 })).toMatchObject({ lowStockThreshold: 3 });
     const custom = await create({ name: "Mug", price: 3, lowStockThreshold: 0 });
     expect(custom).toMatchObject({ lowStockThreshold: 0 });
     const edited = await server.request("PUT", `/api/products/${custom.id}`, { cookie, body: { name: "Mug", price: 3, lowStockThreshold: 12 } });
     expect(await edited.json()).toMatchObject({ lowStockThreshold: 12 });
+    // An edit that does not name it (SPEC's PUT body has no such field) leaves it as it was.
+    const renamed = await server.request("PUT", `/api/products/${custom.id}`, { cookie, body: { name: "Big Mug", price: 3 } });
+    expect(await renamed.json()).toMatchObject({ name: "Big Mug", lowStockThreshold: 12 });
     expect(await errorOf(await post({ ...PRODUCT, lowStockThreshold: -1 }))).toBe("Invalid lowStockThreshold: Low stock alert must be at least 0");
     expect(await errorOf(await post({ ...PRODUCT, lowStockThreshold: 2.5 }))).toBe("Invalid lowStockThreshold: Low stock alert must be a whole number");
     expect(await errorOf(await post({ ...PRODUCT, lowStockThreshold: 100_001 }))).toBe(

@@ -1,4 +1,5 @@
 import { Composer, InlineKeyboard } from "grammy";
+import { waitForRestock } from "../../shop/broadcasts";
 import { MAX_CART_QUANTITY, addToCart } from "../../shop/cart";
 import type { CatalogueProduct } from "../../shop/catalogue";
 import { ShopError } from "../../shop/errors";
@@ -95,6 +96,9 @@ export function productCaption(product: CatalogueProduct, quantity: number): str
   return [product.name, description, details].filter(Boolean).join("\n\n");
 }
 
+export const NOTIFY_ME_BUTTON = "🔔 Notify me when back";
+export const NOTIFY_ME_NOTICE = "We will message you once when it is back in stock.";
+
 function productKeyboard(product: CatalogueProduct, quantity: number) {
   const keyboard = new InlineKeyboard();
   const id = product.id;
@@ -108,6 +112,9 @@ function productKeyboard(product: CatalogueProduct, quantity: number) {
     for (const tier of tiers.slice(0, 4)) keyboard.text(`${tier.minQuantity}+`, data(`prod:${id}:${tier.minQuantity}`));
     if (tiers.length > 0) keyboard.row();
     keyboard.text(`Add ${quantity} to cart`, data(`add:${id}:${quantity}`)).row();
+  } else {
+    // Issue 14: one message, through the broadcast queue, when the stock comes back (shop/broadcasts.ts).
+    keyboard.text(NOTIFY_ME_BUTTON, data(`restock:${id}`)).row();
   }
   keyboard.text("« Back", data(`cat:${product.categoryId ?? NO_CATEGORY}:0`)).text("🛒 " + MENU.cart, data("cart"));
   return keyboard;
@@ -132,6 +139,14 @@ catalogueFeature.callbackQuery(new RegExp(`^cat:(${UUID}|${NO_CATEGORY}):(\\d{1,
 catalogueFeature.callbackQuery(new RegExp(`^prod:(${UUID}):(\\d{1,5})$`), (ctx) =>
   showProduct(ctx, ctx.match[1]!, Number(ctx.match[2])),
 );
+
+catalogueFeature.callbackQuery(new RegExp(`^restock:(${UUID})$`), async (ctx) => {
+  const productId = ctx.match[1]!;
+  const outcome = await waitForRestock(ctx.deps.db, productId, ctx.customerId);
+  if (outcome === "waiting") return notice(ctx, NOTIFY_ME_NOTICE, true);
+  // Back in stock meanwhile (the card is fresh again), or no longer sold.
+  return showProduct(ctx, productId, 1);
+});
 
 catalogueFeature.callbackQuery(new RegExp(`^add:(${UUID}):(\\d{1,5})$`), async (ctx) => {
   const [, productId, quantity] = ctx.match;

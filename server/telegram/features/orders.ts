@@ -1,4 +1,5 @@
 import { Composer, InlineKeyboard } from "grammy";
+import { parcelLines } from "../../shop/carriers";
 import { awaitingPayment, describeOrderStatus, getPaymentDetails, listCustomerOrders } from "../../shop/customer-orders";
 import { UUID_SOURCE } from "../../shop/ids";
 import { toPence } from "../../shop/pricing";
@@ -30,7 +31,7 @@ export async function showOrders(ctx: BotContext): Promise<void> {
       `Order #${shortId(order.id)} · ${formatDate(order.createdAt, timeZone)}`,
       `Total: ${gbp(toPence(order.totalAmount))}`,
       `Status: ${describeOrderStatus(order)}`,
-      ...(order.trackingNumber ? [`Tracking number: ${order.trackingNumber}`] : []),
+      ...parcelLines(order),
     ].join("\n"),
   );
   await show(ctx, [`${MENU.orders} (most recent first)`, ...blocks].join("\n\n"), keyboard);

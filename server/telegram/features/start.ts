@@ -1,4 +1,5 @@
 import { Composer } from "grammy";
+import { recordBotStart } from "../../shop/broadcasts";
 import { IDLE } from "../../shop/conversations";
 import { DEFAULT_WELCOME_MESSAGE } from "../../shop/settings";
 import type { BotContext } from "../context";
@@ -7,6 +8,9 @@ import { mainMenuKeyboard, say, show } from "../ui";
 // /start, the main menu, and the buttons that only need an answer.
 
 export const MAIN_MENU_TEXT = "Main menu: what would you like to do?";
+
+/** Said after the welcome when /start follows a /stop (issue 14). */
+export const OPTED_IN_REPLY = "You will receive our announcements again. Send /stop to turn them off.";
 
 export function welcomeText(ctx: BotContext): string {
   return ctx.settings.welcomeMessage?.trim() || DEFAULT_WELCOME_MESSAGE;
@@ -22,7 +26,9 @@ export const startFeature = new Composer<BotContext>();
 
 startFeature.command("start", async (ctx) => {
   await ctx.setConversation(IDLE);
-  await say(ctx, welcomeText(ctx), mainMenuKeyboard());
+  // Whoever starts the bot is one of "all customers" for broadcasts, and opts back in after /stop.
+  const { wasOptedOut } = await recordBotStart(ctx.deps.db, ctx.customerId, ctx.from?.username ?? null, ctx.deps.now());
+  await say(ctx, wasOptedOut ? `${welcomeText(ctx)}\n\n${OPTED_IN_REPLY}` : welcomeText(ctx), mainMenuKeyboard());
 });
 
 startFeature.command("menu", (ctx) => showMainMenu(ctx));

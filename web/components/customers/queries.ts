@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { Customer, CustomerBlockState, CustomerDetail } from "../../../contract";
+import type { Customer, CustomerBlockState, CustomerDetail, ForgetResult } from "../../../contract";
 import { apiRequest, getPageFn, type ListParams, PAGE_MARK, type ServerPage } from "@/lib/api";
 
 // The Customers screen's reads and writes (issue 13), under the same key scheme as web/lib/queries.ts:
@@ -32,5 +32,15 @@ export function useSetCustomerBlocked() {
     mutationFn: ({ telegramUserId, blocked }: { telegramUserId: string; blocked: boolean }) =>
       apiRequest<CustomerBlockState>("POST", `/api/customers/${telegramUserId}/${blocked ? "block" : "unblock"}`, {}),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: customerKeys.all }),
+  });
+}
+
+/** Erases a customer's addresses, messages and username (issue 15); every list that shows them reloads. */
+export function useForgetCustomer() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (telegramUserId: string) => apiRequest<ForgetResult>("POST", `/api/customers/${telegramUserId}/forget`, {}),
+    onSuccess: () =>
+      Promise.all(["/api/customers", "/api/orders", "/api/messages"].map((root) => queryClient.invalidateQueries({ queryKey: [root] }))),
   });
 }

@@ -82,25 +82,29 @@ export function DashboardNumbers({ lowStockProducts }: { lowStockProducts: numbe
             )}
           </div>
           {data && (
-            <table className="sr-only" data-testid="revenue-table">
-              <caption>{summary}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{data.unit === "month" ? "Month" : "Day"}</th>
-                  <th scope="col">Revenue</th>
-                  <th scope="col">Paid orders</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.series.map((point) => (
-                  <tr key={point.date}>
-                    <th scope="row">{pointLabel(point.date, data.unit)}</th>
-                    <td>{formatGBP(point.revenue)}</td>
-                    <td>{point.orders}</td>
+            // Hidden in a div: a table grows to fit its cells whatever its own width says, so a
+            // "sr-only" table stuck out of the page and made phones scroll sideways.
+            <div className="sr-only">
+              <table data-testid="revenue-table">
+                <caption>{summary}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">{data.unit === "month" ? "Month" : "Day"}</th>
+                    <th scope="col">Revenue</th>
+                    <th scope="col">Paid orders</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {data.series.map((point) => (
+                    <tr key={point.date}>
+                      <th scope="row">{pointLabel(point.date, data.unit)}</th>
+                      <td>{formatGBP(point.revenue)}</td>
+                      <td>{point.orders}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )}
         </CardContent>
       </Card>
@@ -122,16 +126,18 @@ export function DashboardNumbers({ lowStockProducts }: { lowStockProducts: numbe
             ) : (
               <ol className="divide-y">
                 {data.bestSellers.map((product, index) => (
-                  <li key={product.productId} className="flex items-center justify-between gap-3 py-2.5 first:pt-0 last:pb-0">
-                    <div className="flex min-w-0 items-center gap-3">
-                      <span className="bg-muted text-muted-foreground flex size-6 shrink-0 items-center justify-center rounded-full text-xs font-semibold">
-                        {index + 1}
-                      </span>
-                      <span className="truncate font-medium">{product.name}</span>
-                    </div>
-                    <span className="text-muted-foreground shrink-0 text-sm tabular-nums">
-                      {`${product.quantity} sold · ${formatGBP(product.revenue)}`}
+                  // The figures under the name rather than beside it: in the three-column row a long
+                  // name then keeps the card's width instead of being cut or squeezed into a column.
+                  <li key={product.productId} className="flex items-start gap-3 py-2.5 first:pt-0 last:pb-0">
+                    <span className="bg-muted text-muted-foreground mt-0.5 flex size-6 shrink-0 items-center justify-center rounded-full text-xs font-semibold">
+                      {index + 1}
                     </span>
+                    <div className="min-w-0 flex-1">
+                      <p className="font-medium break-words" data-testid="best-seller-name">
+                        {product.name}
+                      </p>
+                      <p className="text-muted-foreground text-sm tabular-nums">{`${product.quantity} sold · ${formatGBP(product.revenue)}`}</p>
+                    </div>
                   </li>
                 ))}
               </ol>

@@ -17,6 +17,7 @@ const OrdersPage = lazy(() => import("@/pages/orders"));
 const MessagesPage = lazy(() => import("@/pages/messages"));
 const CustomersPage = lazy(() => import("@/pages/customers"));
 const CustomerPage = lazy(() => import("@/pages/customer"));
+const BroadcastsPage = lazy(() => import("@/pages/broadcasts"));
 const BotPreviewPage = lazy(() => import("@/pages/bot-preview"));
 const ActivityPage = lazy(() => import("@/pages/activity"));
 const NotFoundPage = lazy(() => import("@/pages/not-found"));
@@ -61,6 +62,7 @@ export default function AuthenticatedApp() {
                 <Route path="/messages" component={MessagesPage} />
                 <Route path="/customers" component={CustomersPage} />
                 <Route path="/customers/:telegramUserId" component={CustomerPage} />
+                <Route path="/broadcasts" component={BroadcastsPage} />
                 <Route path="/bot-preview" component={BotPreviewPage} />
                 <Route path="/activity" component={ActivityPage} />
                 <Route component={NotFoundPage} />

@@ -3,6 +3,7 @@ import {
   FolderTree,
   History,
   LayoutDashboard,
+  Megaphone,
   MessageSquare,
   Package,
   Settings,
@@ -24,6 +25,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: "/orders", label: "Orders", icon: ShoppingCart },
   { href: "/messages", label: "Messages", icon: MessageSquare },
   { href: "/customers", label: "Customers", icon: Users },
+  { href: "/broadcasts", label: "Broadcasts", icon: Megaphone },
   { href: "/bot-preview", label: "Bot Preview", icon: Bot },
   { href: "/activity", label: "Activity", icon: History },
 ];
@@ -37,6 +39,7 @@ const TITLES: Record<string, string> = {
   "/orders": "Orders",
   "/messages": "Messages",
   "/customers": "Customers",
+  "/broadcasts": "Broadcasts",
   "/bot-preview": "Bot Preview",
   "/activity": "Activity",
 };

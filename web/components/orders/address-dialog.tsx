@@ -2,7 +2,7 @@ import type { RefObject } from "react";
 import type { Order } from "../../../contract";
 import { CopyButton } from "@/components/copy-button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
-import { shortId } from "@/lib/screen-helpers";
+import { missingAddressText, shortId } from "@/lib/screen-helpers";
 
 type ShippingAddress = NonNullable<Order["shippingAddress"]>;
 
@@ -69,7 +69,7 @@ export function AddressDialog({
             </div>
           </>
         ) : (
-          <p className="text-muted-foreground text-sm">No shipping address on this order</p>
+          <p className="text-muted-foreground text-sm">{missingAddressText(order)}</p>
         )}
       </DialogContent>
     </Dialog>

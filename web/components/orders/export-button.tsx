@@ -1,7 +1,10 @@
+import { useMutation } from "@tanstack/react-query";
 import { Download } from "lucide-react";
+import { useRef, type MouseEvent } from "react";
 import type { OrderSort, OrderStatus } from "../../../contract";
 import { buttonVariants } from "@/components/ui/button";
-import { queryKeyUrl } from "@/lib/api";
+import { toast } from "@/hooks/use-toast";
+import { ApiError, apiRequest, describeError, queryKeyUrl } from "@/lib/api";
 import { dayEndIso, dayStartIso } from "@/lib/screen-helpers";
 
 /** Where the CSV of the orders the list shows comes from: the list's own filters, without its paging. */
@@ -23,10 +26,48 @@ export function exportUrl(filters: { status: "all" | OrderStatus; q: string; sor
  * "Export": downloads the orders matching the Orders screen's filters as a CSV file (issue 13). A
  * plain link rather than a fetch, so the browser writes the file to disk as the server streams it,
  * however many orders there are, under the dated name the server gives.
+ *
+ * A link alone would save the server's 401 answer as the "CSV" once the session has ended. So a
+ * click first asks for the session through the app's API layer: a 401 there takes the owner to the
+ * login screen with "Your session ended", like any other call; only a live session lets the link's
+ * own download go ahead.
  */
 export function ExportButton(props: Parameters<typeof exportUrl>[0]) {
+  const link = useRef<HTMLAnchorElement>(null);
+  /** Set just before the link is clicked again after the check: that click downloads. */
+  const sessionChecked = useRef(false);
+  const checkSession = useMutation({ mutationFn: () => apiRequest("GET", "/api/auth/status") });
+
+  const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
+    if (sessionChecked.current) {
+      sessionChecked.current = false;
+      return;
+    }
+    event.preventDefault();
+    if (checkSession.isPending) return;
+    checkSession.mutate(undefined, {
+      onSuccess: () => {
+        sessionChecked.current = true;
+        link.current?.click();
+      },
+      onError: (error) => {
+        // A 401 is handled for every call alike (web/lib/api.ts): the login screen says the session ended.
+        if (error instanceof ApiError && error.status === 401) return;
+        toast({ title: "Failed to export orders", description: describeError(error), variant: "destructive" });
+      },
+    });
+  };
+
   return (
-    <a href={exportUrl(props)} download className={buttonVariants({ variant: "outline" })} title="Download these orders as a CSV file">
+    <a
+      ref={link}
+      href={exportUrl(props)}
+      download
+      onClick={onClick}
+      aria-busy={checkSession.isPending}
+      className={buttonVariants({ variant: "outline" })}
+      title="Download these orders as a CSV file"
+    >
       <Download aria-hidden="true" />
       Export
     </a>

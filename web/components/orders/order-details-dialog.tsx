@@ -6,7 +6,7 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { Separator } from "@/components/ui/separator";
 import { useOrderItems, usePostageOptions } from "@/lib/queries";
 import { describeError } from "@/lib/api";
-import { formatDateTime, formatGBP, shortId } from "@/lib/screen-helpers";
+import { formatDateTime, formatGBP, missingAddressText, shortId } from "@/lib/screen-helpers";
 import { cn, countOf } from "@/lib/utils";
 import { AddressDialog } from "./address-dialog";
 import { DispatchForm } from "./dispatch-form";
@@ -173,10 +173,16 @@ export function OrderDetailsDialog({
                   <Field label="Username">
                     {order.telegramUsername ? `@${order.telegramUsername}` : order.telegramUserId}
                   </Field>
-                  <Field label="Name">{address?.name ?? "-"}</Field>
-                  <Field label="Address">{address?.streetAddress ?? "-"}</Field>
-                  <Field label="Postcode">{address?.postcode ?? "-"}</Field>
-                  {address?.contact && <Field label="Contact">{address.contact}</Field>}
+                  {address || !order.addressErasedAt ? (
+                    <>
+                      <Field label="Name">{address?.name ?? "-"}</Field>
+                      <Field label="Address">{address?.streetAddress ?? "-"}</Field>
+                      <Field label="Postcode">{address?.postcode ?? "-"}</Field>
+                      {address?.contact && <Field label="Contact">{address.contact}</Field>}
+                    </>
+                  ) : (
+                    <Field label="Address">{missingAddressText(order)}</Field>
+                  )}
                   <ShipmentFields order={order} />
                 </dl>
               </section>
@@ -227,12 +233,13 @@ export function OrderDetailsDialog({
                   {(itemsQuery.data ?? []).map((item) => (
                     <li key={item.id} className="flex items-center justify-between gap-4 p-3 text-sm" data-testid="order-item">
                       <div className="min-w-0">
-                        <p className="truncate font-medium">{item.productName || `Product ${shortId(item.productId)}`}</p>
+                        {/* Wrapped, not cut: on a phone a long product name is what tells the items apart. */}
+                        <p className="font-medium break-words">{item.productName || `Product ${shortId(item.productId)}`}</p>
                         <p className="text-muted-foreground text-xs">
                           {item.quantity} × {formatGBP(item.price)}
                         </p>
                       </div>
-                      <p className="font-medium">{formatGBP(Number(item.price) * item.quantity)}</p>
+                      <p className="shrink-0 font-medium">{formatGBP(Number(item.price) * item.quantity)}</p>
                     </li>
                   ))}
                 </ul>

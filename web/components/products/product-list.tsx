@@ -53,7 +53,8 @@ function StatusBadges({ product }: { product: Product }) {
 }
 
 function Actions({ product, onEdit, onDelete }: { product: Product } & Pick<RowProps, "onEdit" | "onDelete">) {
-  return <EditDeleteActions name={product.name} onEdit={() => onEdit(product)} onDelete={() => onDelete(product)} />;
+  // Never squeezed by a long name beside it: the name wraps instead.
+  return <EditDeleteActions name={product.name} onEdit={() => onEdit(product)} onDelete={() => onDelete(product)} className="shrink-0" />;
 }
 
 export function ProductTable({ products, categoryName, onEdit, onDelete }: RowProps) {
@@ -76,7 +77,8 @@ export function ProductTable({ products, categoryName, onEdit, onDelete }: RowPr
               <div className="flex max-w-md items-center gap-3">
                 <Thumbnail product={product} className="size-10" />
                 <div className="min-w-0">
-                  <p className="truncate font-medium">{product.name}</p>
+                  {/* The whole name, wrapped (a long word broken) rather than cut: it is how the owner tells products apart. */}
+                  <p className="font-medium break-words">{product.name}</p>
                   {product.description && (
                     <p className="text-muted-foreground truncate text-xs">{product.description}</p>
                   )}
@@ -110,9 +112,12 @@ export function ProductCards({ products, categoryName, onEdit, onDelete }: RowPr
           <Thumbnail product={product} className="size-16" />
           <div className="min-w-0 flex-1 space-y-1">
             <div className="flex items-start justify-between gap-2">
-              <div className="min-w-0">
-                <p className="truncate font-medium">{product.name}</p>
-                <p className="text-muted-foreground truncate text-xs">{categoryName(product.categoryId)}</p>
+              {/* Names wrap (a long word is broken) rather than being cut off: a phone has the lines to spare. */}
+              <div className="min-w-0 flex-1">
+                <p className="font-medium break-words" data-testid="product-card-name">
+                  {product.name}
+                </p>
+                <p className="text-muted-foreground text-xs break-words">{categoryName(product.categoryId)}</p>
               </div>
               <Actions product={product} onEdit={onEdit} onDelete={onDelete} />
             </div>

@@ -1,0 +1,59 @@
+import { OwnerAlertsInputSchema, OwnerAlertsSchema, OwnerLinkCodeSchema } from "../../../contract";
+import { getOwnerAlerts, issueLinkCode, setOwnerAlertKinds, unlinkOwnerChat } from "../../shop/owner-alerts";
+import type { Routes } from "../deps";
+import { ERROR_ANSWERS } from "../openapi";
+
+// Owner alerts in Bot Settings (issue 14, item 5): which chat gets them, which kinds, the one-time
+// link code. Admin only, as every route that does not say otherwise (security.ts). The sending runs
+// in the background (telegram/owner-alert-sender.ts): it starts when the app is ready and stops,
+// after the alert in hand is recorded, when the app closes.
+
+export const ownerAlertRoutes: Routes = (app, deps) => {
+  const sender = deps.ownerAlerts;
+  if (sender) {
+    app.addHook("onReady", async () => sender.start());
+    app.addHook("onClose", async () => sender.stop());
+  }
+
+  app.get(
+    "/api/owner-alerts",
+    { schema: { summary: "The owner alerts: the linked Telegram chat and the kinds switched on", response: { 200: OwnerAlertsSchema, ...ERROR_ANSWERS } } },
+    async (_request, reply) => {
+      reply.header("Cache-Control", "no-store");
+      return getOwnerAlerts(deps.db);
+    },
+  );
+
+  app.put(
+    "/api/owner-alerts",
+    {
+      schema: {
+        summary: "Switch kinds of owner alert on or off (a kind left out stays as it is)",
+        body: OwnerAlertsInputSchema,
+        response: { 200: OwnerAlertsSchema, ...ERROR_ANSWERS },
+      },
+    },
+    async (request) => setOwnerAlertKinds(deps.db, request.body.kinds, deps.now()),
+  );
+
+  app.post(
+    "/api/owner-alerts/link-code",
+    {
+      schema: {
+        summary: "A one-time code (valid 15 minutes) to send to the bot as /link 123456, from the chat that should get the alerts",
+        response: { 200: OwnerLinkCodeSchema, ...ERROR_ANSWERS },
+      },
+    },
+    async (_request, reply) => {
+      reply.header("Cache-Control", "no-store");
+      const { code, expiresAt } = await issueLinkCode(deps.db, deps.now());
+      return { code, expiresAt: expiresAt.toISOString(), command: `/link ${code}`, botUsername: deps.bot?.botInfo()?.username ?? null };
+    },
+  );
+
+  app.delete(
+    "/api/owner-alerts/link",
+    { schema: { summary: "Unlink the chat: no owner alert is sent until one is linked again", response: { 200: OwnerAlertsSchema, ...ERROR_ANSWERS } } },
+    async () => unlinkOwnerChat(deps.db, deps.now()),
+  );
+};

@@ -1,0 +1,42 @@
+import { Composer } from "grammy";
+import type { Chat, User } from "grammy/types";
+import type { Db } from "../../db/client";
+import { redeemLinkCode } from "../../shop/owner-alerts";
+import type { BotContext, BotLogger } from "../context";
+
+// /link 123456 (issue 14, item 5): the owner sends the code Bot Settings shows, and the chat it was
+// sent in gets the owner alerts: a private chat links that person, a group the bot is in links the
+// group. Registered before the shop's customer middleware (telegram/bot.ts), which ignores groups.
+
+export const LINKED_PRIVATE_REPLY = "Linked: you will get the shop's owner alerts here. Choose which ones in Bot Settings → Owner alerts.";
+export const LINKED_GROUP_REPLY = "Linked: this group will get the shop's owner alerts. Choose which ones in Bot Settings → Owner alerts.";
+export const BAD_CODE_REPLY = "That code is not valid or has expired. Show a new one in Bot Settings → Owner alerts.";
+export const NO_CODE_REPLY = "Send /link followed by the code shown in Bot Settings → Owner alerts, e.g. /link 123456.";
+
+/** How the chat is named on the Bot Settings card: the person (and @username), or the group's title. */
+function chatTitle(chat: Chat, from: User | undefined): string {
+  if (chat.type !== "private") return chat.title;
+  const name = [chat.first_name, chat.last_name].filter(Boolean).join(" ") || from?.first_name || "Telegram user";
+  const username = chat.username ?? from?.username;
+  return username ? `${name} (@${username})` : name;
+}
+
+export function ownerLinkFeature(deps: { db: Db; now: () => Date }, log?: BotLogger): Composer<BotContext> {
+  const feature = new Composer<BotContext>();
+  feature.chatType(["private", "group", "supergroup"]).command("link", async (ctx) => {
+    const code = ctx.match.trim();
+    if (!code) {
+      await ctx.reply(NO_CODE_REPLY);
+      return;
+    }
+    try {
+      const linked = await redeemLinkCode(deps.db, code, { id: String(ctx.chat.id), title: chatTitle(ctx.chat, ctx.from) }, deps.now());
+      await ctx.reply(linked ? (ctx.chat.type === "private" ? LINKED_PRIVATE_REPLY : LINKED_GROUP_REPLY) : BAD_CODE_REPLY);
+    } catch (error) {
+      // Outside the shop's guard (bot.ts): the sender is still told something went wrong, never silence.
+      log?.error({ err: error }, "owner link: could not link a chat");
+      await ctx.reply("Sorry, something went wrong. Please try again.").catch(() => {});
+    }
+  });
+  return feature;
+}

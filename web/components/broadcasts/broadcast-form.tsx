@@ -1,0 +1,157 @@
+import { Send } from "lucide-react";
+import { useState } from "react";
+import {
+  BROADCAST_CAPTION_MAX,
+  BROADCAST_TEXT_MAX,
+  type BroadcastAudienceKind,
+  type BroadcastInput,
+} from "../../../contract";
+import { ImageUpload } from "@/components/products/image-upload";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { Textarea } from "@/components/ui/textarea";
+import { toast } from "@/hooks/use-toast";
+import { describeError } from "@/lib/api";
+import { useProducts } from "@/lib/queries";
+import { useSendBroadcast } from "./queries";
+
+export const AUDIENCE_LABELS: Record<BroadcastAudienceKind, string> = {
+  all: "All customers (everyone who started the bot)",
+  product: "Customers who bought a product",
+  recent: "Customers with an order in the last N days",
+  "never-ordered": "Customers with no order yet",
+};
+
+/** The message as the customer will see it in Telegram: the photo (if any) above the text. */
+function Preview({ text, imageUrl }: { text: string; imageUrl: string | null }) {
+  return (
+    <div className="bg-muted/50 rounded-lg border p-4" aria-label="Message preview" role="region">
+      <div className="bg-background max-w-sm overflow-hidden rounded-xl shadow-sm">
+        {imageUrl && <img src={imageUrl} alt="" className="max-h-64 w-full object-cover" />}
+        <p className="px-3 py-2 text-sm break-words whitespace-pre-wrap" data-testid="broadcast-preview-text">
+          {text.trim() || <span className="text-muted-foreground">Your message appears here.</span>}
+        </p>
+      </div>
+    </div>
+  );
+}
+
+/** Compose a message, choose who gets it, send it now; `onSent` gets the new broadcast's id. */
+export function BroadcastForm({ onSent }: { onSent: (id: string) => void }) {
+  const [text, setText] = useState("");
+  const [imageUrl, setImageUrl] = useState<string | null>(null);
+  const [uploading, setUploading] = useState(false);
+  const [kind, setKind] = useState<BroadcastAudienceKind>("all");
+  const [productId, setProductId] = useState("");
+  const [days, setDays] = useState("30");
+  const products = useProducts();
+  const send = useSendBroadcast();
+
+  const limit = imageUrl ? BROADCAST_CAPTION_MAX : BROADCAST_TEXT_MAX;
+  const tooLong = text.trim().length > limit;
+  const daysNumber = Number(days);
+  const audienceReady =
+    kind === "product" ? productId !== "" : kind === "recent" ? Number.isInteger(daysNumber) && daysNumber >= 1 : true;
+  const canSend = text.trim() !== "" && !tooLong && audienceReady && !uploading && !send.isPending;
+
+  const submit = async () => {
+    const input: BroadcastInput = {
+      text,
+      imageUrl,
+      audience: kind === "product" ? { kind, productId } : kind === "recent" ? { kind, days: daysNumber } : { kind },
+    };
+    try {
+      const { id } = await send.mutateAsync(input);
+      toast({ title: "Broadcast queued", description: "It is being sent now." });
+      setText("");
+      setImageUrl(null);
+      onSent(id);
+    } catch (error) {
+      toast({ title: "Failed to send broadcast", description: describeError(error), variant: "destructive" });
+    }
+  };
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>New broadcast</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <form
+          className="grid gap-6 lg:grid-cols-2"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (canSend) void submit();
+          }}
+        >
+          <div className="space-y-5">
+            <div className="space-y-2">
+              <Label htmlFor="broadcast-text">Message</Label>
+              <Textarea
+                id="broadcast-text"
+                rows={6}
+                value={text}
+                onChange={(event) => setText(event.target.value)}
+                placeholder="New stock just arrived..."
+                aria-invalid={tooLong || undefined}
+              />
+              <p className={tooLong ? "text-destructive text-xs" : "text-muted-foreground text-xs"}>
+                {text.trim().length} / {limit} characters{imageUrl ? " (a photo caption)" : ""}
+              </p>
+            </div>
+            <div className="space-y-2">
+              <Label>Image (optional)</Label>
+              <ImageUpload value={imageUrl} onChange={setImageUrl} onUploadingChange={setUploading} />
+            </div>
+            <fieldset className="space-y-2">
+              <legend className="mb-2 text-sm font-medium">Audience</legend>
+              {(Object.keys(AUDIENCE_LABELS) as BroadcastAudienceKind[]).map((option) => (
+                <label key={option} className="flex items-center gap-2 text-sm">
+                  <input type="radio" name="audience" value={option} checked={kind === option} onChange={() => setKind(option)} />
+                  {AUDIENCE_LABELS[option]}
+                </label>
+              ))}
+              {kind === "product" && (
+                <div className="space-y-1 pl-6">
+                  <Label htmlFor="broadcast-product">Product</Label>
+                  <select
+                    id="broadcast-product"
+                    className="border-input bg-background h-9 w-full rounded-md border px-3 text-sm"
+                    value={productId}
+                    onChange={(event) => setProductId(event.target.value)}
+                  >
+                    <option value="">Choose a product</option>
+                    {(products.data ?? []).map((product) => (
+                      <option key={product.id} value={product.id}>
+                        {product.name}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+              )}
+              {kind === "recent" && (
+                <div className="space-y-1 pl-6">
+                  <Label htmlFor="broadcast-days">Days</Label>
+                  <Input id="broadcast-days" type="number" min={1} max={3650} className="w-32" value={days} onChange={(event) => setDays(event.target.value)} />
+                </div>
+              )}
+            </fieldset>
+            <Button type="submit" disabled={!canSend}>
+              <Send />
+              {send.isPending ? "Sending..." : "Send now"}
+            </Button>
+          </div>
+          <div className="space-y-2">
+            <p className="text-sm font-medium">Preview</p>
+            <Preview text={text} imageUrl={imageUrl} />
+            <p className="text-muted-foreground text-xs">
+              Customers who sent /stop, blocked the bot, or were blocked by you are skipped. Messages go out at up to 25 a second.
+            </p>
+          </div>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}
