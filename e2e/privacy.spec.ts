@@ -1,4 +1,4 @@
-import { expect, expectToast, saveScreenshot, test } from "./support/fixtures";
+import { DESKTOP, expect, expectToast, PHONE, saveScreenshot, test } from "./support/fixtures";
 
 // Privacy on the dashboard (issue 15): the retention settings on Bot Settings, and erasing a
 // customer's data from their page, after which their orders say when the address was erased.
@@ -35,8 +35,17 @@ test.describe("privacy", () => {
     const toSend = await seed.order({ ...greta, status: "processing", totalAmount: "9.50", shippingAddress: ADDRESS });
     await seed.message({ ...greta, message: "Leave it with the neighbour please" });
 
+    await page.setViewportSize(PHONE);
     await page.goto("/customers/7301");
     await expect(page.getByTestId("customer-title")).toContainText("@greta_h");
+    // On a phone both actions are whole, one above the other.
+    const erase = page.getByRole("button", { name: "Erase customer data" });
+    const block = page.getByRole("button", { name: "Block customer" });
+    const [eraseBox, blockBox] = [await erase.boundingBox(), await block.boundingBox()];
+    expect(eraseBox!.y + eraseBox!.height).toBeLessThanOrEqual(blockBox!.y);
+    expect(eraseBox!.x + eraseBox!.width).toBeLessThanOrEqual(PHONE.width);
+    await saveScreenshot(page, "privacy-customer-phone");
+    await page.setViewportSize(DESKTOP);
     // Cancel changes nothing.
     await page.getByRole("button", { name: "Erase customer data" }).click();
     const confirm = page.getByRole("alertdialog", { name: "Erase @greta_h's data?" });

@@ -60,6 +60,15 @@ export async function recordBotStart(db: DbOrTx, telegramUserId: string, telegra
   return { wasOptedOut: result.rows[0]?.was_opted_out === true };
 }
 
+/**
+ * Whether /start would change nothing in this customer's record (read with their update): they are
+ * recorded, opted in, not marked unreachable, under the same username. A 403 marking them
+ * unreachable meanwhile is undone by their next /start.
+ */
+export function isStartRecorded(record: { username: string | null; reachable: boolean } | null | undefined, username: string | null): boolean {
+  return record != null && record.reachable && record.username === username;
+}
+
 /** /stop: no more broadcasts for this customer until they send /start. Restock alerts they asked for still come. */
 export async function optOutOfBroadcasts(db: DbOrTx, telegramUserId: string, telegramUsername: string | null, now: Date): Promise<void> {
   await db

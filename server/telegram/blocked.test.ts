@@ -1,11 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { botConversations, cartItems, customerMessages } from "../db/schema";
-import { createBotSettings } from "../shop/settings";
-import { startShopWithBot, type ShopWithBot } from "../testing/bot-harness";
+import { startShopWithConfiguredBot, type ShopWithBot } from "../testing/bot-harness";
 import { insertProduct } from "../testing/factories";
 import { startFakeTelegram, type FakeTelegram } from "../testing/fake-telegram";
-import { TEST_IPN_SECRET, TEST_NOWPAYMENTS_API_KEY } from "../testing/payments-setup";
 import { BLOCKED_CUSTOMER_REPLY } from "./bot";
 
 // A customer the owner blocked (issue 13) gets only a polite refusal: to /start, to anything typed,
@@ -18,19 +16,7 @@ describe("a blocked customer", () => {
 
   beforeAll(async () => {
     telegram = await startFakeTelegram();
-    shop = await startShopWithBot({ telegram });
-    await createBotSettings(shop.server.deps.db, shop.server.deps.secrets, {
-      botName: "Shop",
-      botToken: "7000000003:blocked-test-token",
-      acceptedCurrencies: ["BTC"],
-      welcomeMessage: "Welcome to the shop!",
-      faqContent: "FAQ",
-      nowpaymentsApiKey: TEST_NOWPAYMENTS_API_KEY,
-      nowpaymentsIpnSecret: TEST_IPN_SECRET,
-      webhookUrl: null,
-    });
-    await shop.bot.reload();
-    await shop.bot.started();
+    shop = await startShopWithConfiguredBot({ telegram, botToken: "7000000003:blocked-test-token", welcomeMessage: "Welcome to the shop!" });
     cookie = await shop.server.login();
   });
   afterAll(async () => {

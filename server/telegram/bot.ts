@@ -18,6 +18,7 @@ import { ownerLinkFeature } from "./features/owner-link";
 import { ordersFeature } from "./features/orders";
 import { startFeature } from "./features/start";
 import { supportFeature } from "./features/support";
+import type { ClaimedUpdate } from "./inbox";
 import { mainMenuKeyboard, notice } from "./ui";
 
 /** The updates the bot handles; Telegram is asked for these only. */
@@ -65,15 +66,19 @@ function guard(log: BotLogger): MiddlewareFn<BotContext> {
   };
 }
 
-/** Conversation states read with an update from the inbox (inbox.ts claimUpdates), so the bot need not read them again. */
-const storedConversations = new WeakMap<Update, unknown>();
+/** What the inbox read of a customer with their update (inbox.ts claimUpdates). */
+export type StoredCustomer = Pick<ClaimedUpdate, "conversation" | "startRecord">;
+
+/** The customer state read with an update from the inbox, so the bot need not read it again. */
+const storedCustomers = new WeakMap<Update, StoredCustomer>();
 
 /**
- * Handles an update whose customer's conversation state was read with it (null: none stored); the
- * bot reads it from the database for any other update (the Bot Preview tester's, the tests').
+ * Handles an update whose customer's conversation state (null: none stored) and broadcast record
+ * were read with it; the bot reads them from the database for any other update (the Bot Preview
+ * tester's, the tests').
  */
-export async function handleWithConversation(bot: Bot<BotContext>, update: Update, storedConversation: unknown): Promise<void> {
-  storedConversations.set(update, storedConversation);
+export async function handleWithStoredCustomer(bot: Bot<BotContext>, update: Update, stored: StoredCustomer): Promise<void> {
+  storedCustomers.set(update, stored);
   await bot.handleUpdate(update);
 }
 
@@ -107,7 +112,9 @@ function loadCustomer(deps: BotDeps, snapshot: BotSettings, log: BotLogger): Mid
     ctx.customerId = customerId;
     ctx.reads = reads;
     ctx.settings = (await reads.settings()) ?? snapshot;
-    ctx.conversation = storedConversations.has(ctx.update) ? parseConversation(storedConversations.get(ctx.update)) : await getConversation(deps.db, customerId);
+    const stored = storedCustomers.get(ctx.update);
+    ctx.conversation = stored ? parseConversation(stored.conversation) : await getConversation(deps.db, customerId);
+    ctx.startRecord = stored?.startRecord;
     ctx.setConversation = async (state) => {
       // Most taps leave the step as it was (/start, the menu, browsing): no write for those. Safe because
       // one customer's updates run one at a time (telegram/inbox.ts), so ctx.conversation is what is stored.

@@ -6,6 +6,7 @@ import type { SecretBox } from "../crypto";
 import type { Db } from "../db/client";
 import type { PaymentGateway } from "../payments/gateway";
 import type { ConversationState } from "../shop/conversations";
+import type { StartRecord } from "./inbox";
 import type { CustomerNotifier } from "../shop/ports";
 import type { CachedReads, ReadCache } from "../shop/read-cache";
 import type { ObjectStorage } from "../storage";
@@ -40,6 +41,8 @@ export type BotContext = Context & {
   /** The customer's Telegram user id as text, as the shop stores it. */
   customerId: string;
   conversation: ConversationState;
+  /** The customer's broadcast record when the inbox read it with the update (null: none); undefined when not read. */
+  startRecord?: StartRecord | null;
   /** Stores the customer's next step in the database before anything is shown. */
   setConversation(state: ConversationState): Promise<void>;
 };

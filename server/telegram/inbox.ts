@@ -92,7 +92,16 @@ export type ClaimedUpdate = {
    * this one could be taken.
    */
   conversation: unknown;
+  /**
+   * The customer's broadcast record as stored when the update was taken (bot_customers, issue 14):
+   * null when they never started the bot. Read here so a /start from a known customer needs no
+   * statement of its own.
+   */
+  startRecord: StartRecord | null;
 };
+
+/** What /start needs to know of a customer's broadcast record (shop/broadcasts.ts isStartRecorded). */
+export type StartRecord = { username: string | null; reachable: boolean };
 
 /**
  * Takes up to `limit` updates that are next in line for their customer: the oldest unhandled update
@@ -121,8 +130,10 @@ export async function claimUpdates(db: DbOrTx, botId: number, limit: number, cla
      where t.bot_id = next.bot_id and t.update_id = next.update_id
        and t.handled_at is null and (t.claimed_until is null or t.claimed_until < now())
     returning t.update_id, t.payload, t.attempts,
-      (select c.state from bot_conversations c where c.telegram_user_id = t.chat_key) as conversation`)) as unknown as {
-    rows: { update_id: number | string; payload: Update | string | null; attempts: number; conversation: unknown }[];
+      (select c.state from bot_conversations c where c.telegram_user_id = t.chat_key) as conversation,
+      (select json_build_object('username', b.telegram_username, 'reachable', b.opted_out_at is null and b.unreachable_at is null)
+         from bot_customers b where b.telegram_user_id = t.chat_key) as start_record`)) as unknown as {
+    rows: { update_id: number | string; payload: Update | string | null; attempts: number; conversation: unknown; start_record: unknown }[];
   };
   return result.rows
     .map((row) => ({
@@ -131,6 +142,7 @@ export async function claimUpdates(db: DbOrTx, botId: number, limit: number, cla
       update: typeof row.payload === "string" ? (JSON.parse(row.payload) as Update) : row.payload,
       attempts: Number(row.attempts),
       conversation: typeof row.conversation === "string" ? (JSON.parse(row.conversation) as unknown) : row.conversation,
+      startRecord: (typeof row.start_record === "string" ? JSON.parse(row.start_record) : row.start_record) as StartRecord | null,
     }))
     .sort((a, b) => a.updateId - b.updateId);
 }
@@ -173,7 +185,7 @@ export type InboxWorkerOptions = {
    * Handles one update, given the customer's conversation state as stored (ClaimedUpdate). Rejects
    * only when the update should be tried again (the runner logs and swallows the bot's own errors).
    */
-  handle(update: Update, stored: { conversation: unknown }): Promise<void>;
+  handle(update: Update, stored: Pick<ClaimedUpdate, "conversation" | "startRecord">): Promise<void>;
   now: () => Date;
   log: InboxLogger;
   /** Customers handled at once. */
@@ -184,11 +196,10 @@ export type InboxWorkerOptions = {
   /**
    * True when no other process can use this database (PGlite: its folder is locked to one server):
    * claims left by a crashed run are released at start instead of running out, so its updates
-   * are answered at once after a restart; and, PGlite having no autovacuum, the worker vacuums the
-   * inbox now and then (VACUUM_EVERY).
+   * are answered at once after a restart.
    */
   soleInstance?: boolean;
-  /** How many handled updates between two vacuums of a sole instance's inbox (VACUUM_EVERY by default). */
+  /** How many handled updates between two vacuums of the inbox (VACUUM_EVERY by default). */
   vacuumEvery?: number;
 };
 
@@ -204,15 +215,18 @@ export type InboxWorker = {
 export const INBOX_POLL_MS = 1_000;
 
 /**
- * PGlite runs no autovacuum: every handled update leaves a dead row version, and the index of waiting
- * updates fills with entries to skip, so claims slow down as a busy day goes on (in `npm run bench`
- * the bot on PGlite lost a third of its throughput from the first round to the fourth, ~25,000
- * updates later). The worker vacuums the inbox itself after this many.
+ * Every handled update leaves two dead row versions (the claim, the mark), and the index of waiting
+ * updates fills with entries to skip, so claims slow down as a busy day goes on. PGlite runs no
+ * autovacuum (in `npm run bench` the bot on PGlite lost a third of its throughput from the first
+ * round to the fourth, ~25,000 updates later); PostgreSQL's comes at most once a minute and, by its
+ * default scale factor, later the bigger the table (its reply time grew by half from the first round
+ * to the third). So each worker vacuums the inbox itself after this many: a plain VACUUM of a small
+ * table, which blocks no reads or writes; SKIP_LOCKED leaves it to another instance already at it.
  */
 const VACUUM_EVERY = 5_000;
 
 async function vacuumInbox(db: DbOrTx): Promise<void> {
-  await db.execute(sql`vacuum telegram_updates`);
+  await db.execute(sql`vacuum (skip_locked) telegram_updates`);
 }
 /**
  * Customers handled at once per instance. Handling mostly waits on Telegram (and sometimes the
@@ -234,7 +248,7 @@ export function startInboxWorker(options: InboxWorkerOptions): InboxWorker {
   const markDone = groupCommit(async (updateIds: number[]) => {
     await markHandled(db, botId, updateIds, options.now());
     markedSinceVacuum += updateIds.length;
-    if (options.soleInstance && markedSinceVacuum >= (options.vacuumEvery ?? VACUUM_EVERY)) {
+    if (markedSinceVacuum >= (options.vacuumEvery ?? VACUUM_EVERY)) {
       markedSinceVacuum = 0;
       vacuumInbox(db).catch((error: unknown) =>
         log.warn({ err: error instanceof Error ? error.message : String(error) }, "Telegram inbox: could not vacuum"),
@@ -250,7 +264,7 @@ export function startInboxWorker(options: InboxWorkerOptions): InboxWorker {
       } else if (claimed.attempts > MAX_ATTEMPTS) {
         log.error({ updateId: claimed.updateId, attempts: claimed.attempts }, "Telegram inbox: an update never finished; given up on");
       } else {
-        await options.handle(claimed.update, { conversation: claimed.conversation });
+        await options.handle(claimed.update, claimed);
       }
       await markDone(claimed.updateId);
     } catch (error) {

@@ -1,11 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, customerMessages, orders } from "../db/schema";
-import { createBotSettings } from "../shop/settings";
-import { startShopWithBot, type ShopWithBot } from "../testing/bot-harness";
+import { startShopWithConfiguredBot, type ShopWithBot } from "../testing/bot-harness";
 import { insertCustomerMessage, insertOrder } from "../testing/factories";
 import { startFakeTelegram, type FakeTelegram } from "../testing/fake-telegram";
-import { TEST_IPN_SECRET, TEST_NOWPAYMENTS_API_KEY } from "../testing/payments-setup";
 import { CONFIRM_FORGET_BUTTON, FORGET_BUTTON, MY_DATA_BUTTON } from "./features/my-data";
 
 // "My data" and /forgetme in the bot (issue 15, item 4): the customer sees what the shop keeps and
@@ -17,19 +15,7 @@ describe("My data and /forgetme", () => {
 
   beforeAll(async () => {
     telegram = await startFakeTelegram();
-    shop = await startShopWithBot({ telegram });
-    await createBotSettings(shop.server.deps.db, shop.server.deps.secrets, {
-      botName: "Shop",
-      botToken: "7000000012:my-data-test-token",
-      acceptedCurrencies: ["BTC"],
-      welcomeMessage: "Welcome!",
-      faqContent: "We ship fast.",
-      nowpaymentsApiKey: TEST_NOWPAYMENTS_API_KEY,
-      nowpaymentsIpnSecret: TEST_IPN_SECRET,
-      webhookUrl: null,
-    });
-    await shop.bot.reload();
-    await shop.bot.started();
+    shop = await startShopWithConfiguredBot({ telegram, botToken: "7000000012:my-data-test-token", faqContent: "We ship fast." });
   });
   afterAll(async () => {
     await shop?.close();

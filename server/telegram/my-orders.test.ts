@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createBotSettings } from "../shop/settings";
-import { startShopWithBot, type ShopWithBot } from "../testing/bot-harness";
+import { startShopWithConfiguredBot, type ShopWithBot } from "../testing/bot-harness";
 import { insertOrder, insertProduct } from "../testing/factories";
 import { startFakeTelegram, type FakeTelegram } from "../testing/fake-telegram";
-import { TEST_IPN_SECRET, TEST_NOWPAYMENTS_API_KEY } from "../testing/payments-setup";
 
 // My Orders tells a customer where a dispatched parcel is with the same carrier, tracking number and
 // tracking link as the dispatch message did (issue 13), so a lost message loses nothing.
@@ -14,19 +12,7 @@ describe("My Orders for dispatched orders", () => {
 
   beforeAll(async () => {
     telegram = await startFakeTelegram();
-    shop = await startShopWithBot({ telegram });
-    await createBotSettings(shop.server.deps.db, shop.server.deps.secrets, {
-      botName: "Shop",
-      botToken: "7000000005:my-orders-test-token",
-      acceptedCurrencies: ["BTC"],
-      welcomeMessage: "Welcome!",
-      faqContent: "FAQ",
-      nowpaymentsApiKey: TEST_NOWPAYMENTS_API_KEY,
-      nowpaymentsIpnSecret: TEST_IPN_SECRET,
-      webhookUrl: null,
-    });
-    await shop.bot.reload();
-    await shop.bot.started();
+    shop = await startShopWithConfiguredBot({ telegram, botToken: "7000000005:my-orders-test-token" });
   });
   afterAll(async () => {
     await shop?.close();

@@ -1,7 +1,8 @@
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { botCustomers } from "../db/schema";
 import { createBroadcast, getBroadcastProgress } from "../shop/broadcasts";
-import { createBotSettings } from "../shop/settings";
-import { startShopWithBot, silentLog, type ShopWithBot } from "../testing/bot-harness";
+import { silentLog, startShopWithConfiguredBot, type ShopWithBot } from "../testing/bot-harness";
 import { startFakeTelegram, type FakeTelegram } from "../testing/fake-telegram";
 import { createBroadcastSender, type BroadcastSender } from "./broadcast-sender";
 import { OPTED_OUT_REPLY } from "./features/opt-out";
@@ -17,20 +18,8 @@ describe("/stop and /start for broadcasts", () => {
 
   beforeAll(async () => {
     telegram = await startFakeTelegram();
-    shop = await startShopWithBot({ telegram });
+    shop = await startShopWithConfiguredBot({ telegram, botToken: "7000000021:opt-out-test-token", welcomeMessage: "Welcome to the shop!", withPayments: false });
     const { deps } = shop.server;
-    await createBotSettings(deps.db, deps.secrets, {
-      botName: "Shop",
-      botToken: "7000000021:opt-out-test-token",
-      acceptedCurrencies: ["BTC"],
-      welcomeMessage: "Welcome to the shop!",
-      faqContent: "FAQ",
-      nowpaymentsApiKey: null,
-      nowpaymentsIpnSecret: null,
-      webhookUrl: null,
-    });
-    await shop.bot.reload();
-    await shop.bot.started();
     sender = createBroadcastSender(deps, { log: silentLog, soleInstance: true, idlePollMs: 100 });
     sender.start();
   });
@@ -68,5 +57,34 @@ describe("/stop and /start for broadcasts", () => {
     // A later /start says nothing more than the welcome.
     await ann.send("/start");
     expect(ann.text()).toBe("Welcome to the shop!");
+  });
+
+  it("records a known customer's /start without a statement of its own, and a changed username with one", async () => {
+    const { db } = shop.server.deps;
+    // Counts every statement that tries to insert into bot_customers (an upsert fires BEFORE INSERT
+    // triggers even when it ends up changing nothing).
+    await db.execute(sql`create table start_upserts (telegram_user_id text)`);
+    await db.execute(sql`create function count_start_upsert() returns trigger language plpgsql as $$
+      begin insert into start_upserts values (new.telegram_user_id); return new; end $$`);
+    await db.execute(sql`create trigger count_start_upsert before insert on bot_customers for each row execute function count_start_upsert()`);
+    const upserts = async () => ((await db.execute(sql`select count(*)::int as n from start_upserts`)) as unknown as { rows: { n: number }[] }).rows[0];
+    try {
+      const cara = shop.customer(94_000_003, "cara");
+      await cara.send("/start");
+      expect(await upserts()).toEqual({ n: 1 });
+      await cara.send("/start");
+      await cara.send("/start");
+      expect(cara.text()).toBe("Welcome to the shop!");
+      expect(await upserts()).toEqual({ n: 1 });
+
+      // Same person, new username: recorded again.
+      const renamed = shop.customer(94_000_003, "cara_new");
+      await renamed.send("/start");
+      expect(await upserts()).toEqual({ n: 2 });
+      const [row] = await db.select().from(botCustomers).where(eq(botCustomers.telegramUserId, renamed.id));
+      expect(row!.telegramUsername).toBe("cara_new");
+    } finally {
+      await db.execute(sql`drop trigger count_start_upsert on bot_customers`);
+    }
   });
 });

@@ -2,8 +2,7 @@ import { inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { broadcastRecipients } from "../db/schema";
 import { restockText } from "../shop/broadcasts";
-import { createBotSettings } from "../shop/settings";
-import { startShopWithBot, silentLog, type ShopWithBot } from "../testing/bot-harness";
+import { silentLog, startShopWithConfiguredBot, type ShopWithBot } from "../testing/bot-harness";
 import { insertProduct, type ProductRow } from "../testing/factories";
 import { startFakeTelegram, type FakeTelegram } from "../testing/fake-telegram";
 import { createBroadcastSender, type BroadcastSender } from "./broadcast-sender";
@@ -21,20 +20,8 @@ describe("restock alerts", () => {
 
   beforeAll(async () => {
     telegram = await startFakeTelegram();
-    shop = await startShopWithBot({ telegram });
+    shop = await startShopWithConfiguredBot({ telegram, botToken: "7000000023:restock-test-token", withPayments: false });
     const { deps } = shop.server;
-    await createBotSettings(deps.db, deps.secrets, {
-      botName: "Shop",
-      botToken: "7000000023:restock-test-token",
-      acceptedCurrencies: ["BTC"],
-      welcomeMessage: "Welcome!",
-      faqContent: "FAQ",
-      nowpaymentsApiKey: null,
-      nowpaymentsIpnSecret: null,
-      webhookUrl: null,
-    });
-    await shop.bot.reload();
-    await shop.bot.started();
     sender = createBroadcastSender(deps, { log: silentLog, soleInstance: true, idlePollMs: 100 });
     sender.start();
     cookie = await shop.server.login();

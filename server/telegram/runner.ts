@@ -6,7 +6,7 @@ import type { Locks } from "../db/leader";
 import { conflict, unavailable } from "../shop/errors";
 import { getBotSettings } from "../shop/settings";
 import { groupCommit } from "../db/group-commit";
-import { ALLOWED_UPDATES, createBot, handleWithConversation } from "./bot";
+import { ALLOWED_UPDATES, createBot, handleWithStoredCustomer, type StoredCustomer } from "./bot";
 import type { BotContext, BotDeps, BotLogger } from "./context";
 import { watchBotSettings, type SettingsWatch } from "./settings-watch";
 import { botIdOf, startInboxWorker, storeUpdate, storeUpdates, type InboxWorker } from "./inbox";
@@ -257,7 +257,7 @@ export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRu
       worker: startInboxWorker({
         db: deps.db,
         botId,
-        handle: (update, stored) => handleNow(bot, update, stored.conversation, activity),
+        handle: (update, stored) => handleNow(bot, update, stored, activity),
         now: deps.now,
         log,
         pollMs: options.inboxPollMs,
@@ -293,10 +293,10 @@ export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRu
    * handled (trying it again would fail the same way); a bot that cannot reach Telegram to start
    * rejects, so the update stays in the inbox and is tried again (inbox.ts MAX_ATTEMPTS).
    */
-  async function handleNow(bot: Bot<BotContext>, update: Update, storedConversation: unknown, activity: TelegramActivityLog) {
+  async function handleNow(bot: Bot<BotContext>, update: Update, stored: StoredCustomer, activity: TelegramActivityLog) {
     if (!bot.isInited()) await bot.init(grammySignal(AbortSignal.timeout(10_000)));
     try {
-      await handleWithConversation(bot, update, storedConversation);
+      await handleWithStoredCustomer(bot, update, stored);
     } catch (error) {
       log.error({ err: error, updateId: update.update_id }, "Telegram bot: an update failed");
     }

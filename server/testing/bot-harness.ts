@@ -5,8 +5,9 @@ import type { Database } from "../db/client";
 import type { AppDeps } from "../http/deps";
 import { createTelegramNotifier } from "../telegram/notifier";
 import { createBotRunner, webhookSecretFor, type BotRuntime } from "../telegram/runner";
-import { getBotSettings } from "../shop/settings";
+import { createBotSettings, getBotSettings } from "../shop/settings";
 import { startTestServer, type TestServer } from "./app";
+import { TEST_IPN_SECRET, TEST_NOWPAYMENTS_API_KEY } from "./payments-setup";
 import {
   callbackUpdate,
   findButton,
@@ -88,6 +89,34 @@ export async function startShopWithBot(options: {
       await server.close();
     },
   };
+  return shop;
+}
+
+/**
+ * The shop with its bot already set up from the database's side (as an owner's earlier save left
+ * it) and started: for the bot's tests that need settings but not the settings screen.
+ */
+export async function startShopWithConfiguredBot(options: {
+  telegram: FakeTelegram;
+  botToken: string;
+  welcomeMessage?: string;
+  faqContent?: string;
+  withPayments?: boolean;
+}): Promise<ShopWithBot> {
+  const shop = await startShopWithBot({ telegram: options.telegram });
+  const { deps } = shop.server;
+  await createBotSettings(deps.db, deps.secrets, {
+    botName: "Shop",
+    botToken: options.botToken,
+    acceptedCurrencies: ["BTC"],
+    welcomeMessage: options.welcomeMessage ?? "Welcome!",
+    faqContent: options.faqContent ?? "FAQ",
+    nowpaymentsApiKey: options.withPayments === false ? null : TEST_NOWPAYMENTS_API_KEY,
+    nowpaymentsIpnSecret: options.withPayments === false ? null : TEST_IPN_SECRET,
+    webhookUrl: null,
+  });
+  await shop.bot.reload();
+  await shop.bot.started();
   return shop;
 }
 

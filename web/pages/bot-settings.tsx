@@ -58,6 +58,8 @@ export default function BotSettingsPage() {
       ) : (
         <SettingsForm settings={settings.data ?? null} />
       )}
+      {/* Cards that save on their own, outside the bot's settings form and its Save button. */}
+      <OwnerAlertsCard />
       <PrivacyCard />
     </div>
   );
@@ -230,8 +232,6 @@ function SettingsForm({ settings }: { settings: BotSettings | null }) {
         <BotStatusCard />
 
         <TelegramWebhookCard />
-
-        <OwnerAlertsCard />
 
         <Card>
           <CardHeader>

@@ -298,7 +298,7 @@ export default function CustomerPage() {
             </p>
           </div>
         </div>
-        <div className="flex flex-wrap gap-2">
+        <div className="flex flex-col gap-2 sm:flex-row">
           <ForgetButton customer={customer} />
           <BlockButton customer={customer} />
         </div>

@@ -1,5 +1,5 @@
 import { Composer } from "grammy";
-import { recordBotStart } from "../../shop/broadcasts";
+import { isStartRecorded, recordBotStart } from "../../shop/broadcasts";
 import { IDLE } from "../../shop/conversations";
 import { DEFAULT_WELCOME_MESSAGE } from "../../shop/settings";
 import type { BotContext } from "../context";
@@ -27,7 +27,11 @@ export const startFeature = new Composer<BotContext>();
 startFeature.command("start", async (ctx) => {
   await ctx.setConversation(IDLE);
   // Whoever starts the bot is one of "all customers" for broadcasts, and opts back in after /stop.
-  const { wasOptedOut } = await recordBotStart(ctx.deps.db, ctx.customerId, ctx.from?.username ?? null, ctx.deps.now());
+  // A customer already recorded as they are now (the inbox read it with the update) costs no statement.
+  const username = ctx.from?.username ?? null;
+  const { wasOptedOut } = isStartRecorded(ctx.startRecord, username)
+    ? { wasOptedOut: false }
+    : await recordBotStart(ctx.deps.db, ctx.customerId, username, ctx.deps.now());
   await say(ctx, wasOptedOut ? `${welcomeText(ctx)}\n\n${OPTED_IN_REPLY}` : welcomeText(ctx), mainMenuKeyboard());
 });
 
