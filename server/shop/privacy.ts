@@ -195,9 +195,3 @@ export function describeForget(result: ForgetResult, requestedBy: "customer" | "
   const kept = result.addressesKept > 0 ? `; ${result.addressesKept} kept until dispatched, then erased` : "";
   return `${who}: ${result.addressesErased} address(es) and ${result.messagesErased} message(s) erased${kept}`;
 }
-
-/** Whether an erasure request waits on this customer's open orders (for the customer's page). */
-export async function erasurePending(db: DbOrTx, telegramUserId: string): Promise<boolean> {
-  const [row] = await db.select({ id: erasureRequests.telegramUserId }).from(erasureRequests).where(eq(erasureRequests.telegramUserId, telegramUserId));
-  return row !== undefined;
-}

@@ -64,43 +64,47 @@ function PrivacyForm({ saved }: { saved: PrivacySettings }) {
   return (
     <form onSubmit={submit} className="space-y-5" aria-label="Privacy" noValidate>
       <div className="grid gap-5 md:grid-cols-2">
-        <div className="space-y-2">
-          <Label htmlFor="address-retention">Erase addresses after (days)</Label>
-          <Input
-            id="address-retention"
-            type="number"
-            min={0}
-            max={3650}
-            inputMode="numeric"
-            value={addressDays}
-            onChange={(event) => setAddressDays(event.target.value)}
-            aria-describedby="address-retention-help"
-          />
-          <p id="address-retention-help" className="text-muted-foreground text-sm">
-            Counted from when an order is completed or failed. 0 keeps addresses.
-          </p>
-        </div>
-        <div className="space-y-2">
-          <Label htmlFor="message-retention">Erase customer messages after (days)</Label>
-          <Input
-            id="message-retention"
-            type="number"
-            min={0}
-            max={3650}
-            inputMode="numeric"
-            value={messageDays}
-            onChange={(event) => setMessageDays(event.target.value)}
-            aria-describedby="message-retention-help"
-          />
-          <p id="message-retention-help" className="text-muted-foreground text-sm">
-            Messages and your replies older than this. 0 keeps them.
-          </p>
-        </div>
+        <DaysField
+          id="address-retention"
+          label="Erase addresses after (days)"
+          help="Counted from when an order is completed or failed. 0 keeps addresses."
+          value={addressDays}
+          onChange={setAddressDays}
+        />
+        <DaysField
+          id="message-retention"
+          label="Erase customer messages after (days)"
+          help="Messages and your replies older than this. 0 keeps them."
+          value={messageDays}
+          onChange={setMessageDays}
+        />
       </div>
       <Button type="submit" variant="outline" disabled={save.isPending}>
         <Save />
         {save.isPending ? "Saving..." : "Save Privacy Settings"}
       </Button>
     </form>
+  );
+}
+
+/** A number of days, 0 to 3650, with its label and hint. */
+function DaysField({ id, label, help, value, onChange }: { id: string; label: string; help: string; value: string; onChange: (value: string) => void }) {
+  return (
+    <div className="space-y-2">
+      <Label htmlFor={id}>{label}</Label>
+      <Input
+        id={id}
+        type="number"
+        min={0}
+        max={3650}
+        inputMode="numeric"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        aria-describedby={`${id}-help`}
+      />
+      <p id={`${id}-help`} className="text-muted-foreground text-sm">
+        {help}
+      </p>
+    </div>
   );
 }
