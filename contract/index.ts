@@ -387,6 +387,8 @@ export const OrderSchema = z
     paidAt: TimestampSchema.nullable(),
     /** Something the owner must act on. */
     adminFlag: OrderAdminFlagSchema.nullable(),
+    /** An order of Bot Preview's test customer: paid by simulation, not revenue, deletable whatever its status. */
+    isTest: z.boolean(),
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
   })
@@ -710,3 +712,4 @@ export * from "./bot-status";
 export * from "./broadcasts";
 export * from "./owner-alerts";
 export * from "./privacy";
+export * from "./simulator";

@@ -15,12 +15,15 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { TEST_CUSTOMER_ID } from "../../contract/simulator";
 
 // Field names follow SPEC §3 (camelCase in code, snake_case in SQL).
 const id = () => uuid("id").primaryKey().default(sql`gen_random_uuid()`);
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
 const money = (name: string) => numeric(name, { precision: 10, scale: 2 });
+
+export { TEST_CUSTOMER_ID };
 
 export type BulkPricingTier = { minQuantity: number; price: number };
 export type ShippingAddress = { name: string; streetAddress: string; postcode: string; contact?: string | null };
@@ -134,10 +137,17 @@ export const orders = pgTable(
     closedAt: timestamp("closed_at", { withTimezone: true }),
     /** When its shipping address was erased (retention or the customer's /forgetme, issue 15); null while kept. */
     addressErasedAt: timestamp("address_erased_at", { withTimezone: true }),
+    /**
+     * An order of Bot Preview's test customer (issue 14, item 1; docs/decisions/0023): paid by simulation,
+     * never by the gateway, left out of revenue and the numbers, deletable whatever its status.
+     */
+    isTest: boolean("is_test").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
+    // Exactly the test customer's orders are test orders: no real customer's order can be one, nor the other way round.
+    check("orders_is_test_is_the_test_customer", sql`${t.isTest} = (${t.telegramUserId} = '${sql.raw(TEST_CUSTOMER_ID)}')`),
     // The Orders list (server/shop/order-list.ts): each sort with its id tie-break, alone and after a
     // status, so a keyset page of any filter reads just its rows from an index.
     index("orders_status_created_at_id_idx").on(t.status, t.createdAt, t.id),
@@ -512,4 +522,23 @@ export const privacySettings = pgTable(
 export const erasureRequests = pgTable("erasure_requests", {
   telegramUserId: text("telegram_user_id").primaryKey(),
   requestedAt: timestamp("requested_at", { withTimezone: true }).notNull(),
+});
+
+/**
+ * Bot Preview's chat simulator (issue 14, item 1): the test customer's chat as the simulator shows it.
+ * One row per message, numbered as Telegram numbers a chat's messages: the bot's edits change a row in
+ * place, its deletions remove it. Emptied by "Reset test customer".
+ */
+export const simulatorMessages = pgTable("simulator_messages", {
+  messageId: integer("message_id").primaryKey(),
+  /** True for what the admin typed as the test customer; false for the bot's messages. */
+  fromCustomer: boolean("from_customer").notNull(),
+  /** The message's text, or a photo's caption. */
+  text: text("text").notNull().default(""),
+  /** A photo's address for the browser: a product image (/objects/...) or a data: URL (the payment QR code). */
+  photo: text("photo"),
+  /** The inline keyboard: rows of buttons ({ text, data } or { text, url }). */
+  keyboard: jsonb("keyboard").$type<{ text: string; data?: string; url?: string }[][]>(),
+  edited: boolean("edited").notNull().default(false),
+  createdAt: createdAt(),
 });

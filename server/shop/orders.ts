@@ -61,6 +61,7 @@ export function toOrder(row: OrderRow): Order {
     shortfall: row.paymentStatus === "partially_paid" ? decimalShortfall(row.payAmount, row.actuallyPaid) : null,
     paidAt: row.paidAt?.toISOString() ?? null,
     adminFlag: row.adminFlag as Order["adminFlag"],
+    isTest: row.isTest,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
