@@ -7,6 +7,7 @@ import { createNowPaymentsGatewayFromSettings } from "./payments/nowpayments";
 import type { CustomerNotifier } from "./shop/ports";
 import { createReadCache, type ChangeFeed, type ReadCache } from "./shop/read-cache";
 import { getBotSettings } from "./shop/settings";
+import { recordMessageToTestCustomer } from "./shop/simulator";
 import type { ObjectStorage } from "./storage";
 import { storageFor } from "./storage/configured";
 import type { BotLogger } from "./telegram/context";
@@ -70,6 +71,7 @@ export function createServices(config: Config, database: Pick<Database, "db" | "
     notifier: createTelegramNotifier({
       apiRoot: config.telegramApiRoot,
       getToken: async () => (await getBotSettings(db, secrets))?.botToken,
+      toTestCustomer: (text) => recordMessageToTestCustomer(db, text, new Date()),
     }),
     cache: createReadCache(database),
     changes: database,

@@ -26,6 +26,7 @@ import { privacyRoutes } from "./routes/privacy";
 import { paymentWebhookRoutes } from "./routes/payments-webhook";
 import { postageRoutes } from "./routes/postage";
 import { productRoutes } from "./routes/products";
+import { simulatorRoutes } from "./routes/simulator";
 import { statsRoutes } from "./routes/stats";
 import { telegramWebhookRoutes } from "./routes/telegram-webhook";
 import { uploadRoutes } from "./routes/uploads";
@@ -44,6 +45,7 @@ const API_ROUTES: Routes[] = [
   authRoutes,
   botSettingsRoutes,
   botStatusRoutes,
+  simulatorRoutes,
   categoryRoutes,
   productRoutes,
   postageRoutes,

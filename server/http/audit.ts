@@ -70,6 +70,17 @@ const SPECIAL: Record<string, Special | "not recorded"> = {
         "owner",
       ),
   },
+  // Bot Preview's chat simulator (docs/decisions/0023): playing the test customer is no change of the
+  // shop's own; paying a test order by simulation and resetting the test customer are.
+  "POST /api/bot/simulator/messages": "not recorded",
+  "POST /api/bot/simulator/presses": "not recorded",
+  "POST /api/bot/simulator/payments": {
+    action: "simulator.payment",
+    targetType: "order",
+    target: (request) => textField(request.body, "orderId"),
+    summary: () => "test order paid by simulation",
+  },
+  "POST /api/bot/simulator/reset": { action: "simulator.reset", summary: () => "test customer reset" },
   // No password, not even a wrong one, reaches the log.
   "POST /api/auth/login": { summary: () => "" },
 };

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Db, DbOrTx } from "../db/client";
 import { botSettings, orders, paymentEvents } from "../db/schema";
-import { invalid, notFound } from "../shop/errors";
+import { conflict, invalid, notFound } from "../shop/errors";
 import { decimalShortfall, decimalToPence, isShortPayment, percentToBasisPoints } from "../shop/crypto-amounts";
 import { isUuid } from "../shop/ids";
 import { recordOrderEvent, type OrderEventAction } from "../shop/order-events";
@@ -188,7 +188,11 @@ type Effect = {
  * and shows its shortfall); paid in full moves a pending order to processing and stamps paidAt;
  * refunded takes a paid order out of Ready to Dispatch and revenue.
  */
-export async function applyPaymentUpdate(deps: PaymentUpdateDeps, payment: GatewayPayment): Promise<PaymentUpdateResult> {
+export async function applyPaymentUpdate(
+  deps: PaymentUpdateDeps,
+  payment: GatewayPayment,
+  options: { simulated?: boolean } = {},
+): Promise<PaymentUpdateResult> {
   const logger = deps.logger ?? consoleLogger;
   const reported = payment.status;
   if (!isPaymentStatus(reported)) throw invalid(`Unknown payment status "${reported}".`);
@@ -202,6 +206,15 @@ export async function applyPaymentUpdate(deps: PaymentUpdateDeps, payment: Gatew
     // The row lock serialises every update of this order (and the owner's actions on it), across server instances too.
     const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
     if (!order) throw notFound(`No order matches order_id ${orderId}.`);
+    // A test order's payment is simulated (docs/decisions/0023): only the simulator moves it, and the
+    // simulator moves nothing else. Neither an IPN nor the sweep can touch one, nor it a real order.
+    if (order.isTest !== Boolean(options.simulated)) {
+      const reason = order.isTest
+        ? `Order ${orderId} is a test order: its payment is simulated, and the gateway has no say in it.`
+        : `Order ${orderId} is a real customer's order: it cannot be paid by simulation.`;
+      logger.warn({ orderId, paymentId: payment.paymentId, status: reported }, "payment update refused: simulated and real payments do not mix");
+      throw conflict(reason);
+    }
     const refused = mismatch(order, payment);
     if (refused) {
       logger.warn({ orderId, paymentId: payment.paymentId, status: reported, reason: refused }, "payment update refused: it does not match its order");

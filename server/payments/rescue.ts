@@ -1,4 +1,4 @@
-import { and, asc, gt, isNotNull, notInArray, or, isNull } from "drizzle-orm";
+import { and, asc, eq, gt, isNotNull, notInArray, or, isNull } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { orders } from "../db/schema";
 import { consoleLogger, type CustomerNotifier, type ShopLogger } from "../shop/ports";
@@ -40,6 +40,8 @@ export async function rescueUnsettledPayments(deps: RescueDeps): Promise<RescueR
     .where(
       and(
         isNotNull(orders.paymentId),
+        // A test order's payment is simulated: the gateway never hears of it (docs/decisions/0023).
+        eq(orders.isTest, false),
         or(isNull(orders.paymentStatus), notInArray(orders.paymentStatus, SETTLED)),
         gt(orders.createdAt, since),
       ),

@@ -1,3 +1,4 @@
+import { TEST_CUSTOMER_SQL } from "./simulator";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { BroadcastAudience, BroadcastInput, BroadcastProgress, BroadcastStatus, BroadcastSummary } from "../../contract";
 import { BROADCASTS_LISTED } from "../../contract";
@@ -87,8 +88,15 @@ export async function markUnreachable(db: DbOrTx, telegramUserId: string): Promi
 
 // --- Creating a broadcast ---
 
-/** The Telegram user ids an audience names, as a subquery with one column, telegram_user_id. */
+/**
+ * The Telegram user ids an audience names, as a subquery with one column, telegram_user_id. Never
+ * Bot Preview's test customer: it is no one to send to (docs/decisions/0023).
+ */
 function audienceIds(audience: BroadcastAudienceRow, now: Date) {
+  return sql`select telegram_user_id from (${anyAudienceIds(audience, now)}) as named where telegram_user_id <> ${TEST_CUSTOMER_SQL}`;
+}
+
+function anyAudienceIds(audience: BroadcastAudienceRow, now: Date) {
   switch (audience.kind) {
     case "all":
       return sql`select ${botCustomers.telegramUserId} as telegram_user_id from ${botCustomers}`;

@@ -12,6 +12,7 @@ import { toOrder } from "./orders";
 import { consoleLogger, type CustomerNotifier, type ShopLogger } from "./ports";
 import { formatPence, toPence, unitPricePence } from "./pricing";
 import { getBotSettings } from "./settings";
+import { isTestCustomer, simulationGateway } from "./simulator";
 import { releaseOrderStock, reserveStock } from "./stock";
 
 // Checkout (DESIGN decisions 1-3): the order, its items, the stock reservation and the emptied
@@ -172,7 +173,10 @@ export async function checkout(deps: CheckoutDeps, input: CheckoutInput): Promis
   if (!address.success) throw invalid(`Please check the shipping address: ${address.error.issues[0]!.message}.`);
   if (!(CURRENCIES as readonly string[]).includes(input.coin)) throw invalid("Please choose BTC, LTC or XMR to pay with.");
 
-  const { gateway } = deps;
+  // The test customer's checkout is simulated (docs/decisions/0023): its payment never reaches the
+  // gateway, and no one else's can be simulated.
+  const testOrder = isTestCustomer(input.telegramUserId);
+  const gateway = testOrder ? simulationGateway : deps.gateway;
   const settings = await getBotSettings(db, deps.secrets);
   if (!settings || !(await gateway.isConfigured())) throw unavailable(NOT_CONFIGURED_MESSAGE);
 
@@ -201,6 +205,7 @@ export async function checkout(deps: CheckoutDeps, input: CheckoutInput): Promis
         // A snapshot: the order keeps what it was sent with, whatever happens to the option later.
         postageName: quote.postage?.name ?? null,
         postagePrice: quote.postage ? formatPence(quote.postage.pricePence) : null,
+        isTest: testOrder,
         createdAt: now,
         updatedAt: now,
       })

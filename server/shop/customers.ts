@@ -1,3 +1,4 @@
+import { TEST_CUSTOMER_SQL } from "./simulator";
 import { desc, eq, type SQL, sql } from "drizzle-orm";
 import {
   CUSTOMER_MESSAGES_SHOWN,
@@ -50,6 +51,11 @@ const SORT_KEYS: Record<CustomerSort, KeyPart[]> = {
 
 /** The user ids of every customer, or of those whose user id is `q` or whose @username or shipping name starts with it. */
 function customerIds(q: string | undefined): SQL {
+  // Bot Preview's test customer is nobody's customer (docs/decisions/0023).
+  return sql`select telegram_user_id from (${anyCustomerIds(q)}) as every_id where telegram_user_id <> ${TEST_CUSTOMER_SQL}`;
+}
+
+function anyCustomerIds(q: string | undefined): SQL {
   if (!q) {
     return sql`select ${o.telegramUserId} as telegram_user_id from ${o}
       union select ${m.telegramUserId} from ${m}

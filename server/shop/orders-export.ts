@@ -122,11 +122,13 @@ export async function* exportOrdersCsv(db: DbOrTx, filters: OrderFilters, pageSi
   for (;;) {
     const rows = await orderPageQuery(db, { ...filters, limit: pageSize, cursor });
     const page = rows.slice(0, pageSize);
+    // Test orders (Bot Preview's simulator, docs/decisions/0023) are no business: the spreadsheet leaves them out.
+    const real = page.filter((row) => !row.order.isTest);
     const items = await itemsByOrder(
       db,
-      page.map((row) => row.order.id),
+      real.map((row) => row.order.id),
     );
-    if (page.length > 0) yield page.map((row) => orderLines(row.order, items.get(row.order.id) ?? [])).join("");
+    if (real.length > 0) yield real.map((row) => orderLines(row.order, items.get(row.order.id) ?? [])).join("");
     const last = page.at(-1);
     if (rows.length <= pageSize || !last) return;
     cursor = encodeCursor(filters.sort, [last.key0, last.key1]);

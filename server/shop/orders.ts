@@ -349,7 +349,7 @@ export async function getOrderEvents(db: DbOrTx, id: string): Promise<OrderEvent
 }
 
 /**
- * Only failed orders can be deleted (DESIGN decision 4), and only when no money ever arrived for
+ * Only failed orders can be deleted (DESIGN decision 4); a test order whatever its status, and only when no money ever arrived for
  * them (decision 1): an order with money is the record of that money. Its items go with it.
  */
 export async function deleteOrder(db: Db, id: string, now: Date): Promise<void> {
@@ -357,6 +357,13 @@ export async function deleteOrder(db: Db, id: string, now: Date): Promise<void> 
     // Locked, so a payment arriving at this moment either lands first (and stops the delete) or waits for it.
     const order = await lockOrderRow(tx, id);
     const name = `Order #${shortOrderId(id)}`;
+    if (order.isTest) {
+      // A test order (docs/decisions/0023) holds no money and sent no goods: it goes whatever its
+      // status, and the stock it still holds goes back on the shelf, once.
+      await releaseOrderStock(tx, id, now);
+      await tx.delete(orders).where(eq(orders.id, id));
+      return;
+    }
     if (order.status !== "failed") {
       throw conflict(`${name} is ${order.status}; only failed orders can be deleted.`);
     }

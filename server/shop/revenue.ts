@@ -54,7 +54,7 @@ export async function getRevenueReport(db: DbOrTx, query: RevenueQuery, now: Dat
 
   const byStatus = (await db.execute(sql`
     select ${orders.status} as status, count(*)::int as count from ${orders}
-    where ${orders.createdAt} >= ${from} and ${orders.createdAt} < ${to}
+    where ${orders.createdAt} >= ${from} and ${orders.createdAt} < ${to} and not ${orders.isTest}
     group by ${orders.status}`)) as unknown as { rows: { status: string; count: number }[] };
   const counts = new Map(byStatus.rows.map((row) => [row.status, Number(row.count)]));
 

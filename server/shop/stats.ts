@@ -6,11 +6,14 @@ import { customerMessages, orders, products } from "../db/schema";
 /** Orders whose money arrived (DESIGN decision 6). */
 export const PAID_ORDER_STATUSES = ["processing", "dispatched", "completed"] as const;
 
-/** An order that counts as revenue (the same rule as shop_paid_revenue in drizzle/0005_revenue_totals.sql). */
+/**
+ * An order that counts as revenue (the same rule as shop_paid_revenue in drizzle/0005_revenue_totals.sql):
+ * paid, not refunded, and not a test order of Bot Preview's simulator (drizzle/0013, docs/decisions/0023).
+ */
 export const isRevenue = sql`${orders.status} in (${sql.join(
   PAID_ORDER_STATUSES.map((status) => sql`${status}`),
   sql`, `,
-)}) and ${orders.paymentStatus} is distinct from 'refunded'`;
+)}) and ${orders.paymentStatus} is distinct from 'refunded' and not ${orders.isTest}`;
 
 /** A product at or below its own low-stock threshold (issue 13; the Products "Low stock" filter too). */
 export const isLowStock = sql`${products.stock} <= ${products.lowStockThreshold}`;
@@ -32,7 +35,7 @@ export async function getDashboardStats(db: DbOrTx, now: Date, timeZone: string)
   const revenueSince = (since: SQL) =>
     sql<string>`(select coalesce(sum(${orders.totalAmount}), 0)::numeric(14, 2)::text from ${orders}
       where ${orders.paidAt} >= ${since} and ${isRevenue})`;
-  const countOf = (status: "pending" | "processing") => sql`(select count(*) from ${orders} where ${orders.status} = ${status})`;
+  const countOf = (status: "pending" | "processing") => sql`(select count(*) from ${orders} where ${orders.status} = ${status} and not ${orders.isTest})`;
 
   const result = (await db.execute(sql`select
       (select count(*) from ${products})::int as "totalProducts",

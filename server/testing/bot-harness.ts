@@ -4,6 +4,7 @@ import type { Config } from "../config";
 import type { Database } from "../db/client";
 import type { AppDeps } from "../http/deps";
 import { createTelegramNotifier } from "../telegram/notifier";
+import { recordMessageToTestCustomer } from "../shop/simulator";
 import { createBotRunner, webhookSecretFor, type BotRuntime } from "../telegram/runner";
 import { createBotSettings, getBotSettings } from "../shop/settings";
 import { startTestServer, type TestServer } from "./app";
@@ -58,6 +59,7 @@ export async function startShopWithBot(options: {
     deps.notifier = createTelegramNotifier({
       apiRoot: telegram.apiRoot,
       getToken: async () => (await getBotSettings(deps.db, deps.secrets))?.botToken,
+      toTestCustomer: (text) => recordMessageToTestCustomer(deps.db, text, deps.now()),
     });
   }
   // Wired as server/services.ts does, on the test server's database and fakes. (The server reads
