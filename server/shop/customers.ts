@@ -107,7 +107,9 @@ function customerRows(
   // Each table is counted in one pass grouped by customer (cheaper than a lookup per customer when
   // all are listed); a search or one customer's page counts only the ids it found. The ids query runs
   // only then (PostgreSQL skips a WITH query nothing refers to).
-  const only = (column: AnyPgColumn) => (options.everyone ? sql`` : sql`where ${column} in (select telegram_user_id from ids)`);
+  // Bot Preview's test customer is nobody's customer (docs/decisions/0023), listed with everyone or not.
+  const only = (column: AnyPgColumn) =>
+    options.everyone ? sql`where ${column} <> ${TEST_CUSTOMER_SQL}` : sql`where ${column} in (select telegram_user_id from ids)`;
   return db.execute<CustomerRow>(sql`
     with ids as (${options.ids}),
     bought as (
