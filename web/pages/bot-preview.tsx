@@ -2,6 +2,7 @@ import { Bot, CheckCircle2, FlaskConical, Info, ListChecks, Play, Settings } fro
 import { useState } from "react";
 import { Link } from "wouter";
 import type { BotSettings } from "../../contract";
+import { BotSimulator } from "@/components/bot-simulator";
 import { BotStatusCard } from "@/components/bot-status-card";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -194,7 +195,14 @@ function Preview({ settings }: { settings: BotSettings }) {
           </CardContent>
         </Card>
 
-        <WebhookTester />
+      </div>
+
+      {/* The chat simulator beside the JSON tester (issue 14, item 1): the same real bot, two ways to try it. */}
+      <div className="grid gap-6 lg:col-span-2 lg:grid-cols-[minmax(0,26rem)_minmax(0,1fr)]">
+        <BotSimulator botName={settings.botName} />
+        <div>
+          <WebhookTester />
+        </div>
       </div>
     </div>
   );

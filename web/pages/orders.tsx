@@ -347,6 +347,9 @@ export default function OrdersPage() {
             </AlertDialogDescription>
           </AlertDialogHeader>
           {deleting && <p className="text-muted-foreground text-sm">Order #{shortId(deleting.id)}</p>}
+          {deleting?.isTest && deleting.status !== "failed" && (
+            <p className="text-muted-foreground text-sm">A test order: the stock it holds goes back on sale.</p>
+          )}
           <AlertDialogFooter>
             <AlertDialogCancel>Cancel</AlertDialogCancel>
             <AlertDialogAction className={buttonVariants({ variant: "destructive" })} onClick={confirmDelete}>

@@ -76,6 +76,16 @@ export function PaymentStatus({ status }: { status: string | null }) {
   );
 }
 
+/** An order of Bot Preview's test customer (docs/decisions/0023): paid by simulation, not revenue, deletable. */
+export function TestOrderBadge({ isTest }: { isTest: boolean }) {
+  if (!isTest) return null;
+  return (
+    <Badge variant="outline" className="border-amber-400 bg-amber-50 text-amber-950" data-testid="test-order-badge" title="Placed in Bot Preview's chat simulator: no real money, not counted as revenue">
+      Test order
+    </Badge>
+  );
+}
+
 /** "Refund due" / "Refunded after dispatch": something the owner must act on; nothing when no flag. */
 export function AdminFlagBadge({ flag }: { flag: OrderAdminFlag | null }) {
   if (!flag) return null;

@@ -12,7 +12,7 @@ import { AddressDialog } from "./address-dialog";
 import { DispatchForm } from "./dispatch-form";
 import { OrderActivity } from "./order-activity";
 import { OrderHistory } from "./order-history";
-import { AdminFlagBadge, OrderStatusBadge } from "./order-bits";
+import { AdminFlagBadge, OrderStatusBadge, TestOrderBadge } from "./order-bits";
 import { ADMIN_FLAG_HINTS, coinOf, underpaidText } from "./order-money";
 import { SettleActions } from "./order-settle-actions";
 import { SendMessagePanel } from "./send-message-panel";
@@ -161,6 +161,7 @@ export function OrderDetailsDialog({
               <DialogDescription className="flex flex-wrap items-center justify-center gap-2 sm:justify-start">
                 <span>Placed {formatDateTime(order.createdAt)}</span>
                 <OrderStatusBadge status={order.status} />
+                <TestOrderBadge isTest={order.isTest} />
               </DialogDescription>
             </DialogHeader>
 

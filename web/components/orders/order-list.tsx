@@ -4,7 +4,7 @@ import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { formatDate, formatGBP, shortId } from "@/lib/screen-helpers";
-import { AdminFlagBadge, customerLabel, OrderStatusBadge, PaymentMethod, PaymentStatus } from "./order-bits";
+import { AdminFlagBadge, TestOrderBadge, customerLabel, OrderStatusBadge, PaymentMethod, PaymentStatus } from "./order-bits";
 
 type ListProps = {
   orders: Order[];
@@ -56,7 +56,7 @@ function RowActions({ order, onView, onDispatch, onDelete, dispatchingId }: RowA
           <Truck />
         </Button>
       )}
-      {order.status === "failed" && (
+      {(order.status === "failed" || order.isTest) && (
         <Button
           variant="ghost"
           size="icon"
@@ -117,6 +117,7 @@ export function OrderTable({ orders, selectedIds, onSelect, onSelectAll, ...acti
                 <PaymentStatus status={order.paymentStatus} />
               </div>
               <AdminFlagBadge flag={order.adminFlag} />
+              <TestOrderBadge isTest={order.isTest} />
             </TableCell>
             <TableCell>
               <OrderStatusBadge status={order.status} />
@@ -161,6 +162,7 @@ export function OrderCards({ orders, selectedIds, onSelect, onSelectAll, ...acti
                 <PaymentMethod method={order.paymentMethod} />
                 <PaymentStatus status={order.paymentStatus} />
                 <AdminFlagBadge flag={order.adminFlag} />
+                <TestOrderBadge isTest={order.isTest} />
               </p>
             </div>
             <RowActions order={order} {...actions} />
