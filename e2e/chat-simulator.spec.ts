@@ -69,7 +69,7 @@ test.describe("chat simulator", () => {
     });
     expect(saved.status()).toBe(201);
     const upload = (await (await request.post(`${base}/api/objects/upload`)).json()) as { uploadURL: string };
-    await request.put(upload.uploadURL, { data: fs.readFileSync(PNG), headers: { "Content-Type": "image/png" } });
+    await request.put(new URL(upload.uploadURL, base).toString(), { data: fs.readFileSync(PNG), headers: { "Content-Type": "image/png" } });
     const image = (await (await request.put(`${base}/api/product-images`, { data: { imageURL: upload.uploadURL } })).json()) as { objectPath: string };
     const category = (await (await request.post(`${base}/api/categories`, { data: { name: "Tea" } })).json()) as { id: string };
     const product = await request.post(`${base}/api/products`, {
@@ -132,6 +132,7 @@ test.describe("chat simulator", () => {
     await page.setViewportSize(PHONE);
     await simulator.scrollIntoViewIfNeeded();
     await screenshot(page, "chat-simulator-phone");
+    await simulator.screenshot({ path: path.join(SCREENSHOT_DIR, "chat-simulator-phone-close.png") });
     await page.setViewportSize(DESKTOP);
 
     // The order is in Orders, flagged as a test order, ready to dispatch.

@@ -249,7 +249,9 @@ export async function applyPaymentUpdate(
     const actuallyPaid = payment.actuallyPaid ?? order.actuallyPaid;
     const effect = await effectOf(tx, { ...order, actuallyPaid, payAmount: due }, payment, { status, paidInFull }, now);
     if (effect.event) {
-      await recordOrderEvent(tx, { orderId, actor: "gateway", ...effect.event }, now);
+      // A simulated payment is the admin's doing in Bot Preview, and its trail says so.
+      const event = options.simulated ? { action: effect.event.action, detail: `Simulated in Bot Preview: ${effect.event.detail}` } : effect.event;
+      await recordOrderEvent(tx, { orderId, actor: options.simulated ? "admin" : "gateway", ...event }, now);
     }
     const [updated] = await tx
       .update(orders)

@@ -5,6 +5,7 @@ import type { BotSettings } from "../../contract";
 import { getConversation, parseConversation, saveConversation } from "../shop/conversations";
 import { isBlocked } from "../shop/customers";
 import { ShopError } from "../shop/errors";
+import { isTestCustomer } from "../shop/simulator";
 import { cachedReads } from "../shop/read-cache";
 import type { BotContext, BotDeps, BotLogger } from "./context";
 import { aboutFeature } from "./features/about";
@@ -30,6 +31,11 @@ export type CreateBotOptions = {
   botInfo?: UserFromGetMe;
   /** Retry Telegram's 429 answers after retry_after (on for a real bot). */
   retry?: boolean;
+  /**
+   * Bot Preview's chat simulator (simulator.ts): the one bot that serves the test customer. Any other
+   * bot ignores an update from that id: Telegram never sends one, so it can only be forged.
+   */
+  servesTestCustomer?: boolean;
 };
 
 /**
@@ -141,6 +147,15 @@ export function createBot(deps: BotDeps, settings: BotSettings, options: CreateB
   }
   bot.catch((error) => options.log.error({ err: error.error }, "the bot could not handle an update"));
 
+  if (!options.servesTestCustomer) {
+    bot.use(async (ctx, next) => {
+      if (isTestCustomer(ctx.from?.id) || isTestCustomer(ctx.chat?.id)) {
+        options.log.warn({ updateId: ctx.update.update_id }, "an update from the simulator's test customer reached a real bot; ignored");
+        return;
+      }
+      await next();
+    });
+  }
   // The owner's /link (issue 14, item 5) works in groups too: before the shop, which ignores them.
   bot.use(ownerLinkFeature(deps, options.log));
   // The shop talks to customers one to one; groups and channels are ignored.

@@ -1,7 +1,8 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Order, SimulatorState } from "../../contract";
-import { orders, products } from "../db/schema";
+import type { Order, RevenueReport, SimulatorState } from "../../contract";
+import { broadcastRecipients, orders, products } from "../db/schema";
+import { createBroadcast, recordBotStart } from "../shop/broadcasts";
 import { TEST_CUSTOMER_ID } from "../shop/simulator";
 import { startShopWithBot, type ShopWithBot } from "../testing/bot-harness";
 import { insertOrder, insertProduct } from "../testing/factories";
@@ -198,6 +199,26 @@ describe("the chat simulator", () => {
     const stats = await api<Record<string, unknown>>("GET", "/api/dashboard/stats");
     expect(stats).toEqual(statsBefore);
     expect(stats.totalRevenue).toBe("0.00");
+    // Numbers: no revenue, no best seller, no order counted by status.
+    const report = await api<RevenueReport>("GET", "/api/dashboard/revenue");
+    expect(report.series.every((point) => Number(point.revenue) === 0)).toBe(true);
+    expect(report.bestSellers).toEqual([]);
+    expect(report.ordersByStatus.every((entry) => entry.count === 0)).toBe(true);
+    // The spreadsheet leaves it out.
+    const csv = await setup.shop.server.request("GET", "/api/orders/export.csv", { cookie: setup.admin });
+    expect(csv.status).toBe(200);
+    expect(await csv.text()).not.toContain(testOrderId.slice(0, 8));
+    // No owner alert: the owner is the one playing the test customer.
+    const alerts = await setup.shop.server.deps.db.execute(sql`select kind, ref from owner_alerts where ref = ${testOrderId}`);
+    expect((alerts as unknown as { rows: unknown[] }).rows).toEqual([]);
+    // No broadcast reaches the test customer, though /start recorded them like anyone.
+    await recordBotStart(setup.shop.server.deps.db, "777000111", null, new Date());
+    const broadcast = await createBroadcast(setup.shop.server.deps.db, { text: "News", imageUrl: null, audience: { kind: "all" } }, new Date());
+    const recipients = await setup.shop.server.deps.db
+      .select({ telegramUserId: broadcastRecipients.telegramUserId })
+      .from(broadcastRecipients)
+      .where(eq(broadcastRecipients.broadcastId, broadcast.id));
+    expect(recipients.map((r) => r.telegramUserId)).toEqual(["777000111"]);
     const customers = await api<{ items: { telegramUserId: string }[] } | { telegramUserId: string }[]>("GET", "/api/customers");
     const list = Array.isArray(customers) ? customers : customers.items;
     expect(list.map((c) => c.telegramUserId)).not.toContain(TEST_CUSTOMER_ID);
@@ -235,6 +256,23 @@ describe("the chat simulator", () => {
     expect(lastBotText(state)).toMatch(/empty/i);
     const [real] = await setup.shop.server.deps.db.select().from(orders).where(eq(orders.id, realOrder.id));
     expect(real).toBeDefined();
+  });
+
+  it("a real bot ignores an update claiming to come from the test customer (only a forged one could)", async () => {
+    const from = setup.telegram.calls.length;
+    const response = await setup.shop.postUpdate({
+      update_id: 990_001,
+      message: {
+        message_id: 1,
+        date: Math.floor(Date.now() / 1000),
+        chat: { id: Number(TEST_CUSTOMER_ID), type: "private", first_name: "Forged" },
+        from: { id: Number(TEST_CUSTOMER_ID), is_bot: false, first_name: "Forged" },
+        text: "/start",
+        entities: [{ type: "bot_command", offset: 0, length: 6 }],
+      },
+    });
+    expect(response.status).toBe(200);
+    expect(setup.telegram.calls.slice(from)).toEqual([]);
   });
 
   it("is for the admin only", async () => {

@@ -192,7 +192,12 @@ export function simulateTurn(
     const uploads = new WeakMap<object, string>();
     const simulatorDeps: BotDeps = { ...deps, storage: rememberingStorage(deps.storage, uploads) };
     // The token is never used to reach Telegram here; grammY only wants one to build its client.
-    const bot = createBot(simulatorDeps, { ...settings, botToken: settings.botToken || "0:simulator" }, { log: options.log, botInfo, retry: false });
+    const bot = createBot(simulatorDeps, { ...settings, botToken: settings.botToken || "0:simulator" }, {
+      log: options.log,
+      botInfo,
+      retry: false,
+      servesTestCustomer: true,
+    });
     const events: SimulatorEvent[] = [];
     captureCalls(bot, simulatorDeps, events, uploads);
 

@@ -47,16 +47,13 @@ export function BotSimulator({ botName }: { botName: string }) {
     const fresh = events
       .filter((event) => event.type === "notice" && event.text)
       .map((event) => ({ id: ++noticeId.current, text: event.text!, alert: event.alert }));
-    if (fresh.length > 0) setNotices((current) => [...current, ...fresh]);
+    if (fresh.length === 0) return;
+    setNotices((current) => [...current, ...fresh]);
+    // A passing notice fades on its own; an alert stays until closed, as in Telegram.
+    for (const notice of fresh) {
+      if (!notice.alert) setTimeout(() => setNotices((current) => current.filter((other) => other.id !== notice.id)), NOTICE_MS);
+    }
   }
-
-  // Passing notices fade on their own; an alert stays until closed, as in Telegram.
-  useEffect(() => {
-    const passing = notices.filter((notice) => !notice.alert);
-    if (passing.length === 0) return;
-    const timer = setTimeout(() => setNotices((current) => current.filter((notice) => notice.alert || notice.id > passing.at(-1)!.id)), NOTICE_MS);
-    return () => clearTimeout(timer);
-  }, [notices]);
 
   const messages = state.data?.messages ?? [];
   const lastMessageKey = messages.length > 0 ? `${messages.at(-1)!.messageId}:${messages.at(-1)!.text.length}` : "";
@@ -64,6 +61,14 @@ export function BotSimulator({ botName }: { botName: string }) {
     const chat = chatRef.current;
     if (chat) chat.scrollTop = chat.scrollHeight;
   }, [lastMessageKey]);
+  // The newest message stays in sight when the phone frame changes size (a rotated phone, a narrower window).
+  useEffect(() => {
+    const chat = chatRef.current;
+    if (!chat || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(() => (chat.scrollTop = chat.scrollHeight));
+    observer.observe(chat);
+    return () => observer.disconnect();
+  }, []);
 
   function send(event: FormEvent) {
     event.preventDefault();
@@ -223,7 +228,16 @@ function ChatMessage({ message, disabled, onPress }: { message: SimulatorMessage
   return (
     <div className="max-w-[92%] space-y-1" data-testid="simulator-message" data-from="bot" data-message-id={message.messageId}>
       <div className="overflow-hidden rounded-2xl rounded-bl-sm bg-white text-sm text-neutral-900 shadow-xs">
-        {message.photo && <img src={message.photo} alt="" className="max-h-64 w-full bg-neutral-100 object-contain" loading="lazy" />}
+        {message.photo && <img
+            src={message.photo}
+            alt=""
+            className="max-h-64 w-full bg-neutral-100 object-contain"
+            // A picture that arrives after its message pushes the chat down: keep the newest message in sight.
+            onLoad={(event) => {
+              const chat = event.currentTarget.closest('[role="log"]');
+              if (chat) chat.scrollTop = chat.scrollHeight;
+            }}
+          />}
         {(message.text || !message.photo) && <p className="px-3 pt-1.5 whitespace-pre-wrap break-words">{message.text}</p>}
         <p className="px-3 pb-1 text-right text-[0.65rem] text-neutral-600">
           {message.edited ? "edited " : ""}
