@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { AxeBuilder } from "@axe-core/playwright";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { TEST_CUSTOMER_ID } from "../contract/simulator";
 import { startFakeNowPayments, type FakeNowPayments } from "../server/testing/fake-nowpayments";
@@ -119,6 +120,9 @@ test.describe("chat simulator", () => {
     await button(chat, /Bitcoin/).click();
     await expect(chat).toContainText("Total: £13.00");
     await screenshot(page, "chat-simulator-desktop");
+    // A full chat (bubbles, a photo, keyboards, a notice) passes axe as the other screens do (e2e/a11y.spec.ts).
+    const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).include('[data-testid="bot-simulator"]').analyze();
+    expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
     await button(chat, /Confirm and pay/).click();
     await expect(chat).toContainText("To pay, send exactly");
     await expect(chat).toContainText("SIMULATION-ONLY");

@@ -111,6 +111,7 @@ describe("orders API", () => {
         shortfall: null,
         paidAt: hoursAgo(0.5).toISOString(),
         adminFlag: null,
+        isTest: false,
         createdAt: hoursAgo(1).toISOString(),
         updatedAt: expect.any(String),
       });
