@@ -1,5 +1,5 @@
 import { Bitcoin, Coins } from "lucide-react";
-import type { Order, OrderAdminFlag, OrderStatus } from "../../../contract";
+import { TEST_CUSTOMER_ID, TEST_CUSTOMER_NAME, type Order, type OrderAdminFlag, type OrderStatus } from "../../../contract";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/lib/utils";
 import { ADMIN_FLAG_LABELS } from "./order-money";
@@ -31,6 +31,8 @@ export function OrderStatusBadge({ status }: { status: OrderStatus }) {
 /** SPEC §2: @username, else the user id, else 'Telegram User'. */
 export function customerLabel(order: Pick<Order, "telegramUsername" | "telegramUserId">): string {
   if (order.telegramUsername) return `@${order.telegramUsername}`;
+  // Bot Preview's test customer has no username; its reserved id would read like a real customer's.
+  if (order.telegramUserId === TEST_CUSTOMER_ID) return TEST_CUSTOMER_NAME;
   return order.telegramUserId || "Telegram User";
 }
 

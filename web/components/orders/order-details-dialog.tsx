@@ -12,7 +12,7 @@ import { AddressDialog } from "./address-dialog";
 import { DispatchForm } from "./dispatch-form";
 import { OrderActivity } from "./order-activity";
 import { OrderHistory } from "./order-history";
-import { AdminFlagBadge, OrderStatusBadge, TestOrderBadge } from "./order-bits";
+import { AdminFlagBadge, customerLabel, OrderStatusBadge, TestOrderBadge } from "./order-bits";
 import { ADMIN_FLAG_HINTS, coinOf, underpaidText } from "./order-money";
 import { SettleActions } from "./order-settle-actions";
 import { SendMessagePanel } from "./send-message-panel";
@@ -172,7 +172,7 @@ export function OrderDetailsDialog({
                 </h3>
                 <dl className="space-y-1.5">
                   <Field label="Username">
-                    {order.telegramUsername ? `@${order.telegramUsername}` : order.telegramUserId}
+                    {order.isTest ? customerLabel(order) : order.telegramUsername ? `@${order.telegramUsername}` : order.telegramUserId}
                   </Field>
                   {address || !order.addressErasedAt ? (
                     <>
