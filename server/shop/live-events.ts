@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, asc, gte, isNotNull } from "drizzle-orm";
+import { and, asc, eq, gte, isNotNull } from "drizzle-orm";
 import type { LiveEventName, LiveOrderPaid } from "../../contract";
 import type { DbOrTx } from "../db/client";
 import { orders } from "../db/schema";
@@ -162,7 +162,8 @@ export function createLiveFeed(deps: { changes: ChangeFeed; db: DbOrTx; now: () 
     const paid = await deps.db
       .select({ id: orders.id, paidAt: orders.paidAt, totalAmount: orders.totalAmount, currency: orders.currency })
       .from(orders)
-      .where(and(isNotNull(orders.paidAt), gte(orders.paidAt, since)))
+      // A test order (Bot Preview's simulator, docs/decisions/0023) rings no chime: the owner just paid it by hand.
+      .where(and(isNotNull(orders.paidAt), gte(orders.paidAt, since), eq(orders.isTest, false)))
       .orderBy(asc(orders.paidAt))
       .limit(PAID_BATCH);
     for (const order of paid) {

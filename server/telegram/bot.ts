@@ -157,7 +157,8 @@ export function createBot(deps: BotDeps, settings: BotSettings, options: CreateB
     });
   }
   // The owner's /link (issue 14, item 5) works in groups too: before the shop, which ignores them.
-  bot.use(ownerLinkFeature(deps, options.log));
+  // Not for the simulator's test customer: its chat is no place for the owner's alerts.
+  if (!options.servesTestCustomer) bot.use(ownerLinkFeature(deps, options.log));
   // The shop talks to customers one to one; groups and channels are ignored.
   const shop = bot.chatType("private");
   shop.use(guard(options.log));

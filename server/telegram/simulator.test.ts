@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Order, RevenueReport, SimulatorState } from "../../contract";
 import { broadcastRecipients, orders, products } from "../db/schema";
 import { createBroadcast, recordBotStart } from "../shop/broadcasts";
+import { getOwnerAlerts, issueLinkCode } from "../shop/owner-alerts";
 import { TEST_CUSTOMER_ID } from "../shop/simulator";
 import { startShopWithBot, type ShopWithBot } from "../testing/bot-harness";
 import { insertOrder, insertProduct } from "../testing/factories";
@@ -256,6 +257,12 @@ describe("the chat simulator", () => {
     expect(lastBotText(state)).toMatch(/empty/i);
     const [real] = await setup.shop.server.deps.db.select().from(orders).where(eq(orders.id, realOrder.id));
     expect(real).toBeDefined();
+  });
+
+  it("the test customer cannot take the owner's alerts with a link code", async () => {
+    const { code } = await issueLinkCode(setup.shop.server.deps.db, new Date());
+    await say(`/link ${code}`);
+    expect((await getOwnerAlerts(setup.shop.server.deps.db)).linked).toBeFalsy();
   });
 
   it("a real bot ignores an update claiming to come from the test customer (only a forged one could)", async () => {
