@@ -145,18 +145,25 @@ export type NewSimulatorMessage = {
  * chat's messages). The simulator handles one turn at a time (telegram/simulator.ts).
  */
 export async function addSimulatorMessage(db: DbOrTx, message: NewSimulatorMessage, now: Date): Promise<number> {
-  const [row] = await db
-    .insert(simulatorMessages)
-    .values({
-      messageId: sql`(select coalesce(max(${simulatorMessages.messageId}), 0) + 1 from ${simulatorMessages})`,
-      fromCustomer: message.fromCustomer,
-      text: message.text,
-      photo: message.photo ?? null,
-      keyboard: message.keyboard ?? null,
-      createdAt: now,
-    })
-    .returning({ messageId: simulatorMessages.messageId });
-  const messageId = row!.messageId;
+  // A message the shop sends outside a turn (a dispatch notice) may take the same number at the same
+  // moment: the later one takes the next number.
+  let messageId: number | undefined;
+  for (let attempt = 0; messageId === undefined; attempt++) {
+    if (attempt === 10) throw new Error("the simulator's chat could not number a message");
+    const [row] = await db
+      .insert(simulatorMessages)
+      .values({
+        messageId: sql`(select coalesce(max(${simulatorMessages.messageId}), 0) + 1 from ${simulatorMessages})`,
+        fromCustomer: message.fromCustomer,
+        text: message.text,
+        photo: message.photo ?? null,
+        keyboard: message.keyboard ?? null,
+        createdAt: now,
+      })
+      .onConflictDoNothing()
+      .returning({ messageId: simulatorMessages.messageId });
+    messageId = row?.messageId;
+  }
   if (messageId > KEPT_MESSAGES * 2) {
     await db.delete(simulatorMessages).where(sql`${simulatorMessages.messageId} <= ${messageId - KEPT_MESSAGES}`);
   }

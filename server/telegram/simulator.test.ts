@@ -4,7 +4,7 @@ import type { Order, RevenueReport, SimulatorState } from "../../contract";
 import { broadcastRecipients, orders, products } from "../db/schema";
 import { createBroadcast, recordBotStart } from "../shop/broadcasts";
 import { getOwnerAlerts, issueLinkCode } from "../shop/owner-alerts";
-import { TEST_CUSTOMER_ID } from "../shop/simulator";
+import { recordMessageToTestCustomer, TEST_CUSTOMER_ID } from "../shop/simulator";
 import { startShopWithBot, type ShopWithBot } from "../testing/bot-harness";
 import { insertOrder, insertProduct } from "../testing/factories";
 import { startFakeNowPayments, type FakeNowPayments } from "../testing/fake-nowpayments";
@@ -257,6 +257,28 @@ describe("the chat simulator", () => {
     expect(lastBotText(state)).toMatch(/empty/i);
     const [real] = await setup.shop.server.deps.db.select().from(orders).where(eq(orders.id, realOrder.id));
     expect(real).toBeDefined();
+  });
+
+  it("turns sent at once, and shop messages arriving meanwhile, each get their own message number", async () => {
+    await api("POST", "/api/bot/simulator/reset");
+    const db = setup.shop.server.deps.db;
+    await Promise.all([
+      say("hello 1"),
+      say("hello 2"),
+      say("/start"),
+      recordMessageToTestCustomer(db, "Shop notice A", new Date()),
+      recordMessageToTestCustomer(db, "Shop notice B", new Date()),
+      api("POST", "/api/bot/simulator/reset"),
+      say("hello 3"),
+    ]);
+    const state = await api("GET", "/api/bot/simulator");
+    const ids = state.messages.map((m) => m.messageId);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort((a, b) => a - b)).toEqual(ids);
+    // Whatever order they ran in, the chat carries on.
+    const after = await say("hello 4");
+    expect(after.messages.at(-2)).toMatchObject({ fromCustomer: true, text: "hello 4" });
+    expect(after.messages.at(-1)!.fromCustomer).toBe(false);
   });
 
   it("the test customer cannot take the owner's alerts with a link code", async () => {

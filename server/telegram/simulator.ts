@@ -10,6 +10,7 @@ import {
   deleteSimulatorMessage,
   editSimulatorMessage,
   getSimulatorMessage,
+  resetTestCustomer,
   TEST_CUSTOMER_ID,
   TEST_CUSTOMER_NAME,
 } from "../shop/simulator";
@@ -230,4 +231,9 @@ export function simulateTurn(
     await bot.handleUpdate(update);
     return events;
   });
+}
+
+/** "Reset test customer", between turns: a turn in progress finishes first, and none writes into the fresh chat. */
+export function resetSimulator(deps: Pick<BotDeps, "db" | "now">): Promise<{ deletedOrders: number }> {
+  return oneAtATime(() => resetTestCustomer(deps.db, deps.now()));
 }

@@ -7,8 +7,8 @@ import {
   type SimulatorState,
 } from "../../../contract";
 import { simulatePayment } from "../../payments/simulation";
-import { listSimulatorMessages, pendingSimulatedPayment, resetTestCustomer, TEST_CUSTOMER_ID, TEST_CUSTOMER_NAME } from "../../shop/simulator";
-import { simulateTurn } from "../../telegram/simulator";
+import { listSimulatorMessages, pendingSimulatedPayment, TEST_CUSTOMER_ID, TEST_CUSTOMER_NAME } from "../../shop/simulator";
+import { resetSimulator, simulateTurn } from "../../telegram/simulator";
 import type { AppDeps, Routes } from "../deps";
 import { ERROR_ANSWERS } from "../openapi";
 
@@ -88,7 +88,7 @@ export const simulatorRoutes: Routes = (app, deps) => {
       },
     },
     async () => {
-      await resetTestCustomer(deps.db, deps.now());
+      await resetSimulator(deps);
       return stateOf(deps, []);
     },
   );
