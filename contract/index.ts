@@ -710,3 +710,4 @@ export * from "./bot-status";
 export * from "./broadcasts";
 export * from "./owner-alerts";
 export * from "./privacy";
+export * from "./private-addresses";

@@ -513,3 +513,32 @@ export const erasureRequests = pgTable("erasure_requests", {
   telegramUserId: text("telegram_user_id").primaryKey(),
   requestedAt: timestamp("requested_at", { withTimezone: true }).notNull(),
 });
+
+/**
+ * The owner's keys for owner-only addresses (issue 15, item 2; docs/decisions/0025): the public key
+ * new addresses are sealed to, and the private key wrapped by the owner's passphrase, which the
+ * server cannot open. At most one key is in use (retired_at null); a retired key stays, so the
+ * addresses sealed to it can still be opened by its passphrase.
+ */
+export const ownerSealKeys = pgTable(
+  "owner_seal_keys",
+  {
+    /** The public key's fingerprint (contract/owner-seal.ts ownerKeyId). */
+    keyId: text("key_id").primaryKey(),
+    /** SubjectPublicKeyInfo of a P-256 point, base64. */
+    publicKey: text("public_key").notNull(),
+    /** The PKCS#8 private key under AES-256-GCM with the passphrase's key: base64 of nonce and ciphertext. */
+    wrappedPrivateKey: text("wrapped_private_key").notNull(),
+    salt: text("salt").notNull(),
+    iterations: integer("iterations").notNull(),
+    createdAt: createdAt(),
+    /** When the passphrase was last set (the key pair stays the same). */
+    passphraseChangedAt: timestamp("passphrase_changed_at", { withTimezone: true }).notNull().defaultNow(),
+    /** When private addresses were turned off; new addresses are then encrypted with the server's key again. */
+    retiredAt: timestamp("retired_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("owner_seal_keys_one_in_use_idx").using("btree", sql`(${t.retiredAt} is null)`).where(sql`${t.retiredAt} is null`),
+    check("owner_seal_keys_iterations_range", sql`${t.iterations} between 600000 and 10000000`),
+  ],
+);

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { formatKeyId } from "../../contract/owner-seal";
 import { recordAudit, summariseChange } from "../shop/audit";
 import { describeForget } from "../shop/privacy";
 import type { AppDeps } from "./deps";
@@ -69,6 +70,21 @@ const SPECIAL: Record<string, Special | "not recorded"> = {
         },
         "owner",
       ),
+  },
+  // Private addresses (docs/decisions/0025): the key's fingerprint, never the keys themselves.
+  "POST /api/private-addresses": {
+    action: "private-addresses.turned-on",
+    target: (_request, answer) => textField(answer, "activeKeyId"),
+    summary: (_request, answer) => `New addresses are sealed to the owner's key ${formatKeyId(textField(answer, "activeKeyId") ?? "")}`,
+  },
+  "PUT /api/private-addresses/passphrase": {
+    action: "private-addresses.passphrase-changed",
+    target: (request) => textField(request.body, "keyId"),
+    summary: (request) => `The passphrase of key ${formatKeyId(textField(request.body, "keyId") ?? "")} was changed`,
+  },
+  "DELETE /api/private-addresses": {
+    action: "private-addresses.turned-off",
+    summary: () => "New addresses are encrypted with the server's key; addresses sealed before stay sealed",
   },
   // No password, not even a wrong one, reaches the log.
   "POST /api/auth/login": { summary: () => "" },
