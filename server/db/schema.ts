@@ -107,7 +107,13 @@ export const orders = pgTable(
     paymentStatus: text("payment_status").default("waiting"),
     paymentId: text("payment_id"),
     transactionHash: text("transaction_hash"),
-    shippingAddress: jsonb("shipping_address").$type<ShippingAddress | null>(),
+    /**
+     * The shipping address as one encrypted envelope (shop/address-vault.ts; issue 15): never in clear.
+     * Null once erased (addressErasedAt) or for an order that never had one.
+     */
+    address: text("address"),
+    /** Blind index tokens of the address (keyed HMACs of the postcode, its outward code, the name and its words): the owner's search. */
+    addressSearch: text("address_search").array(),
     // No foreign key: deleting a postage option changes nothing on past orders (DESIGN decision 5);
     // the name and price it had at checkout are kept below.
     postageOptionId: uuid("postage_option_id"),
@@ -144,18 +150,14 @@ export const orders = pgTable(
     index("orders_created_at_id_idx").on(t.createdAt, t.id),
     index("orders_status_total_id_idx").on(t.status, t.totalAmount, t.id),
     index("orders_total_id_idx").on(t.totalAmount, t.id),
-    // The search's prefixes (@username, customer name, postcode without spaces), spelled as
-    // order-list.ts spells them; text_pattern_ops lets LIKE 'abc%' use them under any collation.
+    // The @username prefix search, spelled as order-list.ts spells it; text_pattern_ops lets LIKE 'abc%'
+    // use it under any collation. Names and postcodes are found through the blind index (address_search).
     index("orders_username_search_idx").using("btree", sql`lower(${t.telegramUsername}) text_pattern_ops`),
-    index("orders_name_search_idx").using("btree", sql`lower(${t.shippingAddress} ->> 'name') text_pattern_ops`),
-    index("orders_postcode_search_idx").using(
-      "btree",
-      sql`upper(replace(${t.shippingAddress} ->> 'postcode', ' ', '')) text_pattern_ops`,
-    ),
+    index("orders_address_search_idx").using("gin", t.addressSearch),
     index("orders_telegram_user_id_idx").on(t.telegramUserId),
     index("orders_paid_at_idx").on(t.paidAt),
     // The retention pass (shop/privacy.ts): closed orders that still hold an address, by when they closed.
-    index("orders_retention_idx").on(t.closedAt).where(sql`${t.shippingAddress} is not null`),
+    index("orders_retention_idx").on(t.closedAt).where(sql`${t.address} is not null`),
     uniqueIndex("orders_payment_id_idx").on(t.paymentId),
   ],
 );
@@ -513,6 +515,25 @@ export const erasureRequests = pgTable("erasure_requests", {
   telegramUserId: text("telegram_user_id").primaryKey(),
   requestedAt: timestamp("requested_at", { withTimezone: true }).notNull(),
 });
+
+/**
+ * The data keys that encrypt what customers typed (shop/vault.ts, docs/decisions/0024-encryption-at-rest.md),
+ * each wrapped by the master key (SECRET_KEY or DATA_DIR/secret.key), which is never stored here. One is
+ * "current" (new values); during `npm run keys:rotate` the one before is "retiring" (its values are being
+ * re-encrypted); then "retired", its wrapped key deleted.
+ */
+export const dataKeys = pgTable(
+  "data_keys",
+  {
+    id: text("id").primaryKey(),
+    /** The key wrapped by the master key ("mk1:..."); null once retired. */
+    wrapped: text("wrapped"),
+    state: text("state").$type<"current" | "retiring" | "retired">().notNull(),
+    createdAt: createdAt(),
+    retiredAt: timestamp("retired_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("data_keys_one_current_idx").on(t.state).where(sql`${t.state} = 'current'`)],
+);
 
 /**
  * The owner's keys for owner-only addresses (issue 15, item 2; docs/decisions/0025): the public key

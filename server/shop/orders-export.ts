@@ -1,7 +1,8 @@
 import { asc, inArray } from "drizzle-orm";
 import type { DbOrTx } from "../db/client";
 import { orderItems, type orders } from "../db/schema";
-import { type OrderFilters, orderPageQuery } from "./order-list";
+import { type OrderFilters, filterConditions, orderPageQuery } from "./order-list";
+import { revealAddresses, type RevealedAddress } from "./address-vault";
 import { encodeCursor } from "./paging";
 
 // The orders as a spreadsheet (issue 13, item 5): one CSV line per order item, for the filters of the
@@ -10,6 +11,7 @@ import { encodeCursor } from "./paging";
 
 type OrderRow = typeof orders.$inferSelect;
 type OrderItemRow = typeof orderItems.$inferSelect;
+type ShownAddress = (RevealedAddress & { kind: "clear" })["address"] | null;
 
 /** Orders read per query: a few hundred kilobytes of CSV per page. */
 export const EXPORT_PAGE_SIZE = 500;
@@ -61,20 +63,20 @@ export function csvLine(cells: readonly (string | number | null | undefined)[]):
 }
 
 /** "Ann Smith (@ann)": the name first, so the usual cell does not start with @ and need neutralising. */
-function customerOf(order: OrderRow): string {
-  const name = order.shippingAddress?.name ?? null;
+function customerOf(order: OrderRow, address: ShownAddress): string {
+  const name = address?.name ?? null;
   const username = order.telegramUsername ? `@${order.telegramUsername}` : null;
   if (name && username) return `${name} (${username})`;
   return name ?? username ?? "";
 }
 
 /** The lines of one order: one per item, or one with empty item cells for an order without items. */
-function orderLines(order: OrderRow, items: OrderItemRow[]): string {
-  const address = order.shippingAddress;
+function orderLines(order: OrderRow, revealed: RevealedAddress, items: OrderItemRow[]): string {
+  const address: ShownAddress = revealed.kind === "clear" ? revealed.address : null;
   const orderCells = (item: OrderItemRow | null) => [
     order.id,
     order.createdAt.toISOString(),
-    customerOf(order),
+    customerOf(order, address),
     order.telegramUserId,
     address?.name,
     address?.streetAddress,
@@ -119,14 +121,19 @@ async function itemsByOrder(db: DbOrTx, orderIds: string[]): Promise<Map<string,
 export async function* exportOrdersCsv(db: DbOrTx, filters: OrderFilters, pageSize = EXPORT_PAGE_SIZE): AsyncGenerator<string> {
   yield UTF8_BOM + csvLine(ORDER_EXPORT_COLUMNS);
   let cursor: string | undefined;
+  const conditions = await filterConditions(db, filters);
   for (;;) {
-    const rows = await orderPageQuery(db, { ...filters, limit: pageSize, cursor });
+    const rows = await orderPageQuery(db, { ...filters, limit: pageSize, cursor }, conditions);
     const page = rows.slice(0, pageSize);
     const items = await itemsByOrder(
       db,
       page.map((row) => row.order.id),
     );
-    if (page.length > 0) yield page.map((row) => orderLines(row.order, items.get(row.order.id) ?? [])).join("");
+    const addresses = await revealAddresses(
+      db,
+      page.map((row) => row.order),
+    );
+    if (page.length > 0) yield page.map((row, index) => orderLines(row.order, addresses[index]!, items.get(row.order.id) ?? [])).join("");
     const last = page.at(-1);
     if (rows.length <= pageSize || !last) return;
     cursor = encodeCursor(filters.sort, [last.key0, last.key1]);
