@@ -1,6 +1,8 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "../db/client";
 import { orders, type ShippingAddress } from "../db/schema";
+import { sealAddress } from "../../contract/owner-seal";
+import { activeOwnerPublicKey } from "./private-addresses";
 import { blindTokens, type DataKey, isServerSealed, liveKeys, open, seal, sealedKeyId, VaultError, currentKey } from "./vault";
 
 // The one place shipping addresses are stored and read (issue 15; docs/decisions/0024-encryption-at-rest.md).
@@ -10,6 +12,8 @@ import { blindTokens, type DataKey, isServerSealed, liveKeys, open, seal, sealed
 //
 // orders.address holds one tagged envelope:
 //   "sk1:..."  encrypted under a server data key (shop/vault.ts): the server can show it.
+//   "owner-seal:v1:..."  sealed to the owner's public key (private addresses, contract/owner-seal.ts):
+//              only the owner's browser opens it; the server passes it on as it is.
 // orders.address_search holds the blind index tokens the owner's search matches (order-list.ts).
 
 /** The columns of an order that hold its address, as stored. */
@@ -111,4 +115,20 @@ export async function addressSearchCondition(db: DbOrTx, q: string): Promise<SQL
     tokens.map((token) => sql`${token}`),
     sql`, `,
   )}]::text[]`;
+}
+
+/**
+ * The stored columns of a new order's address (checkout). With private addresses on (owner-only mode,
+ * docs/decisions/0025-owner-only-addresses.md) it is sealed to the owner's public key, which no key of
+ * the server opens; otherwise it is encrypted as protectAddress does. The blind index is made from the
+ * clear text in both cases, while the server still holds it, so the owner's search keeps working.
+ */
+export async function protectNewAddress(db: DbOrTx, orderId: string, address: ShippingAddress): Promise<StoredAddress> {
+  const owner = await activeOwnerPublicKey(db);
+  if (!owner) return protectAddress(db, orderId, address);
+  const clear = { name: address.name, streetAddress: address.streetAddress, postcode: address.postcode, contact: address.contact ?? null };
+  return {
+    address: await sealAddress(owner, clear, orderId),
+    addressSearch: blindTokens(await currentKey(db), addressTerms(clear)),
+  };
 }

@@ -10,7 +10,7 @@ import { conflict, invalid, ShopError, unavailable } from "./errors";
 import { isUuid, shortOrderId } from "./ids";
 import { recordOrderEvent } from "./order-events";
 import { orderOf } from "./orders";
-import { protectAddress } from "./address-vault";
+import { protectNewAddress } from "./address-vault";
 import { consoleLogger, type CustomerNotifier, type ShopLogger } from "./ports";
 import { formatPence, toPence, unitPricePence } from "./pricing";
 import { getBotSettings } from "./settings";
@@ -188,13 +188,13 @@ export async function checkout(deps: CheckoutDeps, input: CheckoutInput): Promis
       throw new TotalChangedError(input.quotedTotalPence, quote.totalPence);
     }
 
-    // The id is chosen here: the encrypted address is bound to it (address-vault.ts).
+    // The id is chosen here: the encrypted (or owner-sealed) address is bound to it (address-vault.ts).
     const orderId = crypto.randomUUID();
     const [order] = await tx
       .insert(orders)
       .values({
         id: orderId,
-        ...(await protectAddress(tx, orderId, address.data)),
+        ...(await protectNewAddress(tx, orderId, address.data)),
         telegramUserId: input.telegramUserId,
         telegramUsername: input.telegramUsername ?? null,
         status: "pending",

@@ -4,6 +4,7 @@ import { orderItems, type orders } from "../db/schema";
 import { type OrderFilters, filterConditions, orderPageQuery } from "./order-list";
 import { revealAddresses, type RevealedAddress } from "./address-vault";
 import { encodeCursor } from "./paging";
+import { csvLine } from "../../contract/csv";
 
 // The orders as a spreadsheet (issue 13, item 5): one CSV line per order item, for the filters of the
 // Orders screen (order-list.ts answers them, so the file holds exactly the orders the list shows).
@@ -38,29 +39,13 @@ export const ORDER_EXPORT_COLUMNS = [
   "Payment status",
   "Carrier",
   "Tracking number",
+  // Owner-only mode (docs/decisions/0025): the address as sealed to the owner's key, which the server
+  // cannot open. Exported from a browser that unlocked, the address columns are filled in instead.
+  "Sealed address",
 ] as const;
 
-/**
- * A spreadsheet runs a cell that starts with = + - @ as a formula (and tab or carriage return can
- * hide such a start): a customer's name "=HYPERLINK(...)" would run on the owner's machine. Such a
- * cell gets a leading single quote, which spreadsheets show as text (OWASP's advice for CSV).
- */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-export function neutraliseCell(text: string): string {
-  return FORMULA_START.test(text) ? `'${text}` : text;
-}
-
-/** One cell, neutralised and quoted as RFC 4180 asks when it holds a quote, comma or line break. */
-export function csvCell(value: string | number | null | undefined): string {
-  const text = neutraliseCell(value == null ? "" : String(value));
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-/** One record, ended by CRLF as RFC 4180 has it. */
-export function csvLine(cells: readonly (string | number | null | undefined)[]): string {
-  return `${cells.map(csvCell).join(",")}\r\n`;
-}
+// The cells are written as contract/csv.ts has it (the browser rewrites the file with it after unlocking).
+export { csvCell, csvLine, neutraliseCell } from "../../contract/csv";
 
 /** "Ann Smith (@ann)": the name first, so the usual cell does not start with @ and need neutralising. */
 function customerOf(order: OrderRow, address: ShownAddress): string {
@@ -92,6 +77,7 @@ function orderLines(order: OrderRow, revealed: RevealedAddress, items: OrderItem
     order.paymentStatus,
     order.carrier,
     order.trackingNumber,
+    revealed.kind === "sealed" ? revealed.sealed : null,
   ];
   return (items.length === 0 ? [null] : items).map((item) => csvLine(orderCells(item))).join("");
 }

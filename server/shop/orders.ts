@@ -46,6 +46,7 @@ export function toOrder(row: OrderRow, revealed: RevealedAddress): Order {
     paymentId: row.paymentId,
     transactionHash: row.transactionHash,
     shippingAddress: revealed.kind === "clear" ? revealed.address : null,
+    sealedShippingAddress: revealed.kind === "sealed" ? revealed.sealed : null,
     addressErasedAt: row.addressErasedAt?.toISOString() ?? null,
     postageOptionId: row.postageOptionId,
     postageName: row.postageName,
