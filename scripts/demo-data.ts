@@ -12,6 +12,7 @@ import {
   type ShippingAddress,
 } from "../server/db/schema";
 import { protectAddress } from "../server/shop/address-vault";
+import { protectMessage } from "../server/shop/message-vault";
 import { CliError } from "./cli";
 
 // A believable small shop for trying the back office: every screen has something to show.
@@ -276,10 +277,12 @@ export async function seedDemo(db: Db, now: Date): Promise<{ categories: number;
         const latestOrder = placed
           .filter((o) => o.telegramUserId === customer.id && o.createdAt.getTime() <= now.getTime() - ago)
           .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0];
+        const messageId = crypto.randomUUID();
         await tx.insert(customerMessages).values({
+          id: messageId,
+          ...(await protectMessage(tx, messageId, text)),
           telegramUserId: customer.id,
           telegramUsername: customer.username,
-          message: text,
           isFromCustomer: from === "customer",
           isRead: from === "admin" ? true : (read ?? false),
           orderId: latestOrder?.id ?? null,

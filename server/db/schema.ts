@@ -204,7 +204,10 @@ export const customerMessages = pgTable(
     id: id(),
     telegramUserId: text("telegram_user_id").notNull(),
     telegramUsername: text("telegram_username"),
+    /** The text as one encrypted envelope (shop/message-vault.ts; issue 15): never in clear. */
     message: text("message").notNull(),
+    /** Blind index tokens of the text's words (keyed HMACs): the Messages search, without the text. */
+    searchTokens: text("search_tokens").array(),
     isFromCustomer: boolean("is_from_customer").notNull().default(true),
     isRead: boolean("is_read").notNull().default(false),
     orderId: uuid("order_id").references(() => orders.id, { onDelete: "set null" }),
@@ -220,6 +223,7 @@ export const customerMessages = pgTable(
       .on(t.createdAt, t.id)
       .where(sql`${t.isFromCustomer} and not ${t.isRead}`),
     index("customer_messages_username_search_idx").using("btree", sql`lower(${t.telegramUsername}) text_pattern_ops`),
+    index("customer_messages_search_tokens_idx").using("gin", t.searchTokens),
   ],
 );
 

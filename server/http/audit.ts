@@ -46,11 +46,13 @@ const SPECIAL: Record<string, Special | "not recorded"> = {
     target: (_request, answer) => textField(answer, "objectPath"),
     summary: () => "",
   },
-  // A reply belongs to the customer's story, found by their Telegram user id.
+  // A reply belongs to the customer's story, found by their Telegram user id. Its text is not
+  // repeated here: messages are kept encrypted (issue 15), the audit log is not.
   "POST /api/messages": {
     action: "message.reply",
     targetType: "customer",
     target: (request) => textField(request.body, "telegramUserId"),
+    summary: (request) => replySummary(request.body),
   },
   "PUT /api/messages/:id/read": { action: "message.mark-read" },
   "POST /api/orders/cleanup-expired": {
@@ -89,6 +91,13 @@ const SPECIAL: Record<string, Special | "not recorded"> = {
   // No password, not even a wrong one, reaches the log.
   "POST /api/auth/login": { summary: () => "" },
 };
+
+/** "A reply of 42 characters (order 1234abcd-...)": what was done, never what was said. */
+export function replySummary(body: unknown): string {
+  const text = textField(body, "message") ?? "";
+  const orderId = textField(body, "orderId");
+  return `A reply of ${text.length} ${text.length === 1 ? "character" : "characters"}${orderId ? ` about order ${orderId}` : ""}`;
+}
 
 function textField(value: unknown, field: string): string | null {
   if (!value || typeof value !== "object") return null;

@@ -13,7 +13,7 @@ import type { DbOrTx } from "../db/client";
 import { blockedCustomers, customerMessages, orders } from "../db/schema";
 import { notFound } from "./errors";
 import { messageUsernameSearchKey } from "./message-list";
-import { toMessage } from "./messages";
+import { messagesOf } from "./messages";
 import { usernameSearchKey } from "./order-list";
 import { ordersOf } from "./orders";
 import { addressSearchCondition, revealAddresses } from "./address-vault";
@@ -253,7 +253,7 @@ export async function getCustomerDetail(db: DbOrTx, telegramUserId: string): Pro
       .limit(CUSTOMER_MESSAGES_SHOWN),
   ]);
   if (!customer) throw notFound("Customer not found");
-  return { customer, orders: await ordersOf(db, orderRows), messages: messageRows.reverse().map(toMessage) };
+  return { customer, orders: await ordersOf(db, orderRows), messages: await messagesOf(db, messageRows.reverse()) };
 }
 
 async function blockState(db: DbOrTx, telegramUserId: string): Promise<CustomerBlockState> {

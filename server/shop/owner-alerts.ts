@@ -4,6 +4,7 @@ import { OWNER_LINK_CODE_MINUTES, type OwnerAlertKinds, type OwnerAlerts, type O
 import type { DbOrTx } from "../db/client";
 import { customerMessages, orderItems, orders, ownerAlertSettings } from "../db/schema";
 import { readableAddress } from "./address-vault";
+import { revealMessages } from "./message-vault";
 import { shortOrderId } from "./ids";
 
 // Owner alerts (issue 14, item 5; docs/decisions/0020-owner-alerts-outbox.md): the owner links a
@@ -259,7 +260,8 @@ export async function ownerAlertText(db: DbOrTx, alert: Pick<ClaimedAlert, "kind
         const [order] = await db.select({ id: orders.id, address: orders.address }).from(orders).where(eq(orders.id, message.orderId));
         who = order ? ((await readableAddress(db, order))?.address.name ?? null) : null;
       }
-      const quote = message.message.length > QUOTE_MAX ? `${message.message.slice(0, QUOTE_MAX)}…` : message.message;
+      const [said] = await revealMessages(db, [message]);
+      const quote = said!.length > QUOTE_MAX ? `${said!.slice(0, QUOTE_MAX)}…` : said!;
       const lines = [`✉️ New message from ${who ?? `customer ${message.telegramUserId}`}:`, quote];
       if (publicUrl) lines.push("", `Reply: ${publicUrl.replace(/\/+$/, "")}/messages`);
       return lines.join("\n");

@@ -2,6 +2,7 @@ import type { DbOrTx } from "../db/client";
 import crypto from "node:crypto";
 import { customerMessages, orderItems, orders, products, type ShippingAddress } from "../db/schema";
 import { ERASED_ADDRESS, protectAddress } from "../shop/address-vault";
+import { protectMessage } from "../shop/message-vault";
 import { reserveStock } from "../shop/stock";
 
 // Rows the API cannot create (orders come from the bot, customer messages from Telegram), inserted
@@ -96,16 +97,20 @@ export async function insertCustomerMessage(
   overrides: Partial<typeof customerMessages.$inferInsert> = {},
 ): Promise<CustomerMessageRow> {
   const n = next();
+  const { message: text = `Hello, a question about my order (${n})`, ...rest } = overrides;
+  const id = rest.id ?? crypto.randomUUID();
   const [row] = await db
     .insert(customerMessages)
     .values({
       telegramUserId: `10000${n}`,
       telegramUsername: `customer${n}`,
-      message: `Hello, a question about my order (${n})`,
       isFromCustomer: true,
       isRead: false,
-      ...overrides,
+      ...rest,
+      id,
+      ...(await protectMessage(db, id, text)),
     })
     .returning();
-  return row!;
+  // The row as stored, its text in clear for the test to compare with.
+  return { ...row!, message: text };
 }
