@@ -209,7 +209,10 @@ function TurnOnForm({ setup }: { setup: PrivateAddresses }) {
           <Checkbox
             id={`${id}-understood`}
             checked={understood}
-            onCheckedChange={(checked) => setUnderstood(checked === true)}
+            onCheckedChange={(checked) => {
+              setUnderstood(checked === true);
+              if (checked === true && problem?.field === "understood") setProblem(null);
+            }}
             aria-describedby={problem?.field === "understood" ? `${id}-understood-error` : undefined}
           />
           <Label htmlFor={`${id}-understood`} className="leading-snug font-normal">

@@ -53,7 +53,9 @@ export async function downloadOpenedExport(url: string, keys: ReadonlyMap<string
   const response = await fetch(url, { credentials: "include" });
   if (!response.ok) throw new ApiError(response.status, await response.text(), response.statusText);
   const filename = FILENAME.exec(response.headers.get("content-disposition") ?? "")?.[1] ?? "orders.csv";
-  const filled = await fillOpenedAddresses(await response.text(), keys);
+  // Decoded keeping the byte order mark (response.text() drops it): Excel needs it to read UTF-8.
+  const csv = new TextDecoder("utf-8", { ignoreBOM: true }).decode(await response.arrayBuffer());
+  const filled = await fillOpenedAddresses(csv, keys);
   const href = URL.createObjectURL(new Blob([filled], { type: "text/csv;charset=utf-8" }));
   const link = document.createElement("a");
   link.href = href;
