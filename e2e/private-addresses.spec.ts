@@ -1,7 +1,9 @@
 import fs from "node:fs";
 import type { Order, PrivateAddresses } from "../contract";
 import { createBotSettings, settle } from "./fixtures/ui";
-import { DESKTOP, expect, expectToast, PHONE, saveScreenshot, test } from "./support/fixtures";
+import { AxeBuilder } from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { ADMIN_PASSWORD, DESKTOP, expect, expectToast, PHONE, saveScreenshot, test } from "./support/fixtures";
 
 // Private addresses, the owner-only mode (issue 15, item 2): the owner sets a passphrase in Bot
 // Settings, the key pair is made in this browser, a new order's address is stored sealed (the seed
@@ -12,6 +14,15 @@ import { DESKTOP, expect, expectToast, PHONE, saveScreenshot, test } from "./sup
 const PASSPHRASE = "amber falcon quietly sings";
 const ADDRESS = { name: "Jane Smith", streetAddress: "1 High Street, London", postcode: "SW1A 1AA", contact: "07700 900123" };
 const short = (id: string) => id.slice(0, 8);
+
+/** axe (WCAG 2 A and AA) on the page or a part of it: no serious or critical violation, as e2e/a11y.spec.ts asks. */
+async function expectNoSeriousViolations(page: Page, where: string, include?: string) {
+  let builder = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]);
+  if (include) builder = builder.include(include);
+  const { violations } = await builder.analyze();
+  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  expect(serious, `axe on ${where}`).toEqual([]);
+}
 
 test.describe("private addresses", () => {
   test("set up in Bot Settings, sealed until unlocked, then shown everywhere and dispatched in one click", async ({ adminPage: page, seed, api, telegram }) => {
@@ -193,5 +204,45 @@ test.describe("private addresses", () => {
     await unlock.getByLabel("Passphrase").fill("a new passphrase for the shop");
     await unlock.getByRole("button", { name: "Unlock" }).click();
     await expect(dialog.getByRole("region", { name: "Customer Information" })).toContainText("Jane Smith");
+
+    // Logging out forgets the key: after logging in again the address is sealed until unlocked.
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await page.getByRole("button", { name: "Admin user menu" }).click();
+    await page.getByRole("menuitem", { name: "Logout" }).click();
+    await page.getByLabel("Password").fill(ADMIN_PASSWORD);
+    await page.getByRole("button", { name: "Access Dashboard" }).click();
+    await page.getByRole("button", { name: `View order ${short(sealedOrder.id)}` }).click();
+    await expect(dialog.getByTestId("sealed-address")).toContainText("Sealed: unlock to read");
+    await expect(dialog.getByText("Jane Smith")).toHaveCount(0);
+  });
+
+  test("axe finds nothing serious on the card, the sealed details and the unlock dialog", async ({ adminPage: page, seed }) => {
+    await page.setViewportSize(DESKTOP);
+    await page.goto("/bot-settings");
+    const card = page.getByTestId("private-addresses-card");
+    await expect(card.getByRole("button", { name: "Turn on private addresses" })).toBeVisible();
+    await card.getByRole("button", { name: "Turn on private addresses" }).click();
+    await expect(card.getByRole("alert")).toHaveCount(1);
+    await expectNoSeriousViolations(page, "the card, off, with an error", '[data-testid="private-addresses-card"]');
+    await card.getByLabel("Passphrase", { exact: true }).fill(PASSPHRASE);
+    await card.getByLabel("Passphrase again").fill(PASSPHRASE);
+    await card.getByRole("checkbox").check();
+    await card.getByRole("button", { name: "Turn on private addresses" }).click();
+    await expectToast(page, "Private addresses are on");
+    await expectNoSeriousViolations(page, "the card, on", '[data-testid="private-addresses-card"]');
+
+    const order = await seed.order({ status: "processing", shippingAddress: ADDRESS });
+    await page.goto("/orders");
+    await page.getByRole("button", { name: `View order ${short(order.id)}` }).click();
+    await expect(page.getByTestId("sealed-address")).toBeVisible();
+    await settle(page);
+    await expectNoSeriousViolations(page, "the sealed order details");
+    await page.getByTestId("sealed-address").getByRole("button", { name: "Unlock addresses" }).click();
+    const unlock = page.getByRole("dialog", { name: "Unlock addresses" });
+    await unlock.getByLabel("Passphrase").fill("wrong passphrase here");
+    await unlock.getByRole("button", { name: "Unlock" }).click();
+    await expect(unlock.getByRole("alert")).toBeVisible();
+    await settle(page);
+    await expectNoSeriousViolations(page, "the unlock dialog with its error", '[role="dialog"][aria-labelledby]');
   });
 });
