@@ -16,8 +16,8 @@ ALTER TABLE "customer_messages" ADD COLUMN "search_tokens" text[];--> statement-
 ALTER TABLE "orders" ADD COLUMN "address" text;--> statement-breakpoint
 ALTER TABLE "orders" ADD COLUMN "address_search" text[];--> statement-breakpoint
 CREATE UNIQUE INDEX "data_keys_one_current_idx" ON "data_keys" USING btree ("state") WHERE "data_keys"."state" = 'current';--> statement-breakpoint
-CREATE INDEX "customer_messages_search_tokens_idx" ON "customer_messages" USING gin ("search_tokens");--> statement-breakpoint
-CREATE INDEX "orders_address_search_idx" ON "orders" USING gin ("address_search");--> statement-breakpoint
+CREATE INDEX "customer_messages_search_tokens_idx" ON "customer_messages" USING gin ("search_tokens") WITH (fastupdate=false);--> statement-breakpoint
+CREATE INDEX "orders_address_search_idx" ON "orders" USING gin ("address_search") WITH (fastupdate=false);--> statement-breakpoint
 CREATE INDEX "orders_retention_idx" ON "orders" USING btree ("closed_at") WHERE "orders"."address" is not null;--> statement-breakpoint
 -- SQL cannot encrypt: a shop that has addresses keeps its clear "shipping_address" column until the
 -- server encrypts its rows into "address" at start (shop/encrypt-existing.ts: one transaction under an

@@ -153,7 +153,8 @@ export const orders = pgTable(
     // The @username prefix search, spelled as order-list.ts spells it; text_pattern_ops lets LIKE 'abc%'
     // use it under any collation. Names and postcodes are found through the blind index (address_search).
     index("orders_username_search_idx").using("btree", sql`lower(${t.telegramUsername}) text_pattern_ops`),
-    index("orders_address_search_idx").using("gin", t.addressSearch),
+    // fastupdate off: a search sees new rows in the index itself, and the planner costs it right (no pending list).
+    index("orders_address_search_idx").using("gin", t.addressSearch).with({ fastupdate: false }),
     index("orders_telegram_user_id_idx").on(t.telegramUserId),
     index("orders_paid_at_idx").on(t.paidAt),
     // The retention pass (shop/privacy.ts): closed orders that still hold an address, by when they closed.
@@ -223,7 +224,7 @@ export const customerMessages = pgTable(
       .on(t.createdAt, t.id)
       .where(sql`${t.isFromCustomer} and not ${t.isRead}`),
     index("customer_messages_username_search_idx").using("btree", sql`lower(${t.telegramUsername}) text_pattern_ops`),
-    index("customer_messages_search_tokens_idx").using("gin", t.searchTokens),
+    index("customer_messages_search_tokens_idx").using("gin", t.searchTokens).with({ fastupdate: false }),
   ],
 );
 

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../db/client";
 import type { ShippingAddress } from "../db/schema";
-import { protectAddress } from "./address-vault";
+import { protectAddress, tokenArray } from "./address-vault";
 import { saveConversation, ConversationStateSchema } from "./conversations";
 import { protectMessage } from "./message-vault";
 import { currentKey } from "./vault";
@@ -86,13 +86,4 @@ export async function encryptExistingData(db: Db): Promise<EncryptedExisting> {
     done.auditEntries = rowsOf(audit).length;
   });
   return done;
-}
-
-/** A text[] literal for raw SQL (drizzle binds a JS array as a list of parameters). */
-export function tokenArray(tokens: string[]) {
-  if (tokens.length === 0) return sql`array[]::text[]`;
-  return sql`array[${sql.join(
-    tokens.map((token) => sql`${token}`),
-    sql`, `,
-  )}]::text[]`;
 }

@@ -1,6 +1,7 @@
-import { type SQL, sql } from "drizzle-orm";
+import { inArray, type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "../db/client";
 import { customerMessages } from "../db/schema";
+import { tokenArray } from "./address-vault";
 import { blindTokens, currentKey, type DataKey, liveKeys, open, sealedKeyId, seal, VaultError } from "./vault";
 
 // Customer messages (and the owner's replies, which quote them) encrypted at rest (issue 15;
@@ -50,20 +51,32 @@ export async function revealMessages(db: DbOrTx, rows: { id: string; message: st
   );
 }
 
-/**
- * Messages holding every word of `q` (through the blind index, under each key whose values may be
- * stored). Null when `q` has no word to look for.
- */
-export async function messageSearchCondition(db: DbOrTx, q: string): Promise<SQL | null> {
+/** The blind index condition for `q` itself (the GIN index answers it); null when `q` has no word to look for. */
+export async function messageTokenMatch(db: DbOrTx, q: string): Promise<SQL | null> {
   const terms = messageWords(q).map((word) => `word:${word}`);
   if (terms.length === 0) return null;
   const keys = await liveKeys(db);
-  if (keys.length === 0) return sql`false`;
-  const array = (tokens: string[]) =>
-    sql`array[${sql.join(
-      tokens.map((token) => sql`${token}`),
-      sql`, `,
-    )}]::text[]`;
-  const underEach = keys.map((key) => sql`${customerMessages.searchTokens} @> ${array(blindTokens(key, terms))}`);
+  if (keys.length === 0) return null;
+  const underEach = keys.map((key) => sql`${customerMessages.searchTokens} @> ${tokenArray(blindTokens(key, terms))}`);
   return sql`(${sql.join(underEach, sql` or `)})`;
+}
+
+/** Above this many matches, a search hands the token condition to the list's query as it is. */
+const SEARCH_IDS_MAX = 2_000;
+
+/**
+ * Messages holding every word of `q` (through the blind index, under each key whose values may be
+ * stored). Null when none does, or `q` has no word to look for. Looked up first, by themselves, as
+ * address-vault.ts's addressSearchCondition explains.
+ */
+export async function messageSearchCondition(db: DbOrTx, q: string): Promise<SQL | null> {
+  const matching = await messageTokenMatch(db, q);
+  if (!matching) return null;
+  const found = await db.select({ id: customerMessages.id }).from(customerMessages).where(matching).limit(SEARCH_IDS_MAX + 1);
+  if (found.length > SEARCH_IDS_MAX) return matching;
+  if (found.length === 0) return null;
+  return inArray(
+    customerMessages.id,
+    found.map((row) => row.id),
+  );
 }
