@@ -111,10 +111,11 @@ describe("a purchase with private addresses on", () => {
     const list = await api<Order[]>("GET", "/api/orders");
     const customerPage = await api<{ orders: Order[] }>("GET", `/api/customers/${customer.id}`);
     const shown = [detail!, list.find((o) => o.id === orderId)!, customerPage.orders.find((o) => o.id === orderId)!];
-    const [{ address: sealed }] = await shop.server.deps.db
+    const [stored] = await shop.server.deps.db
       .select({ address: schema.orders.address })
       .from(schema.orders)
       .where(sql`${schema.orders.id} = ${orderId}`);
+    const sealed = stored!.address;
     for (const order of shown) {
       expect(order).toMatchObject({ id: orderId, shippingAddress: null, sealedShippingAddress: sealed });
       for (const clear of CLEAR) expect(JSON.stringify(order)).not.toContain(clear);
