@@ -365,6 +365,11 @@ export const OrderSchema = z
     shippingAddress: z
       .object({ name: z.string(), streetAddress: z.string(), postcode: z.string(), contact: z.string().nullable() })
       .nullable(),
+    /**
+     * The address sealed to the owner's key (private addresses, contract/owner-seal.ts): the server
+     * cannot read it, the owner's browser opens it after unlocking. Then shippingAddress is null.
+     */
+    sealedShippingAddress: z.string().nullable(),
     /** When the shipping address was erased (retention, or the customer asked to be forgotten); null while kept. */
     addressErasedAt: TimestampSchema.nullable(),
     postageOptionId: IdSchema.nullable(),
@@ -713,3 +718,4 @@ export * from "./broadcasts";
 export * from "./owner-alerts";
 export * from "./privacy";
 export * from "./simulator";
+export * from "./private-addresses";

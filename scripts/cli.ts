@@ -1,5 +1,8 @@
 import { ConfigError, loadConfig, loadEnvFile, type Config } from "../server/config";
+import { loadSecretKey } from "../server/crypto";
 import { DatabaseLockedError, openDatabase, type Database } from "../server/db/client";
+import { encryptExistingData } from "../server/shop/encrypt-existing";
+import { useMasterKey } from "../server/shop/vault";
 
 // What the maintenance scripts share: the server's own configuration and database, and one-line
 // errors instead of stack traces for the mistakes a person can fix.
@@ -11,7 +14,11 @@ export class CliError extends Error {}
 export async function openConfiguredDatabase(): Promise<{ config: Config; database: Database }> {
   loadEnvFile();
   const config = loadConfig();
+  // What customers typed is encrypted under data keys this master key wraps (shop/vault.ts).
+  useMasterKey(loadSecretKey(config.secretKey, config.dataDir));
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  // As the server does at start: nothing an earlier version stored in clear is left so.
+  await encryptExistingData(database.db);
   return { config, database };
 }
 

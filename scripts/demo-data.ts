@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import { count } from "drizzle-orm";
 import type { Db } from "../server/db/client";
 import {
@@ -10,6 +11,8 @@ import {
   type BulkPricingTier,
   type ShippingAddress,
 } from "../server/db/schema";
+import { protectAddress } from "../server/shop/address-vault";
+import { protectMessage } from "../server/shop/message-vault";
 import { CliError } from "./cli";
 
 // A believable small shop for trying the back office: every screen has something to show.
@@ -221,9 +224,12 @@ export async function seedDemo(db: Db, now: Date): Promise<{ categories: number;
       const postage = seed.postage ? postageRows.get(seed.postage)! : null;
       const total = lines.reduce((sum, line) => sum + pence(line.price) * line.quantity, 0) + (postage ? pence(postage.price) : 0);
       const paid = !["waiting", "expired"].includes(seed.paymentStatus);
+      const orderId = crypto.randomUUID();
       const [order] = await tx
         .insert(orders)
         .values({
+          id: orderId,
+          ...(await protectAddress(tx, orderId, customer.address)),
           telegramUserId: customer.id,
           telegramUsername: customer.username,
           status: seed.status,
@@ -233,7 +239,6 @@ export async function seedDemo(db: Db, now: Date): Promise<{ categories: number;
           paymentStatus: seed.paymentStatus,
           paymentId: String(5_077_000_000 + index * 7919),
           transactionHash: paid ? `demo${(index + 1).toString(16).padStart(4, "0")}${"ab12cd34".repeat(7)}` : null,
-          shippingAddress: customer.address,
           postageOptionId: postage?.id ?? null,
           postageName: postage?.name ?? null,
           postagePrice: postage?.price ?? null,
@@ -272,10 +277,12 @@ export async function seedDemo(db: Db, now: Date): Promise<{ categories: number;
         const latestOrder = placed
           .filter((o) => o.telegramUserId === customer.id && o.createdAt.getTime() <= now.getTime() - ago)
           .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0];
+        const messageId = crypto.randomUUID();
         await tx.insert(customerMessages).values({
+          id: messageId,
+          ...(await protectMessage(tx, messageId, text)),
           telegramUserId: customer.id,
           telegramUsername: customer.username,
-          message: text,
           isFromCustomer: from === "customer",
           isRead: from === "admin" ? true : (read ?? false),
           orderId: latestOrder?.id ?? null,

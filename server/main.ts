@@ -6,6 +6,7 @@ import { buildApp } from "./http/app";
 import { addressToOpen, createLogger } from "./logging";
 import { webRoutes } from "./http/web";
 import { createServices } from "./services";
+import { encryptExistingData } from "./shop/encrypt-existing";
 import { startPaymentJobs } from "./payments/jobs";
 
 // Wiring only: config -> database -> services -> HTTP (+ bot, payment jobs) -> graceful shutdown.
@@ -36,6 +37,11 @@ async function main() {
   // (once per interval in all) and one long-polling bot (docs/decisions/0010).
   const locks = createLocks({ databaseUrl: config.databaseUrl, log });
   const services = createServices(config, database, { log, locks });
+  // What an earlier version stored in clear (addresses, messages) is encrypted before anything reads it.
+  const encrypted = await encryptExistingData(db);
+  if (encrypted.addresses + encrypted.messages + encrypted.drafts > 0) {
+    log.info({ ...encrypted }, "encrypted what an earlier version had stored in clear");
+  }
   const app = await buildApp(services, { loggerInstance: log, extraRoutes: [webRoutes] });
 
   const stopHooks: (() => Promise<void> | void)[] = [];

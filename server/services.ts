@@ -8,6 +8,7 @@ import type { CustomerNotifier } from "./shop/ports";
 import { createReadCache, type ChangeFeed, type ReadCache } from "./shop/read-cache";
 import { getBotSettings } from "./shop/settings";
 import { recordMessageToTestCustomer } from "./shop/simulator";
+import { useMasterKey } from "./shop/vault";
 import type { ObjectStorage } from "./storage";
 import { storageFor } from "./storage/configured";
 import type { BotLogger } from "./telegram/context";
@@ -60,7 +61,10 @@ export type ServicesOptions = {
 
 export function createServices(config: Config, database: Pick<Database, "db" | "watchChanges">, options: ServicesOptions): Services {
   const { db } = database;
-  const secrets = createSecretBox(loadSecretKey(config.secretKey, config.dataDir));
+  const masterKey = loadSecretKey(config.secretKey, config.dataDir);
+  const secrets = createSecretBox(masterKey);
+  // The same key wraps the data keys that encrypt what customers typed (shop/vault.ts).
+  useMasterKey(masterKey);
   const core = {
     db,
     config,

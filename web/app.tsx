@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect } from "react";
 import { Route, Switch } from "wouter";
 import { PACKING_SLIPS_PATH } from "@/components/orders/packing-slips-link";
 import { Spinner } from "@/components/spinner";
+import { OwnerKeysProvider } from "@/lib/owner-keys";
 import { preloadSignedInScreen, rememberSignedIn } from "@/lib/preload-screen";
 import { useAuthStatus } from "@/lib/queries";
 import LoginPage from "@/pages/login";
@@ -20,14 +21,17 @@ export default function App() {
   }, [isLoading, isAuthenticated]);
   if (isLoading) return <Spinner className="min-h-screen" label="Checking your session" />;
   if (!isAuthenticated) return <LoginPage />;
+  // The owner's unlocked keys (private addresses) live only while signed in: logging out unmounts them.
   return (
-    <Suspense fallback={<Spinner className="min-h-screen" />}>
-      <Switch>
-        <Route path={PACKING_SLIPS_PATH} component={PackingSlipsPage} />
-        <Route>
-          <AuthenticatedApp />
-        </Route>
-      </Switch>
-    </Suspense>
+    <OwnerKeysProvider>
+      <Suspense fallback={<Spinner className="min-h-screen" />}>
+        <Switch>
+          <Route path={PACKING_SLIPS_PATH} component={PackingSlipsPage} />
+          <Route>
+            <AuthenticatedApp />
+          </Route>
+        </Switch>
+      </Suspense>
+    </OwnerKeysProvider>
   );
 }

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ORDER_ADMIN_FLAGS, ORDER_STATUSES } from "../../contract";
 import * as schema from "../../server/db/schema";
 import type { Routes } from "../../server/http/deps";
+import { protectNewAddress } from "../../server/shop/address-vault";
 import { insertCustomerMessage, insertOrder } from "../../server/testing/factories";
 
 // Test-only routes, mounted by the e2e server script and never by the real server: they reset the
@@ -84,8 +85,13 @@ export const seedRoutes: Routes = (app, deps) => {
 
   app.post("/api/test/orders", { schema: { body: SeedOrderSchema } }, async (request, reply) => {
     const { items = [], createdAt, ...fields } = request.body;
+    // The address stored as a checkout stores it: sealed to the owner's key when private addresses are on.
+    const id = crypto.randomUUID();
+    const stored = fields.shippingAddress ? await protectNewAddress(deps.db, id, fields.shippingAddress) : {};
     const { order, items: rows } = await insertOrder(deps.db, {
       ...fields,
+      id,
+      ...stored,
       ...(createdAt ? { createdAt, updatedAt: createdAt } : {}),
       // A paid order was paid when it was placed (revenue counts by paidAt).
       ...(["processing", "dispatched", "completed"].includes(fields.status ?? "")

@@ -110,7 +110,13 @@ export const orders = pgTable(
     paymentStatus: text("payment_status").default("waiting"),
     paymentId: text("payment_id"),
     transactionHash: text("transaction_hash"),
-    shippingAddress: jsonb("shipping_address").$type<ShippingAddress | null>(),
+    /**
+     * The shipping address as one encrypted envelope (shop/address-vault.ts; issue 15): never in clear.
+     * Null once erased (addressErasedAt) or for an order that never had one.
+     */
+    address: text("address"),
+    /** Blind index tokens of the address (keyed HMACs of the postcode, its outward code, the name and its words): the owner's search. */
+    addressSearch: text("address_search").array(),
     // No foreign key: deleting a postage option changes nothing on past orders (DESIGN decision 5);
     // the name and price it had at checkout are kept below.
     postageOptionId: uuid("postage_option_id"),
@@ -154,18 +160,15 @@ export const orders = pgTable(
     index("orders_created_at_id_idx").on(t.createdAt, t.id),
     index("orders_status_total_id_idx").on(t.status, t.totalAmount, t.id),
     index("orders_total_id_idx").on(t.totalAmount, t.id),
-    // The search's prefixes (@username, customer name, postcode without spaces), spelled as
-    // order-list.ts spells them; text_pattern_ops lets LIKE 'abc%' use them under any collation.
+    // The @username prefix search, spelled as order-list.ts spells it; text_pattern_ops lets LIKE 'abc%'
+    // use it under any collation. Names and postcodes are found through the blind index (address_search).
     index("orders_username_search_idx").using("btree", sql`lower(${t.telegramUsername}) text_pattern_ops`),
-    index("orders_name_search_idx").using("btree", sql`lower(${t.shippingAddress} ->> 'name') text_pattern_ops`),
-    index("orders_postcode_search_idx").using(
-      "btree",
-      sql`upper(replace(${t.shippingAddress} ->> 'postcode', ' ', '')) text_pattern_ops`,
-    ),
+    // fastupdate off: a search sees new rows in the index itself, and the planner costs it right (no pending list).
+    index("orders_address_search_idx").using("gin", t.addressSearch).with({ fastupdate: false }),
     index("orders_telegram_user_id_idx").on(t.telegramUserId),
     index("orders_paid_at_idx").on(t.paidAt),
     // The retention pass (shop/privacy.ts): closed orders that still hold an address, by when they closed.
-    index("orders_retention_idx").on(t.closedAt).where(sql`${t.shippingAddress} is not null`),
+    index("orders_retention_idx").on(t.closedAt).where(sql`${t.address} is not null`),
     uniqueIndex("orders_payment_id_idx").on(t.paymentId),
   ],
 );
@@ -212,7 +215,10 @@ export const customerMessages = pgTable(
     id: id(),
     telegramUserId: text("telegram_user_id").notNull(),
     telegramUsername: text("telegram_username"),
+    /** The text as one encrypted envelope (shop/message-vault.ts; issue 15): never in clear. */
     message: text("message").notNull(),
+    /** Blind index tokens of the text's words (keyed HMACs): the Messages search, without the text. */
+    searchTokens: text("search_tokens").array(),
     isFromCustomer: boolean("is_from_customer").notNull().default(true),
     isRead: boolean("is_read").notNull().default(false),
     orderId: uuid("order_id").references(() => orders.id, { onDelete: "set null" }),
@@ -228,6 +234,7 @@ export const customerMessages = pgTable(
       .on(t.createdAt, t.id)
       .where(sql`${t.isFromCustomer} and not ${t.isRead}`),
     index("customer_messages_username_search_idx").using("btree", sql`lower(${t.telegramUsername}) text_pattern_ops`),
+    index("customer_messages_search_tokens_idx").using("gin", t.searchTokens).with({ fastupdate: false }),
   ],
 );
 
@@ -542,3 +549,51 @@ export const simulatorMessages = pgTable("simulator_messages", {
   edited: boolean("edited").notNull().default(false),
   createdAt: createdAt(),
 });
+
+/**
+ * The data keys that encrypt what customers typed (shop/vault.ts, docs/decisions/0024-encryption-at-rest.md),
+ * each wrapped by the master key (SECRET_KEY or DATA_DIR/secret.key), which is never stored here. One is
+ * "current" (new values); during `npm run keys:rotate` the one before is "retiring" (its values are being
+ * re-encrypted); then "retired", its wrapped key deleted.
+ */
+export const dataKeys = pgTable(
+  "data_keys",
+  {
+    id: text("id").primaryKey(),
+    /** The key wrapped by the master key ("mk1:..."); null once retired. */
+    wrapped: text("wrapped"),
+    state: text("state").$type<"current" | "retiring" | "retired">().notNull(),
+    createdAt: createdAt(),
+    retiredAt: timestamp("retired_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("data_keys_one_current_idx").on(t.state).where(sql`${t.state} = 'current'`)],
+);
+
+/**
+ * The owner's keys for owner-only addresses (issue 15, item 2; docs/decisions/0025): the public key
+ * new addresses are sealed to, and the private key wrapped by the owner's passphrase, which the
+ * server cannot open. At most one key is in use (retired_at null); a retired key stays, so the
+ * addresses sealed to it can still be opened by its passphrase.
+ */
+export const ownerSealKeys = pgTable(
+  "owner_seal_keys",
+  {
+    /** The public key's fingerprint (contract/owner-seal.ts ownerKeyId). */
+    keyId: text("key_id").primaryKey(),
+    /** SubjectPublicKeyInfo of a P-256 point, base64. */
+    publicKey: text("public_key").notNull(),
+    /** The PKCS#8 private key under AES-256-GCM with the passphrase's key: base64 of nonce and ciphertext. */
+    wrappedPrivateKey: text("wrapped_private_key").notNull(),
+    salt: text("salt").notNull(),
+    iterations: integer("iterations").notNull(),
+    createdAt: createdAt(),
+    /** When the passphrase was last set (the key pair stays the same). */
+    passphraseChangedAt: timestamp("passphrase_changed_at", { withTimezone: true }).notNull().defaultNow(),
+    /** When private addresses were turned off; new addresses are then encrypted with the server's key again. */
+    retiredAt: timestamp("retired_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("owner_seal_keys_one_in_use_idx").using("btree", sql`(${t.retiredAt} is null)`).where(sql`${t.retiredAt} is null`),
+    check("owner_seal_keys_iterations_range", sql`${t.iterations} between 600000 and 10000000`),
+  ],
+);

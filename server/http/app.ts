@@ -23,6 +23,7 @@ import { orderExportRoutes } from "./routes/orders-export";
 import { orderRoutes } from "./routes/orders";
 import { ownerAlertRoutes } from "./routes/owner-alerts";
 import { privacyRoutes } from "./routes/privacy";
+import { privateAddressRoutes } from "./routes/private-addresses";
 import { paymentWebhookRoutes } from "./routes/payments-webhook";
 import { postageRoutes } from "./routes/postage";
 import { productRoutes } from "./routes/products";
@@ -56,6 +57,7 @@ const API_ROUTES: Routes[] = [
   broadcastRoutes,
   ownerAlertRoutes,
   privacyRoutes,
+  privateAddressRoutes,
   auditLogRoutes,
   statsRoutes,
   eventRoutes,

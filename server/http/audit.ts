@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { formatKeyId } from "../../contract/owner-seal";
 import { recordAudit, summariseChange } from "../shop/audit";
 import { describeForget } from "../shop/privacy";
 import type { AppDeps } from "./deps";
@@ -45,11 +46,13 @@ const SPECIAL: Record<string, Special | "not recorded"> = {
     target: (_request, answer) => textField(answer, "objectPath"),
     summary: () => "",
   },
-  // A reply belongs to the customer's story, found by their Telegram user id.
+  // A reply belongs to the customer's story, found by their Telegram user id. Its text is not
+  // repeated here: messages are kept encrypted (issue 15), the audit log is not.
   "POST /api/messages": {
     action: "message.reply",
     targetType: "customer",
     target: (request) => textField(request.body, "telegramUserId"),
+    summary: (request) => replySummary(request.body),
   },
   "PUT /api/messages/:id/read": { action: "message.mark-read" },
   "POST /api/orders/cleanup-expired": {
@@ -81,9 +84,31 @@ const SPECIAL: Record<string, Special | "not recorded"> = {
     summary: () => "test order paid by simulation",
   },
   "POST /api/bot/simulator/reset": { action: "simulator.reset", summary: () => "test customer reset" },
+  // Private addresses (docs/decisions/0025): the key's fingerprint, never the keys themselves.
+  "POST /api/private-addresses": {
+    action: "private-addresses.turned-on",
+    target: (_request, answer) => textField(answer, "activeKeyId"),
+    summary: (_request, answer) => `New addresses are sealed to the owner's key ${formatKeyId(textField(answer, "activeKeyId") ?? "")}`,
+  },
+  "PUT /api/private-addresses/passphrase": {
+    action: "private-addresses.passphrase-changed",
+    target: (request) => textField(request.body, "keyId"),
+    summary: (request) => `The passphrase of key ${formatKeyId(textField(request.body, "keyId") ?? "")} was changed`,
+  },
+  "DELETE /api/private-addresses": {
+    action: "private-addresses.turned-off",
+    summary: () => "New addresses are encrypted with the server's key; addresses sealed before stay sealed",
+  },
   // No password, not even a wrong one, reaches the log.
   "POST /api/auth/login": { summary: () => "" },
 };
+
+/** "A reply of 42 characters (order 1234abcd-...)": what was done, never what was said. */
+export function replySummary(body: unknown): string {
+  const text = textField(body, "message") ?? "";
+  const orderId = textField(body, "orderId");
+  return `A reply of ${text.length} ${text.length === 1 ? "character" : "characters"}${orderId ? ` about order ${orderId}` : ""}`;
+}
 
 function textField(value: unknown, field: string): string | null {
   if (!value || typeof value !== "object") return null;

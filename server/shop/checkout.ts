@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import { and, asc, eq, inArray, isNull, lt } from "drizzle-orm";
 import { CURRENCIES, ShippingAddressSchema, type BotSettings, type Currency, type Order, type OrderItem } from "../../contract";
 import type { Config } from "../config";
@@ -8,7 +9,8 @@ import { DEFAULT_GATEWAY_TIMEOUT_MS, NOT_CONFIGURED_MESSAGE, type PayCoin, type 
 import { conflict, invalid, ShopError, unavailable } from "./errors";
 import { isUuid, shortOrderId } from "./ids";
 import { recordOrderEvent } from "./order-events";
-import { toOrder } from "./orders";
+import { orderOf } from "./orders";
+import { protectNewAddress } from "./address-vault";
 import { consoleLogger, type CustomerNotifier, type ShopLogger } from "./ports";
 import { formatPence, toPence, unitPricePence } from "./pricing";
 import { getBotSettings } from "./settings";
@@ -190,9 +192,13 @@ export async function checkout(deps: CheckoutDeps, input: CheckoutInput): Promis
       throw new TotalChangedError(input.quotedTotalPence, quote.totalPence);
     }
 
+    // The id is chosen here: the encrypted (or owner-sealed) address is bound to it (address-vault.ts).
+    const orderId = crypto.randomUUID();
     const [order] = await tx
       .insert(orders)
       .values({
+        id: orderId,
+        ...(await protectNewAddress(tx, orderId, address.data)),
         telegramUserId: input.telegramUserId,
         telegramUsername: input.telegramUsername ?? null,
         status: "pending",
@@ -200,7 +206,6 @@ export async function checkout(deps: CheckoutDeps, input: CheckoutInput): Promis
         currency: "GBP",
         totalAmount: formatPence(quote.totalPence),
         paymentMethod: coin,
-        shippingAddress: address.data,
         postageOptionId: quote.postage?.id ?? null,
         // A snapshot: the order keeps what it was sent with, whatever happens to the option later.
         postageName: quote.postage?.name ?? null,
@@ -271,7 +276,7 @@ export async function checkout(deps: CheckoutDeps, input: CheckoutInput): Promis
     throw unavailable("Creating your payment took too long, so your order was cancelled and your cart kept. Please try again.");
   }
   return {
-    order: toOrder(stored),
+    order: await orderOf(db, stored),
     items: items.map(toOrderItem),
     payment: {
       payAddress: payment.payAddress!,

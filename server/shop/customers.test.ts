@@ -128,13 +128,17 @@ describe("customers", () => {
     expect(byLastOrder.map((c) => c.telegramUserId)).toEqual(["111", "444", "333", "222"]);
   });
 
-  it("finds customers by the start of any username or shipping name they used, or their whole user id", async () => {
+  it("finds customers by the start of any username they used, a shipping name or a word of it (the blind index), or their whole user id", async () => {
     await seedShop();
     const found = async (q: string) => (await listCustomers(db(), { q, sort: "recent" })).map((c) => c.telegramUserId);
     expect(await found("ann")).toEqual(["111"]);
     // An older username still finds them; the list shows the latest.
     expect(await found("@ANN")).toEqual(["111"]);
-    expect(await found("ann s")).toEqual(["111"]);
+    expect(await found("ann smith")).toEqual(["111"]);
+    expect(await found("SMITH")).toEqual(["111"]);
+    // Names are matched whole (they are stored encrypted): no prefix of one.
+    expect(await found("ann s")).toEqual([]);
+    expect(await found("smi")).toEqual([]);
     // "@" looks at usernames only.
     expect(await found("@Ann Smith")).toEqual([]);
     expect(await found("bob")).toEqual(["222"]);

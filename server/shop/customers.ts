@@ -14,9 +14,10 @@ import type { DbOrTx } from "../db/client";
 import { blockedCustomers, customerMessages, orders } from "../db/schema";
 import { notFound } from "./errors";
 import { messageUsernameSearchKey } from "./message-list";
-import { toMessage } from "./messages";
-import { customerNameSearchKey, usernameSearchKey } from "./order-list";
-import { toOrder } from "./orders";
+import { messagesOf } from "./messages";
+import { usernameSearchKey } from "./order-list";
+import { ordersOf } from "./orders";
+import { addressSearchCondition, revealAddresses } from "./address-vault";
 import { afterKey, decodeCursor, escapeLike, type KeyPart, keyText, type Page, pageFromRows } from "./paging";
 import type { ReadCache } from "./read-cache";
 import { isRevenue } from "./stats";
@@ -49,13 +50,17 @@ const SORT_KEYS: Record<CustomerSort, KeyPart[]> = {
   ],
 };
 
-/** The user ids of every customer, or of those whose user id is `q` or whose @username or shipping name starts with it. */
-function customerIds(q: string | undefined): SQL {
+/** The user ids of every customer, or of those `q` finds (anyCustomerIds); never Bot Preview's test customer. */
+async function customerIds(db: DbOrTx, q: string | undefined): Promise<SQL> {
   // Bot Preview's test customer is nobody's customer (docs/decisions/0023).
-  return sql`select telegram_user_id from (${anyCustomerIds(q)}) as every_id where telegram_user_id <> ${TEST_CUSTOMER_SQL}`;
+  return sql`select telegram_user_id from (${await anyCustomerIds(db, q)}) as every_id where telegram_user_id <> ${TEST_CUSTOMER_SQL}`;
 }
 
-function anyCustomerIds(q: string | undefined): SQL {
+/**
+ * The user ids of every customer, or of those whose user id is `q`, whose @username starts with it, or
+ * whose shipping name (or a word of it) or postcode is `q` (the blind index, as the Orders search has it).
+ */
+async function anyCustomerIds(db: DbOrTx, q: string | undefined): Promise<SQL> {
   if (!q) {
     return sql`select ${o.telegramUserId} as telegram_user_id from ${o}
       union select ${m.telegramUserId} from ${m}
@@ -64,7 +69,7 @@ function anyCustomerIds(q: string | undefined): SQL {
   // "@ann" looks for usernames only; "ann" for usernames and names, as the Orders search does.
   const username = escapeLike(q.replace(/^@/, ""));
   const usernameStarts = (key: SQL) => (username === "" ? sql`false` : sql`${key} like lower(${username}) || '%' escape '\\'`);
-  const name = q.startsWith("@") ? sql`false` : sql`${customerNameSearchKey} like lower(${escapeLike(q)}) || '%' escape '\\'`;
+  const name = (q.startsWith("@") ? null : await addressSearchCondition(db, q)) ?? sql`false`;
   return sql`select ${o.telegramUserId} as telegram_user_id from ${o}
       where ${o.telegramUserId} = ${q} or ${usernameStarts(usernameSearchKey)} or ${name}
     union select ${m.telegramUserId} from ${m}
@@ -85,7 +90,8 @@ type CustomerRow = {
   key0: string;
   key1: string;
   order_username: string | null;
-  order_name: string | null;
+  order_id: string | null;
+  order_address: string | null;
   message_username: string | null;
   message_username_at: Date | string | null;
 };
@@ -143,7 +149,7 @@ function customerRows(
     )
     select c.telegram_user_id, c.orders_count, c.total_spent::text as total_spent, c.last_order_at, c.messages_count,
            c.unread_count, c.last_message_at, c.last_active_at, c.blocked_at, c.key0, c.key1,
-           latest_order.telegram_username as order_username, latest_order.name as order_name,
+           latest_order.telegram_username as order_username, latest_order.id as order_id, latest_order.address as order_address,
            latest_message.telegram_username as message_username, latest_message.created_at as message_username_at
     -- The page first; then the names, looked up for its rows only.
     from (
@@ -153,7 +159,7 @@ function customerRows(
       ${options.limit === null ? sql`` : sql`limit ${options.limit}`}
     ) as c
     left join lateral (
-      select ${o.telegramUsername} as telegram_username, ${o.shippingAddress} ->> 'name' as name
+      select ${o.telegramUsername} as telegram_username, ${o.id} as id, ${o.address} as address
       from ${o} where ${o.telegramUserId} = c.telegram_user_id
       order by ${o.createdAt} desc, ${o.id} desc limit 1
     ) latest_order on true
@@ -172,7 +178,7 @@ const rowsOf = <T>(result: unknown) => (Array.isArray(result) ? (result as T[]) 
 const iso = (value: Date | string) => new Date(value).toISOString();
 const isoOrNull = (value: Date | string | null) => (value === null ? null : iso(value));
 
-function toCustomer(row: CustomerRow): Customer {
+function toCustomer(row: CustomerRow, name: string | null): Customer {
   // The username on their latest order, unless a later message carries one (they may have renamed their account).
   const messageIsNewer =
     row.message_username_at !== null &&
@@ -180,7 +186,7 @@ function toCustomer(row: CustomerRow): Customer {
   return {
     telegramUserId: row.telegram_user_id,
     telegramUsername: (messageIsNewer ? row.message_username : row.order_username) ?? row.order_username ?? row.message_username,
-    name: row.order_name,
+    name,
     ordersCount: Number(row.orders_count),
     totalSpent: row.total_spent,
     lastOrderAt: isoOrNull(row.last_order_at),
@@ -192,27 +198,41 @@ function toCustomer(row: CustomerRow): Customer {
   };
 }
 
+/** Customers from their rows: the name on each one's latest order, decrypted (only for the rows shown). */
+async function toCustomers(db: DbOrTx, rows: CustomerRow[]): Promise<Customer[]> {
+  const addresses = await revealAddresses(
+    db,
+    rows.map((row) => ({ id: row.order_id ?? "", address: row.order_address })),
+  );
+  return rows.map((row, index) => {
+    const address = addresses[index]!;
+    return toCustomer(row, address.kind === "clear" ? address.address.name : null);
+  });
+}
+
 /** Every customer matching `q`, in the chosen order (the list without `limit`). */
 export async function listCustomers(db: DbOrTx, query: Omit<CustomerListQuery, "limit" | "cursor">): Promise<Customer[]> {
-  const result = await customerRows(db, { ids: customerIds(query.q), everyone: !query.q, sort: query.sort, after: null, limit: null });
-  return rowsOf<CustomerRow>(result).map(toCustomer);
+  const ids = await customerIds(db, query.q);
+  const result = await customerRows(db, { ids, everyone: !query.q, sort: query.sort, after: null, limit: null });
+  return toCustomers(db, rowsOf<CustomerRow>(result));
 }
 
 /** One page of the customers matching `q`, and how many match in all. */
 export async function listCustomerPage(db: DbOrTx, query: CustomerListQuery & { limit: number }): Promise<Page<Customer>> {
   const after = query.cursor ? decodeCursor(query.cursor, query.sort, SORT_KEYS[query.sort]) : null;
-  const ids = customerIds(query.q);
+  const ids = await customerIds(db, query.q);
   const [result, counted] = await Promise.all([
     customerRows(db, { ids, everyone: !query.q, sort: query.sort, after, limit: query.limit + 1 }),
     db.execute<{ total: number | string }>(sql`select count(*) as total from (${ids}) as ids`),
   ]);
-  return pageFromRows(
+  const page = pageFromRows(
     rowsOf<CustomerRow>(result),
     query.limit,
     Number(rowsOf<{ total: number | string }>(counted)[0]?.total ?? 0),
     { sort: query.sort, key: (row) => [row.key0, row.key1] },
-    toCustomer,
+    (row) => row,
   );
+  return { ...page, rows: await toCustomers(db, page.rows) };
 }
 
 /** One customer's numbers; null when the shop has no order, message or block of theirs. */
@@ -226,7 +246,7 @@ export async function getCustomer(db: DbOrTx, telegramUserId: string): Promise<C
   });
   const row = rowsOf<CustomerRow>(result)[0];
   const known = row && (Number(row.orders_count) > 0 || Number(row.messages_count) > 0 || row.blocked_at !== null);
-  return known ? toCustomer(row) : null;
+  return known ? (await toCustomers(db, [row]))[0]! : null;
 }
 
 /** A customer's page: their numbers, their newest orders, and the latest of their conversation. */
@@ -242,7 +262,7 @@ export async function getCustomerDetail(db: DbOrTx, telegramUserId: string): Pro
       .limit(CUSTOMER_MESSAGES_SHOWN),
   ]);
   if (!customer) throw notFound("Customer not found");
-  return { customer, orders: orderRows.map(toOrder), messages: messageRows.reverse().map(toMessage) };
+  return { customer, orders: await ordersOf(db, orderRows), messages: await messagesOf(db, messageRows.reverse()) };
 }
 
 async function blockState(db: DbOrTx, telegramUserId: string): Promise<CustomerBlockState> {

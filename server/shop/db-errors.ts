@@ -1,5 +1,6 @@
 // PostgreSQL error codes we turn into sentences (https://www.postgresql.org/docs/current/errcodes-appendix.html).
 export const FOREIGN_KEY_VIOLATION = "23503";
+export const UNIQUE_VIOLATION = "23505";
 
 /** The PostgreSQL error code of a failed query; Drizzle wraps the driver's error in `cause`. */
 export function pgErrorCode(error: unknown): string | undefined {

@@ -2,7 +2,8 @@ import { and, asc, count, desc, eq, gte, lt, or, type SQL, sql } from "drizzle-o
 import type { Conversation, ConversationListQuery, CustomerMessage, MessageListQuery } from "../../contract";
 import type { DbOrTx } from "../db/client";
 import { customerMessages } from "../db/schema";
-import { toMessage } from "./messages";
+import { messagesOf } from "./messages";
+import { messageSearchCondition, revealMessages } from "./message-vault";
 import { afterKey, decodeCursor, escapeLike, type KeyPart, keyText, type Page, pageFromRows } from "./paging";
 
 // The Messages screen's lists on the server (issue 12): messages filtered and paged, and one row
@@ -20,14 +21,17 @@ export const messageUsernameSearchKey = sql`lower(${customerMessages.telegramUse
 
 const isUnread = and(eq(customerMessages.isFromCustomer, true), eq(customerMessages.isRead, false))!;
 
-function filterConditions(filters: MessageFilters): SQL[] {
+export async function filterConditions(db: DbOrTx, filters: MessageFilters): Promise<SQL[]> {
   const conditions: SQL[] = [];
   if (filters.q) {
-    // Within the text (what a person remembers of a message), or the start of the @username.
+    // Every word of it in the text (through the blind index: whole words, since the text is encrypted),
+    // or the start of the @username.
     const username = filters.q.replace(/^@/, "");
-    const matches = [sql`${customerMessages.message} ilike '%' || ${escapeLike(filters.q)} || '%' escape '\\'`];
+    const matches: SQL[] = [];
+    const words = filters.q.startsWith("@") ? null : await messageSearchCondition(db, filters.q);
+    if (words) matches.push(words);
     if (username !== "") matches.push(sql`${messageUsernameSearchKey} like lower(${escapeLike(username)}) || '%' escape '\\'`);
-    conditions.push(or(...matches)!);
+    conditions.push(matches.length > 0 ? or(...matches)! : sql`false`);
   }
   if (filters.telegramUserId) conditions.push(eq(customerMessages.telegramUserId, filters.telegramUserId));
   if (filters.sender) conditions.push(eq(customerMessages.isFromCustomer, filters.sender === "customer"));
@@ -38,9 +42,10 @@ function filterConditions(filters: MessageFilters): SQL[] {
   return conditions;
 }
 
-export function messagePageQuery(db: DbOrTx, query: MessageListQuery) {
+/** The rows of one page; `filters` are the query's filterConditions. */
+export function messagePageQuery(db: DbOrTx, query: MessageListQuery, filters: SQL[]) {
   const direction = query.sort === "oldest" ? "asc" : "desc";
-  const conditions = filterConditions(query);
+  const conditions = [...filters];
   if (query.cursor) conditions.push(afterKey(KEY, decodeCursor(query.cursor, query.sort, KEY), direction));
   const order = direction === "desc" ? desc : asc;
   const select = db
@@ -52,22 +57,28 @@ export function messagePageQuery(db: DbOrTx, query: MessageListQuery) {
 }
 
 export async function listMessagesMatching(db: DbOrTx, filters: MessageFilters): Promise<CustomerMessage[]> {
-  const rows = await messagePageQuery(db, { ...filters, limit: undefined, cursor: undefined });
-  return rows.map((row) => toMessage(row.message));
+  const query = { ...filters, limit: undefined, cursor: undefined };
+  const rows = await messagePageQuery(db, query, await filterConditions(db, query));
+  return messagesOf(
+    db,
+    rows.map((row) => row.message),
+  );
 }
 
 export async function listMessagePage(db: DbOrTx, query: MessageListQuery & { limit: number }): Promise<Page<CustomerMessage>> {
+  const conditions = await filterConditions(db, query);
   const [rows, [counted]] = await Promise.all([
-    messagePageQuery(db, query),
-    db.select({ total: count() }).from(customerMessages).where(and(...filterConditions(query))),
+    messagePageQuery(db, query, conditions),
+    db.select({ total: count() }).from(customerMessages).where(and(...conditions)),
   ]);
-  return pageFromRows(
+  const page = pageFromRows(
     rows,
     query.limit,
     counted?.total ?? 0,
     { sort: query.sort, key: (row) => [row.key0, row.message.id] },
-    (row) => toMessage(row.message),
+    (row) => row.message,
   );
+  return { ...page, rows: await messagesOf(db, page.rows) };
 }
 
 type ConversationRow = {
@@ -77,6 +88,7 @@ type ConversationRow = {
   last_at_time: Date | string;
   total: number | string;
   unread: number | string;
+  message_id: string;
   message: string;
   is_from_customer: boolean;
   telegram_username: string | null;
@@ -110,10 +122,10 @@ function conversationRows(db: DbOrTx, query: ConversationListQuery, cursor: stri
       ${unreadOnly}
     )
     select c.telegram_user_id, ${keyText(CONVERSATION_KEY[0]!)} as last_at, c.last_at as last_at_time, c.total, c.unread,
-           last.message, last.is_from_customer, named.telegram_username
+           last.message_id, last.message, last.is_from_customer, named.telegram_username
     from c
     cross join lateral (
-      select ${m.message} as message, ${m.isFromCustomer} as is_from_customer
+      select ${m.id} as message_id, ${m.message} as message, ${m.isFromCustomer} as is_from_customer
       from ${m} where ${m.telegramUserId} = c.telegram_user_id
       order by ${m.createdAt} desc, ${m.id} desc limit 1
     ) last
@@ -129,16 +141,25 @@ function conversationRows(db: DbOrTx, query: ConversationListQuery, cursor: stri
 }
 
 
-function toConversation(row: ConversationRow): Conversation {
+function toConversation(row: ConversationRow, lastMessage: string): Conversation {
   return {
     telegramUserId: row.telegram_user_id,
     telegramUsername: row.telegram_username,
-    lastMessage: row.message,
+    lastMessage,
     lastMessageAt: new Date(row.last_at_time).toISOString(),
     lastIsFromCustomer: row.is_from_customer,
     unreadCount: Number(row.unread),
     totalMessages: Number(row.total),
   };
+}
+
+/** Conversations from their rows, each last message decrypted. */
+async function toConversations(db: DbOrTx, rows: ConversationRow[]): Promise<Conversation[]> {
+  const texts = await revealMessages(
+    db,
+    rows.map((row) => ({ id: row.message_id, message: row.message })),
+  );
+  return rows.map((row, index) => toConversation(row, texts[index]!));
 }
 
 /** Rows of db.execute: node-postgres answers a result object, PGlite too; both carry `rows`. */
@@ -156,17 +177,18 @@ export async function listConversationPage(
       sql`select count(distinct ${customerMessages.telegramUserId}) as total from ${customerMessages} ${unreadOnly}`,
     ),
   ]);
-  return pageFromRows(
+  const page = pageFromRows(
     rowsOf(result as { rows: ConversationRow[] }),
     query.limit,
     Number(rowsOf(totalResult as { rows: { total: number | string }[] })[0]?.total ?? 0),
     { sort: CONVERSATION_SORT, key: (row) => [row.last_at, row.telegram_user_id] },
-    toConversation,
+    (row) => row,
   );
+  return { ...page, rows: await toConversations(db, page.rows) };
 }
 
 /** Every conversation, latest first (the list without `limit`). */
 export async function listConversations(db: DbOrTx, query: ConversationListQuery): Promise<Conversation[]> {
   const result = await conversationRows(db, query, null, null);
-  return rowsOf(result as { rows: ConversationRow[] }).map(toConversation);
+  return toConversations(db, rowsOf(result as { rows: ConversationRow[] }));
 }

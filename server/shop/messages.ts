@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import { and, asc, count, desc, eq } from "drizzle-orm";
 import type { z } from "zod";
 import type { CustomerMessage, MessageInputSchema } from "../../contract";
@@ -6,12 +7,21 @@ import { customerMessages, orders } from "../db/schema";
 import { invalid, notFound } from "./errors";
 import { isUuid } from "./ids";
 import type { CustomerNotifier } from "./ports";
+import { protectMessage, revealMessages } from "./message-vault";
 
 type MessageRow = typeof customerMessages.$inferSelect;
 export type AdminReply = z.output<typeof MessageInputSchema>;
 
-export function toMessage(row: MessageRow): CustomerMessage {
-  return { ...row, createdAt: row.createdAt.toISOString() };
+/** A message as the API shows it, given its decrypted text (message-vault.ts). */
+export function toMessage(row: MessageRow, text: string): CustomerMessage {
+  const { searchTokens: _tokens, ...shown } = row;
+  return { ...shown, message: text, createdAt: row.createdAt.toISOString() };
+}
+
+/** Message rows as the API shows them, their texts decrypted. */
+export async function messagesOf(db: DbOrTx, rows: MessageRow[]): Promise<CustomerMessage[]> {
+  const texts = await revealMessages(db, rows);
+  return rows.map((row, index) => toMessage(row, texts[index]!));
 }
 
 /** One customer's conversation, oldest first, as a chat reads. */
@@ -21,7 +31,7 @@ export async function listThread(db: DbOrTx, telegramUserId: string): Promise<Cu
     .from(customerMessages)
     .where(eq(customerMessages.telegramUserId, telegramUserId))
     .orderBy(asc(customerMessages.createdAt), asc(customerMessages.id));
-  return rows.map(toMessage);
+  return messagesOf(db, rows);
 }
 
 /** Messages customers sent that the admin has not read yet. */
@@ -41,7 +51,7 @@ export async function markMessageRead(db: DbOrTx, id: string): Promise<CustomerM
     .where(eq(customerMessages.id, id))
     .returning();
   if (!row) throw notFound("Message not found.");
-  return toMessage(row);
+  return (await messagesOf(db, [row]))[0]!;
 }
 
 /**
@@ -66,19 +76,22 @@ export async function sendAdminReply(
     }
   }
   await notifier.sendMessage(reply.telegramUserId, reply.message);
+  // Replies are encrypted too: they quote and answer what the customer wrote.
+  const id = crypto.randomUUID();
   const [row] = await db
     .insert(customerMessages)
     .values({
+      id,
+      ...(await protectMessage(db, id, reply.message)),
       telegramUserId: reply.telegramUserId,
       telegramUsername: reply.telegramUsername,
-      message: reply.message,
       isFromCustomer: false,
       isRead: true,
       orderId: reply.orderId,
       createdAt: now,
     })
     .returning();
-  return toMessage(row!);
+  return toMessage(row!, reply.message);
 }
 
 /**
@@ -96,17 +109,19 @@ export async function recordCustomerMessage(
     .where(eq(orders.telegramUserId, message.telegramUserId))
     .orderBy(desc(orders.createdAt), desc(orders.id))
     .limit(1);
+  const id = crypto.randomUUID();
   const [row] = await db
     .insert(customerMessages)
     .values({
+      id,
+      ...(await protectMessage(db, id, message.message)),
       telegramUserId: message.telegramUserId,
       telegramUsername: message.telegramUsername ?? null,
-      message: message.message,
       isFromCustomer: true,
       isRead: false,
       orderId: latest?.id ?? null,
       createdAt: now,
     })
     .returning();
-  return toMessage(row!);
+  return toMessage(row!, message.message);
 }

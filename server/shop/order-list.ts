@@ -2,7 +2,8 @@ import { and, asc, count, desc, eq, gte, lt, or, type SQL, sql } from "drizzle-o
 import type { Order, OrderListQuery, OrderSort } from "../../contract";
 import type { DbOrTx } from "../db/client";
 import { orders } from "../db/schema";
-import { toOrder } from "./orders";
+import { ordersOf } from "./orders";
+import { addressSearchCondition } from "./address-vault";
 import { afterKey, decodeCursor, escapeLike, type KeyPart, keyText, type Page, pageFromRows } from "./paging";
 
 // The Orders screen's list on the server (issue 12): filters, search and sorts, each answered by an
@@ -18,10 +19,8 @@ const SORT_KEYS: Record<OrderSort, { parts: KeyPart[]; direction: "asc" | "desc"
   "total-asc": { parts: [{ column: orders.totalAmount, kind: "decimal" }, { column: orders.id, kind: "uuid" }], direction: "asc" },
 };
 
-// The expressions the search indexes are built on (schema.ts): a query must spell them the same way.
+// The expression the username search index is built on (schema.ts): a query must spell it the same way.
 export const usernameSearchKey = sql`lower(${orders.telegramUsername})`;
-export const customerNameSearchKey = sql`lower(${orders.shippingAddress} ->> 'name')`;
-export const postcodeSearchKey = sql`upper(replace(${orders.shippingAddress} ->> 'postcode', ' ', ''))`;
 
 const UUID_TEMPLATE = [8, 4, 4, 4, 12];
 const asUuid = (hex: string) => {
@@ -44,8 +43,12 @@ function idPrefixRange(text: string): { low: string; high: string } | null {
   return { low, high: asUuid(hex.padEnd(32, "f")) };
 }
 
-/** Orders whose id, @username, customer name or postcode starts with `q`, or whose Telegram user id is `q`. */
-function searchCondition(q: string): SQL {
+/**
+ * Orders whose id or @username starts with `q`, whose Telegram user id is `q`, or whose address has `q`
+ * as its postcode, outward code, name or a word of the name (through the blind index: exact, not a
+ * prefix, since no clear name or postcode is stored; docs/decisions/0024-encryption-at-rest.md).
+ */
+async function searchCondition(db: DbOrTx, q: string): Promise<SQL> {
   const matches: SQL[] = [eq(orders.telegramUserId, q)];
   const range = idPrefixRange(q);
   if (range) matches.push(sql`${orders.id} between ${range.low}::uuid and ${range.high}::uuid`);
@@ -53,26 +56,28 @@ function searchCondition(q: string): SQL {
   const username = q.startsWith("@") ? q.slice(1) : q;
   if (username !== "") matches.push(sql`${usernameSearchKey} like lower(${escapeLike(username)}) || '%' escape '\\'`);
   if (!q.startsWith("@")) {
-    matches.push(sql`${customerNameSearchKey} like lower(${escapeLike(q)}) || '%' escape '\\'`);
-    const postcode = q.replaceAll(" ", "");
-    if (postcode !== "") matches.push(sql`${postcodeSearchKey} like upper(${escapeLike(postcode)}) || '%' escape '\\'`);
+    const address = await addressSearchCondition(db, q);
+    if (address) matches.push(address);
   }
   return or(...matches)!;
 }
 
-function filterConditions(filters: OrderFilters): SQL[] {
+export async function filterConditions(db: DbOrTx, filters: OrderFilters): Promise<SQL[]> {
   const conditions: SQL[] = [];
   if (filters.status && filters.status !== "all") conditions.push(eq(orders.status, filters.status));
-  if (filters.q) conditions.push(searchCondition(filters.q));
+  if (filters.q) conditions.push(await searchCondition(db, filters.q));
   if (filters.from) conditions.push(gte(orders.createdAt, filters.from));
   if (filters.to) conditions.push(lt(orders.createdAt, filters.to));
   return conditions;
 }
 
-/** The rows of one page (one more than `limit`, to tell whether another page follows); EXPLAIN reads it too. */
-export function orderPageQuery(db: DbOrTx, query: OrderListQuery) {
+/**
+ * The rows of one page (one more than `limit`, to tell whether another page follows); EXPLAIN reads it
+ * too. `filters` are the query's filterConditions.
+ */
+export function orderPageQuery(db: DbOrTx, query: OrderListQuery, filters: SQL[]) {
   const { parts, direction } = SORT_KEYS[query.sort];
-  const conditions = filterConditions(query);
+  const conditions = [...filters];
   if (query.cursor) conditions.push(afterKey(parts, decodeCursor(query.cursor, query.sort, parts), direction));
   const order = direction === "desc" ? desc : asc;
   const select = db
@@ -85,17 +90,21 @@ export function orderPageQuery(db: DbOrTx, query: OrderListQuery) {
 
 /** Every order matching the filters, in the chosen order (the list without `limit`, as SPEC §7 has it). */
 export async function listOrdersMatching(db: DbOrTx, filters: OrderFilters): Promise<Order[]> {
-  const rows = await orderPageQuery(db, { ...filters, limit: undefined, cursor: undefined });
-  return rows.map((row) => toOrder(row.order));
+  const query = { ...filters, limit: undefined, cursor: undefined };
+  const rows = await orderPageQuery(db, query, await filterConditions(db, query));
+  return ordersOf(
+    db,
+    rows.map((row) => row.order),
+  );
 }
 
 /** One page of the orders matching the filters, and how many match in all. */
 export async function listOrderPage(db: DbOrTx, query: OrderListQuery & { limit: number }): Promise<Page<Order>> {
+  const conditions = await filterConditions(db, query);
   const [rows, [counted]] = await Promise.all([
-    orderPageQuery(db, query),
-    db.select({ total: count() }).from(orders).where(and(...filterConditions(query))),
+    orderPageQuery(db, query, conditions),
+    db.select({ total: count() }).from(orders).where(and(...conditions)),
   ]);
-  return pageFromRows(rows, query.limit, counted?.total ?? 0, { sort: query.sort, key: (row) => [row.key0, row.key1] }, (row) =>
-    toOrder(row.order),
-  );
+  const page = pageFromRows(rows, query.limit, counted?.total ?? 0, { sort: query.sort, key: (row) => [row.key0, row.key1] }, (row) => row.order);
+  return { ...page, rows: await ordersOf(db, page.rows) };
 }

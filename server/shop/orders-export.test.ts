@@ -112,6 +112,8 @@ describe("exportOrdersCsv", () => {
       "Payment status": "finished",
       Carrier: "Royal Mail",
       "Tracking number": "AB123456789GB",
+      // Only an address sealed to the owner's key (private addresses) fills it.
+      "Sealed address": "",
     });
     expect(byItem("'=cmd|' /C calc'!A0")?.["Unit price (GBP)"]).toBe("12.00");
   });

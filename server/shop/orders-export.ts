@@ -1,8 +1,10 @@
 import { asc, inArray } from "drizzle-orm";
 import type { DbOrTx } from "../db/client";
 import { orderItems, type orders } from "../db/schema";
-import { type OrderFilters, orderPageQuery } from "./order-list";
+import { type OrderFilters, filterConditions, orderPageQuery } from "./order-list";
+import { revealAddresses, type RevealedAddress } from "./address-vault";
 import { encodeCursor } from "./paging";
+import { csvLine } from "../../contract/csv";
 
 // The orders as a spreadsheet (issue 13, item 5): one CSV line per order item, for the filters of the
 // Orders screen (order-list.ts answers them, so the file holds exactly the orders the list shows).
@@ -10,6 +12,7 @@ import { encodeCursor } from "./paging";
 
 type OrderRow = typeof orders.$inferSelect;
 type OrderItemRow = typeof orderItems.$inferSelect;
+type ShownAddress = (RevealedAddress & { kind: "clear" })["address"] | null;
 
 /** Orders read per query: a few hundred kilobytes of CSV per page. */
 export const EXPORT_PAGE_SIZE = 500;
@@ -36,45 +39,29 @@ export const ORDER_EXPORT_COLUMNS = [
   "Payment status",
   "Carrier",
   "Tracking number",
+  // Owner-only mode (docs/decisions/0025): the address as sealed to the owner's key, which the server
+  // cannot open. Exported from a browser that unlocked, the address columns are filled in instead.
+  "Sealed address",
 ] as const;
 
-/**
- * A spreadsheet runs a cell that starts with = + - @ as a formula (and tab or carriage return can
- * hide such a start): a customer's name "=HYPERLINK(...)" would run on the owner's machine. Such a
- * cell gets a leading single quote, which spreadsheets show as text (OWASP's advice for CSV).
- */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-export function neutraliseCell(text: string): string {
-  return FORMULA_START.test(text) ? `'${text}` : text;
-}
-
-/** One cell, neutralised and quoted as RFC 4180 asks when it holds a quote, comma or line break. */
-export function csvCell(value: string | number | null | undefined): string {
-  const text = neutraliseCell(value == null ? "" : String(value));
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-/** One record, ended by CRLF as RFC 4180 has it. */
-export function csvLine(cells: readonly (string | number | null | undefined)[]): string {
-  return `${cells.map(csvCell).join(",")}\r\n`;
-}
+// The cells are written as contract/csv.ts has it (the browser rewrites the file with it after unlocking).
+export { csvCell, csvLine, neutraliseCell } from "../../contract/csv";
 
 /** "Ann Smith (@ann)": the name first, so the usual cell does not start with @ and need neutralising. */
-function customerOf(order: OrderRow): string {
-  const name = order.shippingAddress?.name ?? null;
+function customerOf(order: OrderRow, address: ShownAddress): string {
+  const name = address?.name ?? null;
   const username = order.telegramUsername ? `@${order.telegramUsername}` : null;
   if (name && username) return `${name} (${username})`;
   return name ?? username ?? "";
 }
 
 /** The lines of one order: one per item, or one with empty item cells for an order without items. */
-function orderLines(order: OrderRow, items: OrderItemRow[]): string {
-  const address = order.shippingAddress;
+function orderLines(order: OrderRow, revealed: RevealedAddress, items: OrderItemRow[]): string {
+  const address: ShownAddress = revealed.kind === "clear" ? revealed.address : null;
   const orderCells = (item: OrderItemRow | null) => [
     order.id,
     order.createdAt.toISOString(),
-    customerOf(order),
+    customerOf(order, address),
     order.telegramUserId,
     address?.name,
     address?.streetAddress,
@@ -90,6 +77,7 @@ function orderLines(order: OrderRow, items: OrderItemRow[]): string {
     order.paymentStatus,
     order.carrier,
     order.trackingNumber,
+    revealed.kind === "sealed" ? revealed.sealed : null,
   ];
   return (items.length === 0 ? [null] : items).map((item) => csvLine(orderCells(item))).join("");
 }
@@ -119,8 +107,9 @@ async function itemsByOrder(db: DbOrTx, orderIds: string[]): Promise<Map<string,
 export async function* exportOrdersCsv(db: DbOrTx, filters: OrderFilters, pageSize = EXPORT_PAGE_SIZE): AsyncGenerator<string> {
   yield UTF8_BOM + csvLine(ORDER_EXPORT_COLUMNS);
   let cursor: string | undefined;
+  const conditions = await filterConditions(db, filters);
   for (;;) {
-    const rows = await orderPageQuery(db, { ...filters, limit: pageSize, cursor });
+    const rows = await orderPageQuery(db, { ...filters, limit: pageSize, cursor }, conditions);
     const page = rows.slice(0, pageSize);
     // Test orders (Bot Preview's simulator, docs/decisions/0023) are no business: the spreadsheet leaves them out.
     const real = page.filter((row) => !row.order.isTest);
@@ -128,7 +117,11 @@ export async function* exportOrdersCsv(db: DbOrTx, filters: OrderFilters, pageSi
       db,
       real.map((row) => row.order.id),
     );
-    if (real.length > 0) yield real.map((row) => orderLines(row.order, items.get(row.order.id) ?? [])).join("");
+    const addresses = await revealAddresses(
+      db,
+      real.map((row) => row.order),
+    );
+    if (real.length > 0) yield real.map((row, index) => orderLines(row.order, addresses[index]!, items.get(row.order.id) ?? [])).join("");
     const last = page.at(-1);
     if (rows.length <= pageSize || !last) return;
     cursor = encodeCursor(filters.sort, [last.key0, last.key1]);

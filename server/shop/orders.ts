@@ -9,6 +9,7 @@ import { releaseOrderStock, reserveStock } from "./stock";
 import { isUuid, shortOrderId } from "./ids";
 import { carrierName, parcelLines, trackingUrl } from "./carriers";
 import { paymentMessages } from "./payment-messages";
+import { revealAddress, revealAddresses, type RevealedAddress } from "./address-vault";
 import { consoleLogger, type CustomerNotifier, type WarningLogger } from "./ports";
 
 type OrderRow = typeof orders.$inferSelect;
@@ -31,7 +32,8 @@ function tellCustomer(deps: Pick<OrderActionDeps, "notifier" | "logger">, orderI
 }
 
 
-export function toOrder(row: OrderRow): Order {
+/** An order as the API shows it, its address revealed as the server can (shop/address-vault.ts). */
+export function toOrder(row: OrderRow, revealed: RevealedAddress): Order {
   return {
     id: row.id,
     telegramUserId: row.telegramUserId,
@@ -43,9 +45,8 @@ export function toOrder(row: OrderRow): Order {
     paymentStatus: row.paymentStatus,
     paymentId: row.paymentId,
     transactionHash: row.transactionHash,
-    shippingAddress: row.shippingAddress
-      ? { ...row.shippingAddress, contact: row.shippingAddress.contact ?? null }
-      : null,
+    shippingAddress: revealed.kind === "clear" ? revealed.address : null,
+    sealedShippingAddress: revealed.kind === "sealed" ? revealed.sealed : null,
     addressErasedAt: row.addressErasedAt?.toISOString() ?? null,
     postageOptionId: row.postageOptionId,
     postageName: row.postageName,
@@ -65,6 +66,17 @@ export function toOrder(row: OrderRow): Order {
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/** An order row as the API shows it, its address decrypted. */
+export async function orderOf(db: DbOrTx, row: OrderRow): Promise<Order> {
+  return toOrder(row, await revealAddress(db, row));
+}
+
+/** Many order rows as the API shows them (a page): the keys their addresses need are loaded once. */
+export async function ordersOf(db: DbOrTx, rows: OrderRow[]): Promise<Order[]> {
+  const revealed = await revealAddresses(db, rows);
+  return rows.map((row, index) => toOrder(row, revealed[index]!));
 }
 
 function toOrderItem(row: OrderItemRow): OrderItem {
@@ -94,7 +106,7 @@ async function lockOrderRow(tx: DbOrTx, id: string): Promise<OrderRow> {
 }
 
 export async function getOrder(db: DbOrTx, id: string): Promise<Order> {
-  return toOrder(await requireOrderRow(db, id));
+  return orderOf(db, await requireOrderRow(db, id));
 }
 
 /** The order's lines in the order they were added, each with the product name as it was when ordered. */
@@ -228,7 +240,7 @@ export async function updateOrderStatus(
     return updated;
   });
   if (!row) throw refusedTransition(await requireOrderRow(db, id), change.status);
-  return toOrder(row);
+  return orderOf(db, row);
 }
 
 /**
@@ -289,7 +301,7 @@ export async function acceptPayment(deps: OrderActionDeps, id: string): Promise<
     return { row: updated!, chatId: order.telegramUserId };
   });
   await tellCustomer(deps, row.id, chatId, paymentMessages.paid(row.id));
-  return toOrder(row);
+  return orderOf(deps.db, row);
 }
 
 /**
@@ -339,7 +351,7 @@ export async function cancelOrder(deps: OrderActionDeps, id: string): Promise<Or
       payCurrency: row.payCurrency ?? row.paymentMethod,
     }),
   );
-  return toOrder(row);
+  return orderOf(deps.db, row);
 }
 
 /** The order's audit trail, oldest first; 404 for an unknown order. */

@@ -3,6 +3,8 @@ import { and, asc, eq, gt, isNotNull, sql } from "drizzle-orm";
 import { OWNER_LINK_CODE_MINUTES, type OwnerAlertKinds, type OwnerAlerts, type OwnerAlertsInput } from "../../contract";
 import type { DbOrTx } from "../db/client";
 import { customerMessages, orderItems, orders, ownerAlertSettings } from "../db/schema";
+import { readableAddress } from "./address-vault";
+import { revealMessages } from "./message-vault";
 import { shortOrderId } from "./ids";
 
 // Owner alerts (issue 14, item 5; docs/decisions/0020-owner-alerts-outbox.md): the owner links a
@@ -242,7 +244,8 @@ export async function ownerAlertText(db: DbOrTx, alert: Pick<ClaimedAlert, "kind
         .from(orderItems)
         .where(eq(orderItems.orderId, order.id))
         .orderBy(asc(orderItems.productName), asc(orderItems.id));
-      const customer = order.telegramUsername ? `@${order.telegramUsername}` : (order.shippingAddress?.name ?? `customer ${order.telegramUserId}`);
+      const name = order.telegramUsername ? null : ((await readableAddress(db, order))?.address.name ?? null);
+      const customer = order.telegramUsername ? `@${order.telegramUsername}` : (name ?? `customer ${order.telegramUserId}`);
       return [
         `💰 Order #${shortOrderId(order.id)} paid: ${gbp(order.totalAmount)}`,
         ...items.map((item) => `${item.quantity} × ${item.name ?? "(deleted product)"}`),
@@ -254,10 +257,11 @@ export async function ownerAlertText(db: DbOrTx, alert: Pick<ClaimedAlert, "kind
       if (!message) return null;
       let who = message.telegramUsername ? `@${message.telegramUsername}` : null;
       if (!who && message.orderId) {
-        const [order] = await db.select({ address: orders.shippingAddress }).from(orders).where(eq(orders.id, message.orderId));
-        who = order?.address?.name ?? null;
+        const [order] = await db.select({ id: orders.id, address: orders.address }).from(orders).where(eq(orders.id, message.orderId));
+        who = order ? ((await readableAddress(db, order))?.address.name ?? null) : null;
       }
-      const quote = message.message.length > QUOTE_MAX ? `${message.message.slice(0, QUOTE_MAX)}…` : message.message;
+      const [said] = await revealMessages(db, [message]);
+      const quote = said!.length > QUOTE_MAX ? `${said!.slice(0, QUOTE_MAX)}…` : said!;
       const lines = [`✉️ New message from ${who ?? `customer ${message.telegramUserId}`}:`, quote];
       if (publicUrl) lines.push("", `Reply: ${publicUrl.replace(/\/+$/, "")}/messages`);
       return lines.join("\n");

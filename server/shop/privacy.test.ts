@@ -4,6 +4,7 @@ import type { Database } from "../db/client";
 import { auditLog, botConversations, botCustomers, customerMessages, erasureRequests, orders, privacySettings } from "../db/schema";
 import { createTestDatabase } from "../testing/database";
 import { insertCustomerMessage, insertOrder } from "../testing/factories";
+import { listThread } from "./messages";
 import {
   applyRetention,
   DAY_MS,
@@ -45,7 +46,7 @@ describe("privacy", () => {
   }
   const addressOf = async (id: string) => {
     const [row] = await db().select().from(orders).where(eq(orders.id, id));
-    return { address: row!.shippingAddress, erasedAt: row!.addressErasedAt, username: row!.telegramUsername };
+    return { address: row!.address, erasedAt: row!.addressErasedAt, username: row!.telegramUsername };
   };
 
   it("stamps when an order is completed or failed, and only then", async () => {
@@ -90,7 +91,7 @@ describe("privacy", () => {
     expect(await applyRetention(db(), NOW)).toEqual({ addresses: 0, messages: 0 });
     await savePrivacySettings(db(), { addressRetentionDays: 30, messageRetentionDays: 7 });
     expect(await applyRetention(db(), NOW)).toEqual({ addresses: 0, messages: 1 });
-    expect((await db().select().from(customerMessages)).map((row) => row.message)).toEqual(["recent"]);
+    expect((await listThread(db(), "500")).map((row) => row.message)).toEqual(["recent"]);
   });
 
   it("forgets a customer: addresses, messages, username and draft go; amounts and other customers stay", async () => {

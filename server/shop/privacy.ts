@@ -1,5 +1,6 @@
 import { and, count, eq, inArray, isNotNull, lt, lte, notInArray } from "drizzle-orm";
 import type { DbOrTx } from "../db/client";
+import { ERASED_ADDRESS } from "./address-vault";
 import { auditLog, botConversations, botCustomers, customerMessages, erasureRequests, orders, privacySettings } from "../db/schema";
 import { recordAudit } from "./audit";
 
@@ -41,7 +42,7 @@ export async function savePrivacySettings(db: DbOrTx, values: PrivacySettings): 
   return row!;
 }
 
-const erasedAddress = (now: Date) => ({ shippingAddress: null, addressErasedAt: now });
+const erasedAddress = (now: Date) => ({ ...ERASED_ADDRESS, addressErasedAt: now });
 
 /** The retention rule for addresses: every completed or failed order closed more than N days ago. */
 export async function eraseDueAddresses(db: DbOrTx, now: Date): Promise<number> {
@@ -54,7 +55,7 @@ export async function eraseDueAddresses(db: DbOrTx, now: Date): Promise<number> 
       and(
         inArray(orders.status, ["completed", "failed"]),
         lte(orders.closedAt, new Date(now.getTime() - addressRetentionDays * DAY_MS)),
-        isNotNull(orders.shippingAddress),
+        isNotNull(orders.address),
       ),
     )
     .returning({ id: orders.id });
@@ -84,13 +85,13 @@ export async function eraseRequestedAddresses(db: DbOrTx, now: Date): Promise<nu
     const done = await db
       .update(orders)
       .set(erasedAddress(now))
-      .where(and(covered, notInArray(orders.status, ADDRESS_NEEDED), isNotNull(orders.shippingAddress)))
+      .where(and(covered, notInArray(orders.status, ADDRESS_NEEDED), isNotNull(orders.address)))
       .returning({ id: orders.id });
     erased += done.length;
     const [waiting] = await db
       .select({ n: count() })
       .from(orders)
-      .where(and(covered, inArray(orders.status, ADDRESS_NEEDED), isNotNull(orders.shippingAddress)));
+      .where(and(covered, inArray(orders.status, ADDRESS_NEEDED), isNotNull(orders.address)));
     if (waiting!.n === 0) await db.delete(erasureRequests).where(eq(erasureRequests.telegramUserId, request.telegramUserId));
   }
   return erased;
@@ -116,7 +117,7 @@ export type CustomerData = {
 /** What the shop keeps about one customer, as the bot's "My data" tells them. */
 export async function describeCustomerData(db: DbOrTx, telegramUserId: string): Promise<CustomerData> {
   const [orderCounts] = await db
-    .select({ orders: count(), addresses: count(orders.shippingAddress) })
+    .select({ orders: count(), addresses: count(orders.address) })
     .from(orders)
     .where(eq(orders.telegramUserId, telegramUserId));
   const [messageCount] = await db.select({ n: count() }).from(customerMessages).where(eq(customerMessages.telegramUserId, telegramUserId));
@@ -159,13 +160,13 @@ export async function forgetCustomer(
     const erased = await tx
       .update(orders)
       .set({ ...erasedAddress(now), telegramUsername: null })
-      .where(and(mine, notInArray(orders.status, ADDRESS_NEEDED), isNotNull(orders.shippingAddress)))
+      .where(and(mine, notInArray(orders.status, ADDRESS_NEEDED), isNotNull(orders.address)))
       .returning({ id: orders.id });
     await tx.update(orders).set({ telegramUsername: null }).where(and(mine, isNotNull(orders.telegramUsername)));
     const kept = await tx
       .select({ id: orders.id })
       .from(orders)
-      .where(and(mine, inArray(orders.status, ADDRESS_NEEDED), isNotNull(orders.shippingAddress)));
+      .where(and(mine, inArray(orders.status, ADDRESS_NEEDED), isNotNull(orders.address)));
     if (kept.length > 0) {
       await tx
         .insert(erasureRequests)

@@ -2,7 +2,7 @@ import { autoRetry } from "@grammyjs/auto-retry";
 import { Bot, type MiddlewareFn } from "grammy";
 import type { Update, UserFromGetMe } from "grammy/types";
 import type { BotSettings } from "../../contract";
-import { getConversation, parseConversation, saveConversation } from "../shop/conversations";
+import { getConversation, openConversation, saveConversation } from "../shop/conversations";
 import { isBlocked } from "../shop/customers";
 import { ShopError } from "../shop/errors";
 import { isTestCustomer } from "../shop/simulator";
@@ -119,7 +119,7 @@ function loadCustomer(deps: BotDeps, snapshot: BotSettings, log: BotLogger): Mid
     ctx.reads = reads;
     ctx.settings = (await reads.settings()) ?? snapshot;
     const stored = storedCustomers.get(ctx.update);
-    ctx.conversation = stored ? parseConversation(stored.conversation) : await getConversation(deps.db, customerId);
+    ctx.conversation = stored ? await openConversation(deps.db, customerId, stored.conversation) : await getConversation(deps.db, customerId);
     ctx.startRecord = stored?.startRecord;
     ctx.setConversation = async (state) => {
       // Most taps leave the step as it was (/start, the menu, browsing): no write for those. Safe because

@@ -58,11 +58,11 @@ describe("My data and /forgetme", () => {
       "Done: your data is erased.\n\n1 address and 1 message erased.\n\nThe address on 1 order still to be sent is kept until it is dispatched, then erased.",
     );
     const rows = new Map((await db.select().from(orders)).map((row) => [row.id, row]));
-    expect(rows.get(delivered.id)).toMatchObject({ shippingAddress: null, telegramUsername: null });
+    expect(rows.get(delivered.id)).toMatchObject({ address: null, addressSearch: null, telegramUsername: null });
     expect(rows.get(delivered.id)!.addressErasedAt).toBeInstanceOf(Date);
-    expect(rows.get(toSend.id)!.shippingAddress).not.toBeNull();
+    expect(rows.get(toSend.id)!.address).not.toBeNull();
     expect(rows.get(others.id)).toMatchObject({ telegramUsername: "olly" });
-    expect(rows.get(others.id)!.shippingAddress).not.toBeNull();
+    expect(rows.get(others.id)!.address).not.toBeNull();
     const [entry] = await db.select().from(auditLog).where(eq(auditLog.targetId, dora.id));
     expect(entry).toMatchObject({ action: "customer.forget-requested", targetType: "customer" });
 

@@ -1,5 +1,8 @@
 import type { DbOrTx } from "../db/client";
-import { customerMessages, orderItems, orders, products } from "../db/schema";
+import crypto from "node:crypto";
+import { customerMessages, orderItems, orders, products, type ShippingAddress } from "../db/schema";
+import { ERASED_ADDRESS, protectAddress } from "../shop/address-vault";
+import { protectMessage } from "../shop/message-vault";
 import { reserveStock } from "../shop/stock";
 
 // Rows the API cannot create (orders come from the bot, customer messages from Telegram), inserted
@@ -38,23 +41,29 @@ export type OrderLine = {
  */
 export async function insertOrder(
   db: DbOrTx,
-  options: Partial<typeof orders.$inferInsert> & { items?: OrderLine[]; reserveStock?: boolean } = {},
+  options: Partial<typeof orders.$inferInsert> & { items?: OrderLine[]; reserveStock?: boolean; shippingAddress?: ShippingAddress | null } = {},
 ): Promise<{ order: OrderRow; items: OrderItemRow[] }> {
-  const { items: lines = [], reserveStock: reserve = false, ...overrides } = options;
+  const { items: lines = [], reserveStock: reserve = false, shippingAddress, ...overrides } = options;
   const pence = lines.reduce(
     (sum, line) => sum + Math.round(Number(line.price ?? line.product.price) * 100) * (line.quantity ?? 1),
     0,
   );
   const n = next();
+  const id = overrides.id ?? crypto.randomUUID();
+  const address =
+    shippingAddress === undefined
+      ? { name: `Customer ${n}`, streetAddress: `${n} High Street, London`, postcode: "SW1A 1AA", contact: null }
+      : shippingAddress;
   const [order] = await db
     .insert(orders)
     .values({
+      id,
+      ...(address ? await protectAddress(db, id, address) : ERASED_ADDRESS),
       telegramUserId: `10000${n}`,
       telegramUsername: `customer${n}`,
       totalAmount: (pence / 100).toFixed(2),
       currency: "GBP",
       paymentMethod: "btc",
-      shippingAddress: { name: `Customer ${n}`, streetAddress: `${n} High Street, London`, postcode: "SW1A 1AA", contact: null },
       ...overrides,
     })
     .returning();
@@ -88,16 +97,20 @@ export async function insertCustomerMessage(
   overrides: Partial<typeof customerMessages.$inferInsert> = {},
 ): Promise<CustomerMessageRow> {
   const n = next();
+  const { message: text = `Hello, a question about my order (${n})`, ...rest } = overrides;
+  const id = rest.id ?? crypto.randomUUID();
   const [row] = await db
     .insert(customerMessages)
     .values({
       telegramUserId: `10000${n}`,
       telegramUsername: `customer${n}`,
-      message: `Hello, a question about my order (${n})`,
       isFromCustomer: true,
       isRead: false,
-      ...overrides,
+      ...rest,
+      id,
+      ...(await protectMessage(db, id, text)),
     })
     .returning();
-  return row!;
+  // The row as stored, its text in clear for the test to compare with.
+  return { ...row!, message: text };
 }

@@ -6,6 +6,7 @@ import type { z } from "zod";
 import { BotSettingsInputSchema, CURRENCIES, type BotSettings, type Currency, type TokenCheck } from "../../contract";
 import { OwnerAlertsCard } from "@/components/bot-settings/owner-alerts-card";
 import { PrivacyCard } from "@/components/bot-settings/privacy-card";
+import { PrivateAddressesCard } from "@/components/bot-settings/private-addresses-card";
 import { BotStatusCard, useReloadBotStatus } from "@/components/bot-status-card";
 import { CopyButton } from "@/components/copy-button";
 import { Button } from "@/components/ui/button";
@@ -61,6 +62,7 @@ export default function BotSettingsPage() {
       {/* Cards that save on their own, outside the bot's settings form and its Save button. */}
       <OwnerAlertsCard />
       <PrivacyCard />
+      <PrivateAddressesCard />
     </div>
   );
 }

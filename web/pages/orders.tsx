@@ -9,6 +9,7 @@ import { ExportButton } from "@/components/orders/export-button";
 import { OrderCards, OrderTable } from "@/components/orders/order-list";
 import { type DispatchDetails, useDispatchOrder } from "@/components/orders/use-dispatch-order";
 import { packingSlipsHref } from "@/components/orders/packing-slips-link";
+import { UnlockAddressesButton } from "@/components/orders/sealed-address";
 import { SearchBox, useListUrl, useServerPager } from "@/components/server-list";
 import {
   AlertDialog,
@@ -265,6 +266,8 @@ export default function OrdersPage() {
               : `${selected.length} ${selected.length === 1 ? "order" : "orders"} selected`}
           </p>
           <div className="flex flex-wrap gap-2">
+            {/* Private addresses: unlocking here opens them for the details, View Address, slips and Export. */}
+            {orders.some((order) => order.sealedShippingAddress !== null) && <UnlockAddressesButton size="default" showLock />}
             {selected.length > 0 && (
               <Button variant="ghost" onClick={() => setSelectedIds(new Set())}>
                 <X />

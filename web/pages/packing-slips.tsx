@@ -3,9 +3,12 @@ import { ArrowLeft, Printer } from "lucide-react";
 import { useEffect } from "react";
 import { Link, useSearchParams } from "wouter";
 import type { Order, OrderItem, PostageOption } from "../../contract";
+import { sealedKeyId } from "../../contract/owner-seal";
 import { Button } from "@/components/ui/button";
+import { SealedAddressNotice, UnlockAddressesButton } from "@/components/orders/sealed-address";
 import { Spinner } from "@/components/spinner";
 import { describeError } from "@/lib/api";
+import { useOwnerKeys, useShownAddress } from "@/lib/owner-keys";
 import { queryKeys, usePostageOptions } from "@/lib/queries";
 import { formatDate, formatGBP, missingAddressText, shortId } from "@/lib/screen-helpers";
 
@@ -52,7 +55,9 @@ function postageText(order: Order, options: PostageOption[] | undefined): string
 }
 
 function PackingSlip({ order, items, postage }: { order: Order; items: OrderItem[] | undefined; postage: string }) {
-  const address = order.shippingAddress;
+  // A sealed address (private addresses) prints once this tab is unlocked.
+  const shown = useShownAddress(order);
+  const address = shown.state === "clear" || shown.state === "opened" ? shown.address : null;
   const units = (items ?? []).reduce((sum, item) => sum + item.quantity, 0);
   return (
     <article
@@ -82,8 +87,10 @@ function PackingSlip({ order, items, postage }: { order: Order; items: OrderItem
             <p className="font-semibold">{address.postcode}</p>
             {address.contact && <p className="text-sm">{address.contact}</p>}
           </address>
-        ) : (
+        ) : shown.state === "none" ? (
           <p>{missingAddressText(order)}</p>
+        ) : (
+          <SealedAddressNotice shown={shown} className="print:hidden" />
         )}
       </section>
 
@@ -153,6 +160,12 @@ export default function PackingSlipsPage() {
   });
   const postageQuery = usePostageOptions();
   const itemsLoading = itemQueries.some((query) => query.isLoading);
+  // Sealed addresses whose key is not unlocked: the toolbar offers to unlock them all at once.
+  const { keys } = useOwnerKeys();
+  const anySealed = orders.some((order) => {
+    const keyId = order.sealedShippingAddress ? sealedKeyId(order.sealedShippingAddress) : null;
+    return keyId !== null && !keys.has(keyId);
+  });
 
   useEffect(() => {
     const before = document.title;
@@ -187,6 +200,7 @@ export default function PackingSlipsPage() {
             {isLoading ? "Loading orders..." : `${orders.length} ${orders.length === 1 ? "slip" : "slips"}, one A4 page each`}
           </p>
         </div>
+        {anySealed && <UnlockAddressesButton size="default" />}
         <Button onClick={() => window.print()} disabled={isLoading || itemsLoading || orders.length === 0}>
           <Printer />
           Print

@@ -5,6 +5,7 @@ import type { Order } from "../../../contract";
 import { orders } from "../../db/schema";
 import { useAdminServer } from "../../testing/app";
 import { insertOrder } from "../../testing/factories";
+import { addressTerms, searchTerms } from "../../shop/address-vault";
 import { minutesAfter, nextLink, walkPages } from "./list-pages";
 
 // GET /api/orders with limit, cursor, filters, search and sorts (issue 12): the Orders screen pages
@@ -138,9 +139,16 @@ describe("GET /api/orders, paged and filtered", () => {
     expect(await search("@alice")).toEqual([alice.id]);
     expect(await search("ALICE")).toEqual([alice.id]); // username and name start with it; Bob's surname does not count
     expect(await search("@bob")).toEqual([bob.id]);
-    expect(await search("bob ali")).toEqual([bob.id]);
+    // Names and postcodes through the blind index (address-vault.ts): whole terms, never a prefix.
+    expect(await search("bob alison")).toEqual([bob.id]);
+    expect(await search("  Bob   ALISON ")).toEqual([bob.id]);
+    expect(await search("alison")).toEqual([bob.id]);
+    expect(await search("bob ali")).toEqual([]);
+    expect(await search("walk")).toEqual([]);
     expect(await search("sw1a1aa")).toEqual([bob.id]);
-    expect(await search("ls1 4")).toEqual([alice.id]);
+    expect(await search("ls1 4ap")).toEqual([alice.id]);
+    expect(await search("ls1")).toEqual([alice.id]); // the outward code
+    expect(await search("ls1 4")).toEqual([]);
     expect(await search("5559876")).toEqual([bob.id]);
     expect(await search("555")).toEqual([]); // a user id matches whole, not by its start
     expect(await search("  ")).toEqual([alice.id, bob.id].sort()); // blank: no search
@@ -219,12 +227,14 @@ describe("GET /api/orders, paged and filtered", () => {
       fc.asyncProperty(fc.array(row, { minLength: 1, maxLength: 5 }), text, async (rows, q) => {
         await db().delete(orders);
         const inserted = [];
+        const addresses = new Map<string, { name: string; postcode: string }>();
         for (const r of rows) {
           const { order } = await insertOrder(db(), {
             telegramUsername: r.username,
             shippingAddress: { name: r.name, streetAddress: "1 Lane", postcode: r.postcode, contact: null },
           });
           inserted.push(order);
+          addresses.set(order.id, r);
         }
         // Searching for a stored value's own start always finds it: pick one half the time (cut
         // by code points, so an emoji is never split into half a surrogate pair).
@@ -240,14 +250,12 @@ describe("GET /api/orders, paged and filtered", () => {
             if (needle === "") return true;
             const username = needle.startsWith("@") ? needle.slice(1) : needle;
             const idPrefix = lower(needle.replace(/^#/, ""));
-            const postcode = needle.replaceAll(" ", "").toUpperCase();
             return (
               order.telegramUserId === needle ||
               (idPrefix !== "" && /^[0-9a-f-]+$/.test(idPrefix) && order.id.startsWith(idPrefix)) ||
               (username !== "" && lower(order.telegramUsername ?? "").startsWith(lower(username))) ||
-              (!needle.startsWith("@") &&
-                (lower(order.shippingAddress!.name).startsWith(lower(needle)) ||
-                  (postcode !== "" && order.shippingAddress!.postcode.replaceAll(" ", "").toUpperCase().startsWith(postcode))))
+              // Name and postcode: whole terms, compared as the blind index compares them.
+              (!needle.startsWith("@") && addressTerms(addresses.get(order.id)!).some((term) => searchTerms(needle).includes(term)))
             );
           })
           .map((order) => order.id)

@@ -96,6 +96,7 @@ describe("orders API", () => {
         paymentId: "pay-1",
         transactionHash: "0xabc",
         shippingAddress: { name: "Alice Smith", streetAddress: "1 Long Lane, Leeds", postcode: "LS1 1AA", contact: "07700 900123" },
+        sealedShippingAddress: null,
         addressErasedAt: null,
         postageOptionId: null,
         postageName: null,

@@ -1,10 +1,13 @@
 import type { RefObject } from "react";
 import type { Order } from "../../../contract";
+import type { SealableAddress } from "../../../contract/owner-seal";
 import { CopyButton } from "@/components/copy-button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { useShownAddress } from "@/lib/owner-keys";
 import { missingAddressText, shortId } from "@/lib/screen-helpers";
+import { SealedAddressNotice } from "./sealed-address";
 
-type ShippingAddress = NonNullable<Order["shippingAddress"]>;
+type ShippingAddress = SealableAddress;
 
 /** The lines of a label, in the order they are written on a parcel; contact only when given. */
 function addressLines(address: ShippingAddress): { label: string; value: string }[] {
@@ -32,7 +35,9 @@ export function AddressDialog({
   /** The button that opened it: focus goes back there on close (the copy buttons' toasts take it meanwhile). */
   opener: RefObject<HTMLButtonElement | null>;
 }) {
-  const address = order.shippingAddress;
+  // A sealed address (private addresses) shows here once this tab is unlocked.
+  const shown = useShownAddress(order);
+  const address = shown.state === "clear" || shown.state === "opened" ? shown.address : null;
   const lines = address ? addressLines(address) : [];
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
@@ -68,8 +73,10 @@ export function AddressDialog({
               />
             </div>
           </>
-        ) : (
+        ) : shown.state === "none" ? (
           <p className="text-muted-foreground text-sm">{missingAddressText(order)}</p>
+        ) : (
+          <SealedAddressNotice shown={shown} className="rounded-md border p-3" />
         )}
       </DialogContent>
     </Dialog>

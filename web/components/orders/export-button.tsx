@@ -5,7 +5,9 @@ import type { OrderSort, OrderStatus } from "../../../contract";
 import { buttonVariants } from "@/components/ui/button";
 import { toast } from "@/hooks/use-toast";
 import { ApiError, apiRequest, describeError, queryKeyUrl } from "@/lib/api";
+import { useOwnerKeys } from "@/lib/owner-keys";
 import { dayEndIso, dayStartIso } from "@/lib/screen-helpers";
+import { downloadOpenedExport } from "./opened-export";
 
 /** Where the CSV of the orders the list shows comes from: the list's own filters, without its paging. */
 export function exportUrl(filters: { status: "all" | OrderStatus; q: string; sort: OrderSort; fromDay: string; toDay: string }): string {
@@ -31,12 +33,17 @@ export function exportUrl(filters: { status: "all" | OrderStatus; q: string; sor
  * click first asks for the session through the app's API layer: a 401 there takes the owner to the
  * login screen with "Your session ended", like any other call; only a live session lets the link's
  * own download go ahead.
+ *
+ * Unlocked (private addresses), the file is fetched instead, and the sealed addresses in it are
+ * opened and filled in by this browser before it is saved (opened-export.ts).
  */
 export function ExportButton(props: Parameters<typeof exportUrl>[0]) {
   const link = useRef<HTMLAnchorElement>(null);
   /** Set just before the link is clicked again after the check: that click downloads. */
   const sessionChecked = useRef(false);
   const checkSession = useMutation({ mutationFn: () => apiRequest("GET", "/api/auth/status") });
+  const { keys } = useOwnerKeys();
+  const openedExport = useMutation({ mutationFn: () => downloadOpenedExport(exportUrl(props), keys) });
 
   const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
     if (sessionChecked.current) {
@@ -44,7 +51,16 @@ export function ExportButton(props: Parameters<typeof exportUrl>[0]) {
       return;
     }
     event.preventDefault();
-    if (checkSession.isPending) return;
+    if (checkSession.isPending || openedExport.isPending) return;
+    if (keys.size > 0) {
+      openedExport.mutate(undefined, {
+        onError: (error) => {
+          if (error instanceof ApiError && error.status === 401) return;
+          toast({ title: "Failed to export orders", description: describeError(error), variant: "destructive" });
+        },
+      });
+      return;
+    }
     checkSession.mutate(undefined, {
       onSuccess: () => {
         sessionChecked.current = true;
@@ -64,9 +80,9 @@ export function ExportButton(props: Parameters<typeof exportUrl>[0]) {
       href={exportUrl(props)}
       download
       onClick={onClick}
-      aria-busy={checkSession.isPending}
+      aria-busy={checkSession.isPending || openedExport.isPending}
       className={buttonVariants({ variant: "outline" })}
-      title="Download these orders as a CSV file"
+      title={keys.size > 0 ? "Download these orders as a CSV file, with the unlocked addresses" : "Download these orders as a CSV file"}
     >
       <Download aria-hidden="true" />
       Export

@@ -8,12 +8,14 @@ import { useOrderItems, usePostageOptions } from "@/lib/queries";
 import { describeError } from "@/lib/api";
 import { formatDateTime, formatGBP, missingAddressText, shortId } from "@/lib/screen-helpers";
 import { cn, countOf } from "@/lib/utils";
+import { useShownAddress } from "@/lib/owner-keys";
 import { AddressDialog } from "./address-dialog";
 import { DispatchForm } from "./dispatch-form";
 import { OrderActivity } from "./order-activity";
 import { OrderHistory } from "./order-history";
 import { AdminFlagBadge, customerLabel, OrderStatusBadge, TestOrderBadge } from "./order-bits";
 import { ADMIN_FLAG_HINTS, coinOf, underpaidText } from "./order-money";
+import { SealedAddressNotice } from "./sealed-address";
 import { SettleActions } from "./order-settle-actions";
 import { SendMessagePanel } from "./send-message-panel";
 import type { DispatchDetails } from "./use-dispatch-order";
@@ -143,7 +145,10 @@ export function OrderDetailsDialog({
   const itemsQuery = useOrderItems(order?.id ?? null);
   const [showAddress, setShowAddress] = useState(false);
   const viewAddressButton = useRef<HTMLButtonElement>(null);
-  const address = order?.shippingAddress ?? null;
+  // Sealed to the owner's key (private addresses), the address shows once this tab is unlocked.
+  const shown = useShownAddress(order);
+  const address = shown.state === "clear" || shown.state === "opened" ? shown.address : null;
+  const sealed = shown.state === "locked" || shown.state === "opening" || shown.state === "unopenable";
 
   return (
     <Dialog
@@ -174,7 +179,11 @@ export function OrderDetailsDialog({
                   <Field label="Username">
                     {order.isTest ? customerLabel(order) : order.telegramUsername ? `@${order.telegramUsername}` : order.telegramUserId}
                   </Field>
-                  {address || !order.addressErasedAt ? (
+                  {sealed ? (
+                    <Field label="Address">
+                      <SealedAddressNotice shown={shown} className="justify-end" />
+                    </Field>
+                  ) : address || !order.addressErasedAt ? (
                     <>
                       <Field label="Name">{address?.name ?? "-"}</Field>
                       <Field label="Address">{address?.streetAddress ?? "-"}</Field>

@@ -13,6 +13,7 @@ const TARGET_NAMES: Record<string, string> = {
   customer: "Customer",
   settings: "Bot settings",
   image: "Product image",
+  "private-addresses": "Private addresses",
 };
 
 const VERB_NAMES: Record<string, string> = {
