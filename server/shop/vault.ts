@@ -19,19 +19,22 @@ import { dataKeys } from "../db/schema";
 /** The prefix of a value encrypted under a data key of this server. */
 export const SERVER_KEY_PREFIX = "sk1:";
 
-let masterKey: Buffer | null = null;
+let masterKey: Buffer | (() => Buffer) | null = null;
 
 /**
  * The master key this process wraps data keys with. Set once at start (services.ts, the scripts, the
- * tests' database); one per process, like the data directory it comes from.
+ * tests' database); one per process, like the data directory it comes from. A function is called when
+ * the key is first needed (a script that never encrypts does not create DATA_DIR/secret.key).
  */
-export function useMasterKey(key: Buffer): void {
-  if (key.length !== 32) throw new Error("The master key must be 32 bytes");
+export function useMasterKey(key: Buffer | (() => Buffer)): void {
+  if (Buffer.isBuffer(key) && key.length !== 32) throw new Error("The master key must be 32 bytes");
   masterKey = key;
 }
 
 function currentMasterKey(): Buffer {
   if (!masterKey) throw new Error("The data vault has no master key: useMasterKey() must run at start");
+  if (typeof masterKey === "function") masterKey = masterKey();
+  if (masterKey.length !== 32) throw new Error("The master key must be 32 bytes");
   return masterKey;
 }
 
