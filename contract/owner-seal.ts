@@ -50,7 +50,7 @@ export type OwnerKey = {
   publicPoint: Uint8Array;
 };
 
-export type OwnerSealProblem = "wrong-passphrase" | "mismatched-key" | "invalid-public-key" | "damaged" | "other-key" | "weak-passphrase";
+export type OwnerSealProblem = "wrong-passphrase" | "mismatched-key" | "invalid-public-key" | "damaged" | "other-key" | "weak-passphrase" | "unavailable";
 
 /** Every failure of this module, with a sentence the owner can act on. */
 export class OwnerSealError extends Error {

@@ -15,7 +15,8 @@ export async function openConfiguredDatabase(): Promise<{ config: Config; databa
   loadEnvFile();
   const config = loadConfig();
   // What customers typed is encrypted under data keys this master key wraps (shop/vault.ts).
-  useMasterKey(loadSecretKey(config.secretKey, config.dataDir));
+  // Loaded when first needed: a restore into a new DATA_DIR must not create a key of its own there.
+  useMasterKey(() => loadSecretKey(config.secretKey, config.dataDir));
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   // As the server does at start: nothing an earlier version stored in clear is left so.
   await encryptExistingData(database.db);

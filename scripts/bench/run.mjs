@@ -208,7 +208,7 @@ async function main() {
   await Promise.all(
     shops.map(async (shop) => {
       const target = shop.env.DATABASE_URL ? ["--postgres", shop.env.DATABASE_URL] : ["--pglite", path.join(shop.dataDir, "pglite")];
-      const seeder = startNode(`seed ${shop.key}`, [path.join(here, "seed.mjs"), ...target, "--orders", String(ORDERS)], { cwd: root });
+      const seeder = startNode(`seed ${shop.key}`, [path.join(here, "seed.mjs"), ...target, "--secret-key-file", path.join(shop.dataDir, "secret.key"), "--orders", String(ORDERS)], { cwd: root });
       const code = await seeder.exited;
       if (code !== 0) throw new Error(`seeding ${shop.key} failed:\n${tail(seeder)}`);
       log(`${shop.key}: ${seeder.output().trim()}`);

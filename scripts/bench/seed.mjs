@@ -4,8 +4,13 @@
 // orders/10 customers over the last year; orders/5 customer messages. Rows are made from their
 // number, so both databases get the same shop. Run with the server stopped (it caches and PGlite
 // allows one process per folder):
-//   node scripts/bench/seed.mjs --pglite <DATA_DIR>/pglite --orders 100000
-//   node scripts/bench/seed.mjs --postgres <url> --orders 100000
+//   node scripts/bench/seed.mjs --pglite <DATA_DIR>/pglite --secret-key-file <DATA_DIR>/secret.key --orders 100000
+//   node scripts/bench/seed.mjs --postgres <url> --secret-key-file <DATA_DIR>/secret.key --orders 100000
+// Addresses and messages are stored as the shop stores them (issue 15): encrypted envelopes under a data
+// key wrapped by the shop's master key, with blind index tokens. The format is spelled out again here
+// (server/shop/vault.ts, address-vault.ts, message-vault.ts): the benchmark never imports the server.
+import crypto from "node:crypto";
+import fs from "node:fs";
 import { parseArgs } from "node:util";
 
 export const PRODUCTS = 200;
@@ -52,14 +57,12 @@ insert into postage_options (name, price, description, estimated_days)
   values ('Royal Mail 2nd Class', 2.85, 'Untracked, 2-3 working days', 3), ('Royal Mail Tracked 24', 4.99, 'Tracked', 1);
 ${numbered}
 insert into orders (id, telegram_user_id, telegram_username, status, total_amount, currency, payment_method, payment_status,
-    payment_id, shipping_address, postage_name, postage_price, pay_currency, payment_expires_at, paid_at, created_at, updated_at)
+    payment_id, postage_name, postage_price, pay_currency, payment_expires_at, paid_at, created_at, updated_at)
   select md5('bench-order-' || i)::uuid, (${FIRST_CUSTOMER_ID} + i % ${c})::text, 'cust' || (i % ${c}), o.status,
     (p1.price * (1 + i % 3) + p2.price * (1 + (i / 3) % 2) + 2.85)::numeric(10, 2), 'GBP',
     (array['btc', 'ltc', 'xmr'])[1 + i % 3],
     case o.status when 'pending' then 'waiting' when 'failed' then 'expired' else 'finished' end,
     'bench-pay-' || i,
-    jsonb_build_object('name', 'Customer ' || (i % ${c}), 'streetAddress', (1 + i % 200) || ' High Street, Town ' || (i % 50),
-      'postcode', 'AB' || (10 + i % 90) || ' ' || (i % 9) || 'CD', 'contact', null),
     'Royal Mail 2nd Class', 2.85, upper((array['btc', 'ltc', 'xmr'])[1 + i % 3]),
     -- Pending orders wait for a payment due in 30 days: the server's expiry job leaves them alone.
     case when o.status = 'pending' then now() + interval '30 days' end,
@@ -75,35 +78,134 @@ insert into order_items (order_id, product_id, product_name, quantity, price, cr
   from generate_series(1, ${n}) i
   cross join generate_series(0, 1) k
   join p on p.n = case k when 0 then i % ${PRODUCTS} else (i * 7 + 3) % ${PRODUCTS} end;
-insert into customer_messages (telegram_user_id, telegram_username, message, is_from_customer, is_read, order_id, created_at)
-  select (${FIRST_CUSTOMER_ID} + j % ${c})::text, 'cust' || (j % ${c}),
-    'Message ' || j || ': hello, when will my order arrive? Thank you!',
+-- The text is filled in encrypted afterwards (encryptedRows).
+insert into customer_messages (id, telegram_user_id, telegram_username, message, is_from_customer, is_read, order_id, created_at)
+  select md5('bench-message-' || j)::uuid, (${FIRST_CUSTOMER_ID} + j % ${c})::text, 'cust' || (j % ${c}),
+    '',
     j % 3 <> 0,
     -- The newest 60 customer messages are unread.
     j % 3 = 0 or j <= ${m} - 90,
     case when j % 4 = 0 then md5('bench-order-' || ((j * 5) % ${n} + 1))::uuid end,
     ${placed("j", Math.max(m, 1))}
   from generate_series(1, ${m}) j;
-analyze;
 `;
+}
+
+// --- Encryption as the shop does it (server/shop/vault.ts) ---
+
+const b64 = (bytes) => bytes.toString("base64url");
+const md5Uuid = (text) => {
+  const hex = crypto.createHash("md5").update(text).digest("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+};
+function gcm(key, plain, binding) {
+  const nonce = crypto.randomBytes(12);
+  const cipher = crypto.createCipheriv("aes-256-gcm", key, nonce);
+  cipher.setAAD(Buffer.from(binding, "utf8"));
+  const data = Buffer.concat([cipher.update(plain, "utf8"), cipher.final(), cipher.getAuthTag()]);
+  return { nonce, data };
+}
+
+/** A new current data key wrapped by the master key (a DATA_DIR/secret.key's 64 hex characters). */
+export function benchDataKey(masterHex) {
+  const id = crypto.randomBytes(6).toString("hex");
+  const material = crypto.randomBytes(32);
+  const wrap = gcm(Buffer.from(masterHex.trim(), "hex"), material, `data_keys:${id}`);
+  const derive = (purpose) => Buffer.from(crypto.hkdfSync("sha256", material, Buffer.alloc(0), purpose, 32));
+  return {
+    id,
+    wrapped: `mk1:${b64(wrap.nonce)}:${b64(wrap.data)}`,
+    encryption: derive("shop vault v1 aes-256-gcm"),
+    index: derive("shop vault v1 blind index"),
+  };
+}
+
+const seal = (key, plain, binding) => {
+  const { nonce, data } = gcm(key.encryption, plain, binding);
+  return `sk1:${key.id}:${b64(nonce)}:${b64(data)}`;
+};
+const tokens = (key, terms) =>
+  [...new Set(terms)].map((term) => b64(crypto.createHmac("sha256", key.index).update(term, "utf8").digest().subarray(0, 16)));
+
+function addressTerms(address) {
+  const postcode = address.postcode.toUpperCase().replace(/\s+/g, "");
+  const name = address.name.toLowerCase().trim().replace(/\s+/g, " ");
+  return [`postcode:${postcode}`, `outward:${postcode.slice(0, -3)}`, `name:${name}`, ...name.split(" ").map((word) => `word:${word}`)];
+}
+const messageTerms = (text) => [...new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].map((word) => `word:${word}`);
+
+/** Batches of [sql, params] that store every order's address and every message's text encrypted. */
+export function* encryptedRows(orderCount, key) {
+  const { orders: n, messages: m, customers: c } = scaleFor(orderCount);
+  const BATCH = 2000;
+  for (let start = 1; start <= n; start += BATCH) {
+    const ids = [], sealed = [], search = [];
+    for (let i = start; i < Math.min(start + BATCH, n + 1); i++) {
+      const id = md5Uuid(`bench-order-${i}`);
+      const address = {
+        name: `Customer ${i % c}`,
+        streetAddress: `${1 + (i % 200)} High Street, Town ${i % 50}`,
+        postcode: `AB${10 + (i % 90)} ${i % 9}CD`,
+        contact: null,
+      };
+      ids.push(id);
+      sealed.push(seal(key, JSON.stringify(address), `orders.address:${id}`));
+      search.push(tokens(key, addressTerms(address)).join(" "));
+    }
+    yield [
+      `update orders o set address = v.address, address_search = string_to_array(v.search, ' ')
+         from (select unnest($1::uuid[]) as id, unnest($2::text[]) as address, unnest($3::text[]) as search) v where o.id = v.id`,
+      [ids, sealed, search],
+    ];
+  }
+  for (let start = 1; start <= m; start += BATCH) {
+    const ids = [], sealed = [], search = [];
+    for (let j = start; j < Math.min(start + BATCH, m + 1); j++) {
+      const id = md5Uuid(`bench-message-${j}`);
+      const text = `Message ${j}: hello, when will my order arrive? Thank you!`;
+      ids.push(id);
+      sealed.push(seal(key, text, `customer_messages.message:${id}`));
+      search.push(tokens(key, messageTerms(text)).join(" "));
+    }
+    yield [
+      `update customer_messages c set message = v.message, search_tokens = string_to_array(v.search, ' ')
+         from (select unnest($1::uuid[]) as id, unnest($2::text[]) as message, unnest($3::text[]) as search) v where c.id = v.id`,
+      [ids, sealed, search],
+    ];
+  }
 }
 
 async function main() {
   const { values } = parseArgs({
-    options: { pglite: { type: "string" }, postgres: { type: "string" }, orders: { type: "string", default: "100000" } },
+    options: {
+      pglite: { type: "string" },
+      postgres: { type: "string" },
+      orders: { type: "string", default: "100000" },
+      "secret-key-file": { type: "string" },
+    },
   });
-  const sql = seedSql(Number(values.orders));
+  if (!values["secret-key-file"]) throw new Error("--secret-key-file <DATA_DIR>/secret.key is required (the shop's master key)");
+  const orders = Number(values.orders);
+  const sql = seedSql(orders);
+  const key = benchDataKey(fs.readFileSync(values["secret-key-file"], "utf8"));
+  const keySql = `insert into data_keys (id, wrapped, state) values ('${key.id}', '${key.wrapped}', 'current')`;
   const started = performance.now();
   if (values.pglite) {
     const { PGlite } = await import("@electric-sql/pglite");
     const db = new PGlite(values.pglite);
     await db.exec(sql);
+    await db.exec(keySql);
+    for (const [text, params] of encryptedRows(orders, key)) await db.query(text, params);
+    await db.exec("analyze");
     await db.close();
   } else if (values.postgres) {
     const { default: pg } = await import("pg");
     const client = new pg.Client({ connectionString: values.postgres });
     await client.connect();
     await client.query(sql);
+    await client.query(keySql);
+    for (const [text, params] of encryptedRows(orders, key)) await client.query(text, params);
+    await client.query("analyze");
     await client.end();
   } else {
     throw new Error("--pglite <folder> or --postgres <url> is required");

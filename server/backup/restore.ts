@@ -125,6 +125,9 @@ async function refuseNonEmpty(db: Database["db"] | Tx, tables: TableInfo[]): Pro
   );
 }
 
+/** The clear address column of backups made before encryption at rest. */
+const LEGACY_ADDRESS_COLUMN = "shipping_address";
+
 type Loaded = { tables: number; rows: number; images: number; botSettings: number };
 
 /** Inserts every "table"/"rows" record up to the "end" record; throws (rolling back) on anything amiss. */
@@ -154,9 +157,15 @@ async function loadTables(
   for (let record = first; ; record = await next()) {
     if (record.type === "table") {
       await finishTable();
-      const table = tables.get(record.name);
+      let table = tables.get(record.name);
       if (!table) throw new BackupError(`The backup has a table "${record.name}" that this version of the shop does not have.`);
       if (!Array.isArray(record.columns)) throw new BackupError(`${file} is damaged: table ${record.name} has no column list.`);
+      // A backup from before encryption at rest (issue 15) holds addresses in clear: they go back into
+      // the clear column the server encrypts and drops at its next start (shop/encrypt-existing.ts).
+      if (record.name === "orders" && record.columns.includes(LEGACY_ADDRESS_COLUMN) && !table.columns.has(LEGACY_ADDRESS_COLUMN)) {
+        await tx.execute(sql`alter table orders add column if not exists shipping_address jsonb`);
+        table = { ...table, columns: new Map([...table.columns, [LEGACY_ADDRESS_COLUMN, "jsonb"]]) };
+      }
       for (const column of record.columns) {
         if (!table.columns.has(column)) {
           throw new BackupError(`The backup has a column "${record.name}.${column}" that this version of the shop does not have.`);

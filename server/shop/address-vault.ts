@@ -3,7 +3,7 @@ import type { DbOrTx } from "../db/client";
 import { orders, type ShippingAddress } from "../db/schema";
 import { sealAddress } from "../../contract/owner-seal";
 import { activeOwnerPublicKey } from "./private-addresses";
-import { blindTokens, type DataKey, isServerSealed, liveKeys, open, seal, sealedKeyId, VaultError, currentKey } from "./vault";
+import { blindTokens, currentKey, type DataKey, isServerSealed, liveKeys, open, preloadKeysOf, seal, VaultError } from "./vault";
 
 // The one place shipping addresses are stored and read (issue 15; docs/decisions/0024-encryption-at-rest.md).
 // Every path that writes an order's address calls protectAddress, every path that shows one calls
@@ -88,9 +88,11 @@ export async function revealAddress(db: DbOrTx, row: { id: string; address: stri
 
 /** revealAddress for many orders (a page of a list): their keys are loaded once. */
 export async function revealAddresses(db: DbOrTx, rows: { id: string; address: string | null }[]): Promise<RevealedAddress[]> {
-  const keyIds = new Set(rows.map((row) => (row.address ? sealedKeyId(row.address) : null)).filter((id) => id !== null));
-  // One query loads every key a page needs (usually one): liveKeys reads them all.
-  if (keyIds.size > 0) await liveKeys(db);
+  // One query loads the keys a page needs that this process has not unwrapped yet (usually none).
+  await preloadKeysOf(
+    db,
+    rows.map((row) => row.address),
+  );
   return Promise.all(rows.map((row) => revealAddress(db, row)));
 }
 

@@ -2,7 +2,7 @@ import { inArray, type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "../db/client";
 import { customerMessages } from "../db/schema";
 import { tokenArray } from "./address-vault";
-import { blindTokens, currentKey, type DataKey, liveKeys, open, sealedKeyId, seal, VaultError } from "./vault";
+import { blindTokens, currentKey, type DataKey, liveKeys, open, preloadKeysOf, seal, VaultError } from "./vault";
 
 // Customer messages (and the owner's replies, which quote them) encrypted at rest (issue 15;
 // docs/decisions/0024-encryption-at-rest.md): customer_messages.message holds one envelope bound to the
@@ -40,7 +40,10 @@ export async function protectMessage(db: DbOrTx, messageId: string, text: string
 
 /** Message texts decrypted (only the ones an answer shows): their keys are loaded once. */
 export async function revealMessages(db: DbOrTx, rows: { id: string; message: string }[]): Promise<string[]> {
-  if (rows.some((row) => sealedKeyId(row.message) !== null)) await liveKeys(db);
+  await preloadKeysOf(
+    db,
+    rows.map((row) => row.message),
+  );
   return Promise.all(
     rows.map((row) =>
       open(db, row.message, messageBinding(row.id)).catch((error: unknown) => {

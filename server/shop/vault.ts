@@ -19,19 +19,22 @@ import { dataKeys } from "../db/schema";
 /** The prefix of a value encrypted under a data key of this server. */
 export const SERVER_KEY_PREFIX = "sk1:";
 
-let masterKey: Buffer | null = null;
+let masterKey: Buffer | (() => Buffer) | null = null;
 
 /**
  * The master key this process wraps data keys with. Set once at start (services.ts, the scripts, the
- * tests' database); one per process, like the data directory it comes from.
+ * tests' database); one per process, like the data directory it comes from. A function is called when
+ * the key is first needed (a script that never encrypts does not create DATA_DIR/secret.key).
  */
-export function useMasterKey(key: Buffer): void {
-  if (key.length !== 32) throw new Error("The master key must be 32 bytes");
+export function useMasterKey(key: Buffer | (() => Buffer)): void {
+  if (Buffer.isBuffer(key) && key.length !== 32) throw new Error("The master key must be 32 bytes");
   masterKey = key;
 }
 
 function currentMasterKey(): Buffer {
   if (!masterKey) throw new Error("The data vault has no master key: useMasterKey() must run at start");
+  if (typeof masterKey === "function") masterKey = masterKey();
+  if (masterKey.length !== 32) throw new Error("The master key must be 32 bytes");
   return masterKey;
 }
 
@@ -94,13 +97,31 @@ export function unwrapDataKey(master: Buffer, id: string, wrapped: string): Buff
   }
 }
 
+/** Unwraps the keys these values need that this process has not yet: one query, none when all are known. */
+export async function preloadKeysOf(db: DbOrTx, stored: (string | null)[]): Promise<void> {
+  await loadKeys(
+    db,
+    stored.map((value) => (value ? sealedKeyId(value) : null)).filter((id): id is string => id !== null),
+  );
+}
+
+/**
+ * Key ids looked up and not found (retired, or a forged value), until when: a page of such values costs
+ * one query, not one per value. Short, so a key another instance is making right now is found soon.
+ */
+const notFoundUntil = new Map<string, number>();
+const NOT_FOUND_MEMORY_MS = 5_000;
+
 async function loadKeys(db: DbOrTx, ids: string[]): Promise<void> {
-  const missing = [...new Set(ids)].filter((id) => !unwrapped.has(id));
+  const now = Date.now();
+  const missing = [...new Set(ids)].filter((id) => !unwrapped.has(id) && (notFoundUntil.get(id) ?? 0) < now);
   if (missing.length === 0) return;
   const rows = await db.select({ id: dataKeys.id, wrapped: dataKeys.wrapped }).from(dataKeys).where(inArray(dataKeys.id, missing));
   for (const row of rows) {
     if (row.wrapped) unwrapped.set(row.id, deriveKeys(row.id, unwrapDataKey(currentMasterKey(), row.id, row.wrapped)));
   }
+  for (const id of missing) if (!unwrapped.has(id)) notFoundUntil.set(id, now + NOT_FOUND_MEMORY_MS);
+  if (notFoundUntil.size > 1000) notFoundUntil.clear();
 }
 
 async function keyById(db: DbOrTx, id: string): Promise<DataKey> {
@@ -182,9 +203,9 @@ export async function open(db: DbOrTx, stored: string, binding: string): Promise
 
 /** Decrypts many values at once: the keys they need are loaded in one query. */
 export async function openMany(db: DbOrTx, values: { stored: string; binding: string }[]): Promise<string[]> {
-  await loadKeys(
+  await preloadKeysOf(
     db,
-    values.map((value) => sealedKeyId(value.stored) ?? ""),
+    values.map((value) => value.stored),
   );
   return Promise.all(values.map((value) => open(db, value.stored, value.binding)));
 }
@@ -203,4 +224,5 @@ export type { DataKey };
 /** For the tests: forget the unwrapped keys, as a fresh process would. */
 export function forgetUnwrappedKeys(): void {
   unwrapped.clear();
+  notFoundUntil.clear();
 }

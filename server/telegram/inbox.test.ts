@@ -7,7 +7,7 @@ import { telegramUpdates } from "../db/schema";
 import { createTestDatabase } from "../testing/database";
 import { silentLog } from "../testing/bot-harness";
 import { groupCommit } from "../db/group-commit";
-import { saveConversation } from "../shop/conversations";
+import { openConversation, saveConversation } from "../shop/conversations";
 import { botIdOf, claimUpdates, markHandled, pruneUpdates, startInboxWorker, storeUpdate, storeUpdates, UPDATE_IDS_KEPT_MS } from "./inbox";
 
 const BOT = botIdOf("7000000001:first-bot-token");
@@ -98,10 +98,11 @@ describe("the inbox of Telegram updates", () => {
     await saveConversation(db, "1", checkout);
     await storeUpdates(db, BOT, [message(20, 1, "SW1A 1AA"), message(21, 2)], new Date());
     const claimed = await claimUpdates(db, BOT, 10);
-    expect(claimed.map((claim) => [claim.updateId, claim.conversation])).toEqual([
-      [20, checkout],
-      [21, null],
-    ]);
+    expect(claimed.map((claim) => claim.updateId)).toEqual([20, 21]);
+    // As stored: the draft encrypted (issue 15); the bot opens it.
+    expect(JSON.stringify(claimed[0]!.conversation)).not.toContain("High St");
+    expect(await openConversation(db, "1", claimed[0]!.conversation)).toEqual(checkout);
+    expect(claimed[1]!.conversation).toBeNull();
   });
 
   it("keeps what the customer sent only until the update is handled", async () => {

@@ -42,7 +42,7 @@ export function OwnerKeysProvider({ children }: { children: ReactNode }) {
 
   const unlock = useCallback(
     async (passphrase: string) => {
-      if (!cryptoAvailable()) throw new OwnerSealError("damaged", NO_CRYPTO_MESSAGE);
+      if (!cryptoAvailable()) throw new OwnerSealError("unavailable", NO_CRYPTO_MESSAGE);
       // Fresh from the server: another browser may have changed the passphrase since.
       const setup = await queryClient.fetchQuery<PrivateAddresses>({ queryKey: PRIVATE_ADDRESSES_KEY, staleTime: 0 });
       const opened: OwnerKey[] = [];
@@ -51,7 +51,8 @@ export function OwnerKeysProvider({ children }: { children: ReactNode }) {
           opened.push(await unlockOwnerKey(key, passphrase));
         } catch (error) {
           // The passphrase opened the private key but the public key beside it is not its own: say so at once.
-          if (error instanceof OwnerSealError && error.problem !== "wrong-passphrase") throw error;
+          // Any other key this passphrase does not open (another passphrase, or damaged) is left locked.
+          if (!(error instanceof OwnerSealError) || error.problem === "mismatched-key") throw error;
         }
       }
       if (opened.length === 0) throw new OwnerSealError("wrong-passphrase", WRONG_PASSPHRASE_MESSAGE);

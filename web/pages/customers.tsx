@@ -139,7 +139,7 @@ export default function CustomersPage() {
             onSearch={(text) => url.setFilter({ q: text })}
             label="Search customers"
             placeholder="Search customers..."
-            title="The start of a @username or name, or a whole Telegram ID"
+            title="The start of a @username, a whole name or one word of it, or a whole Telegram ID"
             className="w-full sm:w-auto"
             inputClassName="w-full sm:w-60"
           />

@@ -214,7 +214,7 @@ export default function OrdersPage() {
             onSearch={(text) => url.setFilter({ q: text })}
             label="Search orders"
             placeholder="Search orders..."
-            title="The start of an order number, @username, customer name or postcode"
+            title="The start of an order number or @username, a whole customer name or one word of it, a postcode or its first half"
             className="col-span-2 sm:min-w-60 sm:flex-1"
             inputClassName="w-full"
           />
