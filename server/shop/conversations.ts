@@ -86,14 +86,14 @@ export async function saveConversation(db: DbOrTx, telegramUserId: string, state
     .onConflictDoUpdate({ target: botConversations.telegramUserId, set: { state: stored, updatedAt: now } });
 }
 
-/**
- * Moves from `expected` to `next` only if the stored state is still `expected`: of two presses of
- * the same button (or two server instances), exactly one wins. Answers whether this call won.
- */
 /** Equal as stored (JSON: a field set to undefined is one left out), whatever the order of the fields. */
 const sameState = (a: ConversationState, b: ConversationState) =>
   isDeepStrictEqual(JSON.parse(JSON.stringify(a)) as unknown, JSON.parse(JSON.stringify(b)) as unknown);
 
+/**
+ * Moves from `expected` to `next` only if the stored state is still `expected`: of two presses of
+ * the same button (or two server instances), exactly one wins. Answers whether this call won.
+ */
 export async function replaceConversation(
   db: DbOrTx,
   telegramUserId: string,
