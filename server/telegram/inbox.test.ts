@@ -143,6 +143,24 @@ describe("the inbox of Telegram updates", () => {
     expect((await claimUpdates(db, BOT, 10)).map((claim) => claim.updateId)).toEqual([12]);
   });
 
+  it("takes a customer's next update as it is stored also before the previous one's mark came: marked in the same statement", async () => {
+    const { db } = database;
+    const now = new Date();
+    expect((await storeAndClaimUpdates(db, BOT, [message(1, 1)], now, 1))[0]!.claimed?.updateId).toBe(1);
+    // Handled, its mark still on the way, and the customer's answer to the reply arrives.
+    const next = await storeAndClaimUpdates(db, BOT, [message(2, 1)], now, 1, undefined, [1]);
+    expect(next[0]!.claimed?.updateId).toBe(2);
+    const rows = await db.select().from(telegramUpdates);
+    expect(rows.map((row) => [row.updateId, row.handledAt !== null, row.claimedUntil !== null, row.payload === null]).sort()).toEqual([
+      [1, true, false, true],
+      [2, false, true, false],
+    ]);
+    // The mark coming after finds it done and changes nothing.
+    await markHandled(db, BOT, [1], new Date(now.getTime() + 1000));
+    const [first] = await db.select().from(telegramUpdates).where(eq(telegramUpdates.updateId, 1));
+    expect(first!.handledAt).toEqual(now);
+  });
+
   it("takes no more updates as they are stored than it was given room for", async () => {
     const { db } = database;
     const stored = await storeAndClaimUpdates(db, BOT, [message(1, 1), message(2, 2), message(3, 3)], new Date(), 2);

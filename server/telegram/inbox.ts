@@ -77,6 +77,12 @@ export async function storeAndClaimUpdates(
   now: Date,
   claimUpTo: number,
   claimMs = CLAIM_MS,
+  /**
+   * Updates the caller finished handling whose mark may not be committed yet: marked handled first,
+   * in the same statement, so a customer's next update is taken as it is stored even when it came
+   * before the previous one's mark (a customer answering the bot's reply at once).
+   */
+  finished: number[] = [],
 ): Promise<StoredUpdate[]> {
   const distinct = updates.filter((update, index) => updates.findIndex((other) => other.update_id === update.update_id) === index);
   const mayClaim = new Set<number>();
@@ -87,11 +93,11 @@ export async function storeAndClaimUpdates(
     chatsTaken.add(chatKey);
     mayClaim.add(update.update_id);
   }
-  const inserted = await insertUpdates(db, botId, distinct, now, mayClaim, claimMs);
+  const inserted = await insertUpdates(db, botId, distinct, now, mayClaim, claimMs, mayClaim.size > 0 ? finished : []);
   // Lost a race for a customer to another instance's update (see above): stored again, waiting.
   const lostRace = distinct.filter((update) => mayClaim.has(update.update_id) && !inserted.has(update.update_id));
   if (lostRace.length > 0) {
-    for (const [updateId, row] of await insertUpdates(db, botId, lostRace, now, new Set(), claimMs)) inserted.set(updateId, row);
+    for (const [updateId, row] of await insertUpdates(db, botId, lostRace, now, new Set(), claimMs, [])) inserted.set(updateId, row);
   }
   if ([...inserted.keys()].some((updateId) => updateId % PRUNE_EVERY === 0)) await pruneUpdates(db, botId, now);
   return updates.map((update) => {
@@ -122,22 +128,38 @@ async function insertUpdates(
   now: Date,
   claim: Set<number>,
   claimMs: number,
+  finished: number[],
 ): Promise<Map<number, InsertedRow>> {
   const inserted = new Map<number, InsertedRow>();
   if (updates.length === 0) return inserted;
   const receivedAt = now.toISOString();
+  const finishedIds = sql.join(
+    finished.map((id) => sql`${id}::bigint`),
+    sql`, `,
+  );
+  // The marks first (the insert reads their count), so the unique index sees those updates as let go.
+  const marks =
+    finished.length > 0
+      ? sql`marked as (
+          update telegram_updates set handled_at = ${receivedAt}::timestamptz, payload = null, claimed_until = null
+           where bot_id = ${botId} and update_id in (${finishedIds}) and handled_at is null
+          returning 1),`
+      : sql``;
+  const afterMarks = finished.length > 0 ? sql`cross join (select count(*) from marked) as marked_first` : sql``;
+  const notFinished = finished.length > 0 ? sql`and w.update_id not in (${finishedIds})` : sql``;
   const rows = updates.map(
     (update) =>
       sql`(${botId}::bigint, ${update.update_id}::bigint, ${receivedAt}::timestamptz, ${chatKeyOf(update)}::text, ${JSON.stringify(update)}::jsonb, ${claim.has(update.update_id)}::boolean)`,
   );
   const result = (await db.execute(sql`
-    with incoming (bot_id, update_id, received_at, chat_key, payload, may_claim) as (values ${sql.join(rows, sql`, `)}),
+    with ${marks}
+    incoming (bot_id, update_id, received_at, chat_key, payload, may_claim) as (values ${sql.join(rows, sql`, `)}),
     decided as (
       select i.*, i.may_claim
              and not exists (select 1 from telegram_updates d where d.bot_id = i.bot_id and d.update_id = i.update_id)
-             and not exists (select 1 from telegram_updates w where w.bot_id = i.bot_id and w.chat_key = i.chat_key and w.handled_at is null)
+             and not exists (select 1 from telegram_updates w where w.bot_id = i.bot_id and w.chat_key = i.chat_key and w.handled_at is null ${notFinished})
              as take
-        from incoming i
+        from incoming i ${afterMarks}
     )
     insert into telegram_updates as t (bot_id, update_id, received_at, chat_key, payload, claimed_until, attempts)
     select bot_id, update_id, received_at, chat_key, payload,
@@ -302,7 +324,8 @@ export async function markHandled(db: DbOrTx, botId: number, updateIds: number[]
     update telegram_updates
        set handled_at = ${now.toISOString()}::timestamptz, payload = null, claimed_until = null
       from (select set_config('synchronous_commit', 'off', true) as setting) as without_waiting_for_the_disk
-     where without_waiting_for_the_disk.setting = 'off' and bot_id = ${botId} and update_id in (${sql.join(updateIds.map((id) => sql`${id}::bigint`), sql`, `)})`);
+     where without_waiting_for_the_disk.setting = 'off' and bot_id = ${botId}
+       and update_id in (${sql.join(updateIds.map((id) => sql`${id}::bigint`), sql`, `)}) and handled_at is null`);
 }
 
 /** Gives back updates taken as they were stored by a worker that stopped meanwhile: taken again in their turn. */
@@ -388,6 +411,8 @@ export function startInboxWorker(options: InboxWorkerOptions): InboxWorker {
   const inHand = new Map<number, Promise<void>>();
   // Room promised to a store statement in flight, for the updates it may take.
   let reserved = 0;
+  // Handled, their mark not yet committed: a store statement marks them too (storeAndClaimUpdates).
+  const finishing = new Set<number>();
   let stopped = false;
   let pumping: Promise<void> | null = null;
   let again = false;
@@ -414,7 +439,8 @@ export function startInboxWorker(options: InboxWorkerOptions): InboxWorker {
       } else {
         await options.handle(claimed.update, claimed);
       }
-      await markDone(claimed.updateId);
+      finishing.add(claimed.updateId);
+      await markDone(claimed.updateId).finally(() => finishing.delete(claimed.updateId));
     } catch (error) {
       // The bot could not start (Telegram unreachable) or the database refused the mark: the update
       // stays in the inbox, its claim runs out (no longer renewed) and it is taken again.
@@ -441,7 +467,7 @@ export function startInboxWorker(options: InboxWorkerOptions): InboxWorker {
     reserved += room;
     let stored: StoredUpdate[];
     try {
-      stored = await storeAndClaimUpdates(db, botId, updates, options.now(), room, claimMs);
+      stored = await storeAndClaimUpdates(db, botId, updates, options.now(), room, claimMs, [...finishing]);
     } finally {
       reserved -= room;
     }
