@@ -117,9 +117,10 @@ export async function storeAndClaimUpdates(
 type InsertedRow = { claimed: boolean; conversation: unknown; startRecord: StartRecord | null };
 
 /**
- * One insert of the inbox: each update new to it is stored, taken (claimed_until set) when it is in
- * `claim` and its customer has nothing unhandled; the ids stored, and for those taken the
- * customer's conversation state and broadcast record, read with them (claimUpdates' RETURNING).
+ * One insert of the inbox: the `finished` updates marked handled first; then each update new to it
+ * is stored, taken (claimed_until set) when it is in `claim` and its customer has nothing unhandled
+ * but those; the ids stored, and for those taken the customer's conversation state and broadcast
+ * record, read with them (claimUpdates' RETURNING).
  */
 async function insertUpdates(
   db: DbOrTx,
