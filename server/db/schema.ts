@@ -328,6 +328,12 @@ export const telegramUpdates = pgTable(
     index("telegram_updates_received_at_idx").on(t.receivedAt),
     // The inbox's queue: unhandled updates per chat, in order.
     index("telegram_updates_pending_idx").on(t.botId, t.chatKey, t.updateId).where(sql`${t.handledAt} is null`),
+    // At most one update per customer in a worker's hands, whichever instance took it and however
+    // (server/telegram/inbox.ts: taken as it is stored, or by the claim): the database itself refuses
+    // a second, so two instances racing can never handle one customer's updates at once (decision 22).
+    uniqueIndex("telegram_updates_held_idx")
+      .on(t.botId, t.chatKey)
+      .where(sql`${t.handledAt} is null and ${t.claimedUntil} is not null`),
   ],
 );
 

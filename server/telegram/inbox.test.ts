@@ -8,7 +8,18 @@ import { createTestDatabase } from "../testing/database";
 import { silentLog } from "../testing/bot-harness";
 import { groupCommit } from "../db/group-commit";
 import { openConversation, saveConversation } from "../shop/conversations";
-import { botIdOf, claimUpdates, markHandled, pruneUpdates, startInboxWorker, storeUpdate, storeUpdates, UPDATE_IDS_KEPT_MS } from "./inbox";
+import { recordBotStart } from "../shop/broadcasts";
+import {
+  botIdOf,
+  claimUpdates,
+  markHandled,
+  pruneUpdates,
+  startInboxWorker,
+  storeAndClaimUpdates,
+  storeUpdate,
+  storeUpdates,
+  UPDATE_IDS_KEPT_MS,
+} from "./inbox";
 
 const BOT = botIdOf("7000000001:first-bot-token");
 const OTHER_BOT = botIdOf("7000000002:second-bot-token");
@@ -103,6 +114,132 @@ describe("the inbox of Telegram updates", () => {
     expect(JSON.stringify(claimed[0]!.conversation)).not.toContain("High St");
     expect(await openConversation(db, "1", claimed[0]!.conversation)).toEqual(checkout);
     expect(claimed[1]!.conversation).toBeNull();
+  });
+
+  it("takes an update as it is stored when its customer has nothing else in the inbox, with the customer's state read then", async () => {
+    const { db } = database;
+    const now = new Date();
+    const checkout = { step: "checkout", stage: "name", draft: {} } as const;
+    await saveConversation(db, "1", checkout);
+    await recordBotStart(db, "1", "ann", now);
+    // Customer 2 has an update waiting already; customer 3 one in a worker's hands.
+    await storeUpdate(db, BOT, message(6, 3), now);
+    await claimUpdates(db, BOT, 10);
+    await storeUpdates(db, BOT, [message(5, 2), message(7, 2)], now);
+
+    const stored = await storeAndClaimUpdates(db, BOT, [message(12, 1), message(11, 1), message(13, 2), message(14, 3), message(15, 4), message(6, 3)], now, 10);
+    expect(stored.map((entry) => [entry.isNew, entry.claimed?.updateId ?? null])).toEqual([
+      [true, null], // waits behind 11, the lower id of the same customer in the batch
+      [true, 11],
+      [true, null], // customer 2 has 5 and 7 waiting
+      [true, null], // customer 3's 6 is in a worker's hands
+      [true, 15],
+      [false, null], // a redelivery
+    ]);
+    expect(stored[1]!.claimed).toMatchObject({ attempts: 1, conversation: checkout, startRecord: { username: "ann", reachable: true }, update: message(11, 1) });
+    expect(stored[4]!.claimed).toMatchObject({ conversation: null, startRecord: null });
+    // Taken means held: the claim gives out the next of each customer not in hand, never 12 before 11 is done.
+    expect((await claimUpdates(db, BOT, 10)).map((claim) => claim.updateId)).toEqual([5]);
+    await markHandled(db, BOT, [11], now);
+    expect((await claimUpdates(db, BOT, 10)).map((claim) => claim.updateId)).toEqual([12]);
+  });
+
+  it("takes a customer's next update as it is stored also before the previous one's mark came: marked in the same statement", async () => {
+    const { db } = database;
+    const now = new Date();
+    expect((await storeAndClaimUpdates(db, BOT, [message(1, 1)], now, 1))[0]!.claimed?.updateId).toBe(1);
+    // Handled, its mark still on the way, and the customer's answer to the reply arrives.
+    const next = await storeAndClaimUpdates(db, BOT, [message(2, 1)], now, 1, undefined, [1]);
+    expect(next[0]!.claimed?.updateId).toBe(2);
+    const rows = await db.select().from(telegramUpdates);
+    expect(rows.map((row) => [row.updateId, row.handledAt !== null, row.claimedUntil !== null, row.payload === null]).sort()).toEqual([
+      [1, true, false, true],
+      [2, false, true, false],
+    ]);
+    // The mark coming after finds it done and changes nothing.
+    await markHandled(db, BOT, [1], new Date(now.getTime() + 1000));
+    const [first] = await db.select().from(telegramUpdates).where(eq(telegramUpdates.updateId, 1));
+    expect(first!.handledAt).toEqual(now);
+  });
+
+  it("takes no more updates as they are stored than it was given room for", async () => {
+    const { db } = database;
+    const stored = await storeAndClaimUpdates(db, BOT, [message(1, 1), message(2, 2), message(3, 3)], new Date(), 2);
+    expect(stored.map((entry) => entry.claimed?.updateId ?? null)).toEqual([1, 2, null]);
+    expect((await claimUpdates(db, BOT, 10)).map((claim) => claim.updateId)).toEqual([3]);
+  });
+
+  it("never lets a customer have two updates in workers' hands: the database refuses the second", async () => {
+    const { db } = database;
+    await storeUpdates(db, BOT, [message(1, 1), message(2, 1)], new Date());
+    await claimUpdates(db, BOT, 10);
+    await expect(
+      db.update(telegramUpdates).set({ claimedUntil: new Date(Date.now() + 60_000) }).where(eq(telegramUpdates.updateId, 2)),
+    ).rejects.toThrow();
+  });
+
+  it("keeps an older update that arrived late waiting until the customer's newer one in hand is done", async () => {
+    const { db } = database;
+    const now = new Date();
+    // 9 was taken as it was stored; Telegram then delivers 8 (say, a retry of a failed delivery).
+    expect((await storeAndClaimUpdates(db, BOT, [message(9, 1)], now, 1))[0]!.claimed?.updateId).toBe(9);
+    await storeUpdate(db, BOT, message(8, 1), now);
+    expect(await claimUpdates(db, BOT, 10)).toEqual([]);
+    await markHandled(db, BOT, [9], now);
+    expect((await claimUpdates(db, BOT, 10)).map((claim) => claim.updateId)).toEqual([8]);
+  });
+
+  it("takes back an update taken as it was stored once its worker's claim ran out (the worker died)", async () => {
+    const { db } = database;
+    await storeAndClaimUpdates(db, BOT, [message(9, 1)], new Date(), 1);
+    await storeUpdate(db, BOT, message(8, 1), new Date());
+    await db.update(telegramUpdates).set({ claimedUntil: new Date(Date.now() - 1000) }).where(eq(telegramUpdates.updateId, 9));
+    // 9 was in hand when its worker died: it is taken again before 8, which came after it was taken.
+    expect((await claimUpdates(db, BOT, 10)).map((claim) => [claim.updateId, claim.attempts])).toEqual([[9, 2]]);
+  });
+
+  it("lets one of two instances storing a customer's updates at once take one; the other's waits (two connections)", async () => {
+    const { db } = database;
+    // On PostgreSQL a second pool, as a second server would have; the first store stays uncommitted
+    // while the second runs, which must wait for it and then leave its update waiting.
+    const second = database.url ? await openPostgres(database.url) : null;
+    try {
+      let secondStore: Promise<Awaited<ReturnType<typeof storeAndClaimUpdates>>> | null = null;
+      await db.transaction(async (tx) => {
+        const first = await storeAndClaimUpdates(tx, BOT, [message(1, 1)], new Date(), 1);
+        expect(first[0]!.claimed?.updateId).toBe(1);
+        if (second) {
+          secondStore = storeAndClaimUpdates(second.db, BOT, [message(2, 1)], new Date(), 1);
+          // It waits on the first one's row in the unique index until this transaction commits.
+          await expect
+            .poll(async () => {
+              const waiting = (await second.db.execute(
+                sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+              )) as unknown as { rows: { n: number }[] };
+              return waiting.rows[0]!.n;
+            })
+            .toBeGreaterThan(0);
+        }
+      });
+      const later = await (secondStore ?? storeAndClaimUpdates(db, BOT, [message(2, 1)], new Date(), 1));
+      expect(later.map((entry) => [entry.isNew, entry.claimed])).toEqual([[true, null]]);
+      const rows = await db.select().from(telegramUpdates);
+      expect(rows.filter((row) => row.claimedUntil !== null).map((row) => row.updateId)).toEqual([1]);
+    } finally {
+      await second?.close();
+    }
+  });
+
+  it("commits the mark of a handled update without waiting for the disk, for that statement only", async () => {
+    const { db } = database;
+    await storeUpdate(db, BOT, message(1, 1), new Date());
+    const setting = async (on: typeof db | Parameters<Parameters<typeof db.transaction>[0]>[0]) =>
+      ((await on.execute(sql`show synchronous_commit`)) as unknown as { rows: { synchronous_commit: string }[] }).rows[0]!.synchronous_commit;
+    await db.transaction(async (tx) => {
+      await markHandled(tx, BOT, [1], new Date());
+      expect(await setting(tx)).toBe("off");
+    });
+    expect(await setting(db)).toBe("on");
   });
 
   it("keeps what the customer sent only until the update is handled", async () => {
@@ -236,6 +373,75 @@ describe("the inbox of Telegram updates", () => {
     }
     expect(overlaps).toEqual([]);
     expect(new Set(handled.map((h) => h.worker))).toEqual(new Set(["first", "second"]));
+  });
+
+  it("two instances storing and handling at once: each update once, never two of a customer's at once, each customer's in the order stored (generated)", async () => {
+    const { db } = database;
+    const second = database.url ? await openPostgres(database.url) : null;
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          // Waves of webhook calls arriving together, spread over two instances; a customer may have
+          // updates in one wave on both instances (Telegram delivering in parallel).
+          fc.array(fc.array(fc.record({ from: fc.integer({ min: 1, max: 4 }), instance: fc.integer({ min: 0, max: 1 }) }), { minLength: 1, maxLength: 8 }), {
+            minLength: 1,
+            maxLength: 6,
+          }),
+          fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 5 }),
+          async (waves, delays) => {
+            await db.delete(telegramUpdates);
+            const handled: { updateId: number; from: number }[] = [];
+            const inHand = new Set<number>();
+            const overlaps: number[] = [];
+            const workerOn = (on: typeof db) =>
+              startInboxWorker({
+                db: on,
+                botId: BOT,
+                now: () => new Date(),
+                log: silentLog,
+                concurrency: 3,
+                async handle(update) {
+                  const from = update.message!.from.id;
+                  if (inHand.has(from)) overlaps.push(update.update_id);
+                  inHand.add(from);
+                  await new Promise((resolve) => setTimeout(resolve, delays[update.update_id % delays.length]));
+                  inHand.delete(from);
+                  handled.push({ updateId: update.update_id, from });
+                },
+              });
+            const workers = [workerOn(db), workerOn(second?.db ?? db)];
+            // Which updates of a customer were stored before another was sent: those must be handled before it.
+            const storedBefore = new Map<number, number[]>();
+            const storedSoFar = new Map<number, number[]>();
+            let nextId = 1;
+            try {
+              for (const wave of waves) {
+                const sent = wave.map((arrival) => ({ ...arrival, updateId: nextId++ }));
+                for (const { from, updateId } of sent) storedBefore.set(updateId, [...(storedSoFar.get(from) ?? [])]);
+                const results = await Promise.all(sent.map(({ from, instance, updateId }) => workers[instance]!.store(message(updateId, from))));
+                expect(results.every(Boolean)).toBe(true);
+                for (const { from, updateId } of sent) storedSoFar.set(from, [...(storedSoFar.get(from) ?? []), updateId]);
+              }
+              await expect.poll(() => handled.length, { timeout: 20_000 }).toBe(nextId - 1);
+              await Promise.all(workers.map((worker) => worker.drained()));
+            } finally {
+              await Promise.all(workers.map((worker) => worker.stop()));
+            }
+            expect(overlaps).toEqual([]);
+            expect(handled.map((h) => h.updateId).sort((a, b) => a - b)).toEqual(Array.from({ length: nextId - 1 }, (_, i) => i + 1));
+            const position = new Map(handled.map((h, index) => [h.updateId, index]));
+            for (const [updateId, before] of storedBefore) {
+              for (const earlier of before) expect(position.get(earlier)!).toBeLessThan(position.get(updateId)!);
+            }
+            const rows = await db.select().from(telegramUpdates);
+            expect(rows.every((row) => row.handledAt !== null && row.claimedUntil === null)).toBe(true);
+          },
+        ),
+        { numRuns: 15 },
+      );
+    } finally {
+      await second?.close();
+    }
   });
 
   it("takes up at start what a stopped server left, and gives up on an update that never finishes", async () => {

@@ -45,23 +45,149 @@ export async function storeUpdate(db: DbOrTx, botId: number, update: Update, now
  * stored once: the first one counts as new.
  */
 export async function storeUpdates(db: DbOrTx, botId: number, updates: Update[], now: Date): Promise<boolean[]> {
+  return (await storeAndClaimUpdates(db, botId, updates, now, 0)).map((stored) => stored.isNew);
+}
+
+/** How an update fared in storeAndClaimUpdates. */
+export type StoredUpdate = {
+  /** False for an update stored before (a redelivery), or earlier in the same batch. */
+  isNew: boolean;
+  /** Taken by the caller as it was stored (ClaimedUpdate, as claimUpdates gives it); null when it waits in the inbox. */
+  claimed: ClaimedUpdate | null;
+};
+
+/**
+ * Stores updates as storeUpdates does, and takes at once, in the same statement, up to `claimUpTo` of
+ * them whose customer has nothing else in the inbox (nothing waiting, nothing in a worker's hands):
+ * the usual case, a customer's update handled before their next one comes. That saves the claim, a
+ * second statement and a second wait for the disk, for most updates (decision 22). Every other new
+ * update waits for claimUpdates, as before.
+ *
+ * Two instances storing updates of one customer at the same moment cannot both take one: each
+ * statement sees only what was committed before it began, so both could find the customer's inbox
+ * empty, but the unique index telegram_updates_held_idx admits one update per customer in a
+ * worker's hands. The second insert waits for the first to commit, then conflicts and stores
+ * nothing ("do nothing"); those updates are stored again here without a claim, in a second statement.
+ * Of one customer's updates in one batch only the lowest update_id may be taken; the rest wait for it.
+ */
+export async function storeAndClaimUpdates(
+  db: DbOrTx,
+  botId: number,
+  updates: Update[],
+  now: Date,
+  claimUpTo: number,
+  claimMs = CLAIM_MS,
+  /**
+   * Updates the caller finished handling whose mark may not be committed yet: marked handled first,
+   * in the same statement, so a customer's next update is taken as it is stored even when it came
+   * before the previous one's mark (a customer answering the bot's reply at once).
+   */
+  finished: number[] = [],
+): Promise<StoredUpdate[]> {
   const distinct = updates.filter((update, index) => updates.findIndex((other) => other.update_id === update.update_id) === index);
-  const inserted = await db
-    .insert(telegramUpdates)
-    .values(
-      distinct.map((update) => ({
-        botId,
-        updateId: update.update_id,
-        receivedAt: now,
-        chatKey: chatKeyOf(update),
-        payload: update as unknown as Record<string, unknown>,
-      })),
+  const mayClaim = new Set<number>();
+  const chatsTaken = new Set<string>();
+  for (const update of [...distinct].sort((a, b) => a.update_id - b.update_id)) {
+    const chatKey = chatKeyOf(update);
+    if (mayClaim.size >= claimUpTo || chatKey === null || chatsTaken.has(chatKey)) continue;
+    chatsTaken.add(chatKey);
+    mayClaim.add(update.update_id);
+  }
+  const inserted = await insertUpdates(db, botId, distinct, now, mayClaim, claimMs, mayClaim.size > 0 ? finished : []);
+  // Lost a race for a customer to another instance's update (see above): stored again, waiting.
+  const lostRace = distinct.filter((update) => mayClaim.has(update.update_id) && !inserted.has(update.update_id));
+  if (lostRace.length > 0) {
+    for (const [updateId, row] of await insertUpdates(db, botId, lostRace, now, new Set(), claimMs, [])) inserted.set(updateId, row);
+  }
+  if ([...inserted.keys()].some((updateId) => updateId % PRUNE_EVERY === 0)) await pruneUpdates(db, botId, now);
+  return updates.map((update) => {
+    const row = inserted.get(update.update_id);
+    // Counted once: a second copy in the batch is not new.
+    inserted.delete(update.update_id);
+    if (!row) return { isNew: false, claimed: null };
+    return {
+      isNew: true,
+      claimed: row.claimed
+        ? { updateId: update.update_id, update, attempts: 1, conversation: row.conversation, startRecord: row.startRecord }
+        : null,
+    };
+  });
+}
+
+type InsertedRow = { claimed: boolean; conversation: unknown; startRecord: StartRecord | null };
+
+/**
+ * One insert of the inbox: the `finished` updates marked handled first; then each update new to it
+ * is stored, taken (claimed_until set) when it is in `claim` and its customer has nothing unhandled
+ * but those; the ids stored, and for those taken the customer's conversation state and broadcast
+ * record, read with them (claimUpdates' RETURNING).
+ */
+async function insertUpdates(
+  db: DbOrTx,
+  botId: number,
+  updates: Update[],
+  now: Date,
+  claim: Set<number>,
+  claimMs: number,
+  finished: number[],
+): Promise<Map<number, InsertedRow>> {
+  const inserted = new Map<number, InsertedRow>();
+  if (updates.length === 0) return inserted;
+  const receivedAt = now.toISOString();
+  const finishedIds = sql.join(
+    finished.map((id) => sql`${id}::bigint`),
+    sql`, `,
+  );
+  // The marks first (the insert reads their count), so the unique index sees those updates as let go.
+  const marks =
+    finished.length > 0
+      ? sql`marked as (
+          update telegram_updates set handled_at = ${receivedAt}::timestamptz, payload = null, claimed_until = null
+           where bot_id = ${botId} and update_id in (${finishedIds}) and handled_at is null
+          returning 1),`
+      : sql``;
+  const afterMarks = finished.length > 0 ? sql`cross join (select count(*) from marked) as marked_first` : sql``;
+  const notFinished = finished.length > 0 ? sql`and w.update_id not in (${finishedIds})` : sql``;
+  const rows = updates.map(
+    (update) =>
+      sql`(${botId}::bigint, ${update.update_id}::bigint, ${receivedAt}::timestamptz, ${chatKeyOf(update)}::text, ${JSON.stringify(update)}::jsonb, ${claim.has(update.update_id)}::boolean)`,
+  );
+  const result = (await db.execute(sql`
+    with ${marks}
+    incoming (bot_id, update_id, received_at, chat_key, payload, may_claim) as (values ${sql.join(rows, sql`, `)}),
+    decided as (
+      select i.*, i.may_claim
+             and not exists (select 1 from telegram_updates d where d.bot_id = i.bot_id and d.update_id = i.update_id)
+             and not exists (select 1 from telegram_updates w where w.bot_id = i.bot_id and w.chat_key = i.chat_key and w.handled_at is null ${notFinished})
+             as take
+        from incoming i ${afterMarks}
     )
-    .onConflictDoNothing()
-    .returning({ updateId: telegramUpdates.updateId });
-  const isNew = new Set(inserted.map((row) => Number(row.updateId)));
-  if (inserted.some((row) => Number(row.updateId) % PRUNE_EVERY === 0)) await pruneUpdates(db, botId, now);
-  return updates.map((update) => isNew.delete(update.update_id));
+    insert into telegram_updates as t (bot_id, update_id, received_at, chat_key, payload, claimed_until, attempts)
+    select bot_id, update_id, received_at, chat_key, payload,
+           case when take then now() + ${claimMs} * interval '1 millisecond' end,
+           case when take then 1 else 0 end
+      from decided
+    on conflict do nothing
+    returning t.update_id, t.claimed_until is not null as claimed,
+      case when t.claimed_until is not null then (select c.state from bot_conversations c where c.telegram_user_id = t.chat_key) end as conversation,
+      case when t.claimed_until is not null then
+        (select json_build_object('username', b.telegram_username, 'reachable', b.opted_out_at is null and b.unreachable_at is null)
+           from bot_customers b where b.telegram_user_id = t.chat_key) end as start_record`)) as unknown as {
+    rows: { update_id: number | string; claimed: boolean; conversation: unknown; start_record: unknown }[];
+  };
+  for (const row of result.rows) {
+    inserted.set(Number(row.update_id), {
+      claimed: row.claimed,
+      conversation: parseJson(row.conversation),
+      startRecord: parseJson(row.start_record) as StartRecord | null,
+    });
+  }
+  return inserted;
+}
+
+/** node-postgres parses json and jsonb; a driver that hands back text gets parsed here. */
+function parseJson(value: unknown): unknown {
+  return typeof value === "string" ? (JSON.parse(value) as unknown) : value;
 }
 
 /**
@@ -104,14 +230,27 @@ export type ClaimedUpdate = {
 export type StartRecord = { username: string | null; reachable: boolean };
 
 /**
- * Takes up to `limit` updates that are next in line for their customer: the oldest unhandled update
- * of each customer (DISTINCT ON, one pass over the waiting ones in the inbox's index), when no
- * worker holds it. An update behind one in another worker's hands waits, so a customer's updates run
- * one at a time, in order, across instances. Two workers picking the same update race on its row:
- * the UPDATE re-checks the claim on the row it locked, so only the first takes it. The database's
- * clock decides claims, the same for every machine.
+ * Takes up to `limit` updates that are next in line for their customer, when no worker holds one of
+ * that customer's updates: the one in a worker's hands whose claim ran out (its worker died), else
+ * the oldest waiting one (DISTINCT ON, one pass over the waiting ones). An update behind one in
+ * another worker's hands waits, so a customer's updates run one at a time, in order, across
+ * instances; one that arrived late, after a newer one of the same customer was taken, waits for it too.
+ * Two workers picking the same update race on its row: the UPDATE re-checks the claim on the row it
+ * locked, so only the first takes it. A claim racing an update taken as it was stored
+ * (storeAndClaimUpdates) for the same customer fails on telegram_updates_held_idx and is tried again:
+ * the second try sees that update in hand. The database's clock decides claims, the same for every machine.
  */
 export async function claimUpdates(db: DbOrTx, botId: number, limit: number, claimMs = CLAIM_MS): Promise<ClaimedUpdate[]> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await claimOnce(db, botId, limit, claimMs);
+    } catch (error) {
+      if (!isUniqueViolation(error) || attempt >= 5) throw error;
+    }
+  }
+}
+
+async function claimOnce(db: DbOrTx, botId: number, limit: number, claimMs: number): Promise<ClaimedUpdate[]> {
   const result = (await db.execute(sql`
     update telegram_updates as t
        set claimed_until = now() + ${claimMs} * interval '1 millisecond', attempts = t.attempts + 1
@@ -121,7 +260,7 @@ export async function claimUpdates(db: DbOrTx, botId: number, limit: number, cla
             select distinct on (u.chat_key) u.bot_id, u.update_id, u.claimed_until
               from telegram_updates u
              where u.bot_id = ${botId} and u.handled_at is null
-             order by u.chat_key, u.update_id
+             order by u.chat_key, u.claimed_until is null, u.update_id
           ) as head
          where head.claimed_until is null or head.claimed_until < now()
          order by head.update_id
@@ -138,13 +277,21 @@ export async function claimUpdates(db: DbOrTx, botId: number, limit: number, cla
   return result.rows
     .map((row) => ({
       updateId: Number(row.update_id),
-      // node-postgres parses jsonb; a driver that hands back text gets parsed here.
-      update: typeof row.payload === "string" ? (JSON.parse(row.payload) as Update) : row.payload,
+      update: parseJson(row.payload) as Update | null,
       attempts: Number(row.attempts),
-      conversation: typeof row.conversation === "string" ? (JSON.parse(row.conversation) as unknown) : row.conversation,
-      startRecord: (typeof row.start_record === "string" ? JSON.parse(row.start_record) : row.start_record) as StartRecord | null,
+      conversation: parseJson(row.conversation),
+      startRecord: parseJson(row.start_record) as StartRecord | null,
     }))
     .sort((a, b) => a.updateId - b.updateId);
+}
+
+/** PostgreSQL's unique_violation, however the driver wraps it (drizzle puts the driver's error in `cause`). */
+function isUniqueViolation(error: unknown): boolean {
+  for (let current = error, depth = 0; current && typeof current === "object" && depth < 5; depth++) {
+    if ((current as { code?: unknown }).code === "23505") return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 /** Keeps the updates a worker is still handling in its hands for another claim period. */
@@ -164,13 +311,30 @@ async function releaseClaims(db: DbOrTx, botId: number): Promise<void> {
     .where(and(eq(telegramUpdates.botId, botId), isNull(telegramUpdates.handledAt), isNotNull(telegramUpdates.claimedUntil)));
 }
 
-/** Done: only the ids stay (to catch a redelivery); what the customers sent is not kept. */
+/**
+ * Done: only the ids stay (to catch a redelivery); what the customers sent is not kept. Committed
+ * without waiting for the disk (synchronous_commit off for this statement only, decision 22): the
+ * update was handled and its effects committed as usual before; a mark lost in a crash of the
+ * database server (not of this process) means the update is handled again, as one in hand at a
+ * crash already is (decision 12), and every later commit is lost with it, so nothing built on the
+ * mark survives without it. Only in a statement of its own: inside a transaction it would apply to all of it.
+ */
 export async function markHandled(db: DbOrTx, botId: number, updateIds: number[], now: Date): Promise<void> {
   if (updateIds.length === 0) return;
+  await db.execute(sql`
+    update telegram_updates
+       set handled_at = ${now.toISOString()}::timestamptz, payload = null, claimed_until = null
+      from (select set_config('synchronous_commit', 'off', true) as setting) as without_waiting_for_the_disk
+     where without_waiting_for_the_disk.setting = 'off' and bot_id = ${botId}
+       and update_id in (${sql.join(updateIds.map((id) => sql`${id}::bigint`), sql`, `)}) and handled_at is null`);
+}
+
+/** Gives back updates taken as they were stored by a worker that stopped meanwhile: taken again in their turn. */
+async function releaseUpdates(db: DbOrTx, botId: number, updateIds: number[]): Promise<void> {
   await db
     .update(telegramUpdates)
-    .set({ handledAt: now, payload: null, claimedUntil: null })
-    .where(and(eq(telegramUpdates.botId, botId), inArray(telegramUpdates.updateId, updateIds)));
+    .set({ claimedUntil: null, attempts: sql`greatest(${telegramUpdates.attempts} - 1, 0)` })
+    .where(and(eq(telegramUpdates.botId, botId), inArray(telegramUpdates.updateId, updateIds), isNull(telegramUpdates.handledAt)));
 }
 
 export type InboxLogger = {
@@ -204,6 +368,12 @@ export type InboxWorkerOptions = {
 };
 
 export type InboxWorker = {
+  /**
+   * Stores an update from Telegram (group commit: one statement for the updates arriving together)
+   * and, when its customer has nothing else in the inbox and this worker has room, takes it in the same
+   * statement (storeAndClaimUpdates); resolves once it is stored, with whether it is new.
+   */
+  store(update: Update): Promise<boolean>;
   /** An update was stored here: look now rather than at the next poll. */
   kick(): void;
   /** Resolves once nothing is waiting or in hand (the tests' way to wait for the bot's answers). */
@@ -240,6 +410,10 @@ export function startInboxWorker(options: InboxWorkerOptions): InboxWorker {
   const concurrency = options.concurrency ?? INBOX_CONCURRENCY;
   const claimMs = options.claimMs ?? CLAIM_MS;
   const inHand = new Map<number, Promise<void>>();
+  // Room promised to a store statement in flight, for the updates it may take.
+  let reserved = 0;
+  // Handled, their mark not yet committed: a store statement marks them too (storeAndClaimUpdates).
+  const finishing = new Set<number>();
   let stopped = false;
   let pumping: Promise<void> | null = null;
   let again = false;
@@ -266,7 +440,8 @@ export function startInboxWorker(options: InboxWorkerOptions): InboxWorker {
       } else {
         await options.handle(claimed.update, claimed);
       }
-      await markDone(claimed.updateId);
+      finishing.add(claimed.updateId);
+      await markDone(claimed.updateId).finally(() => finishing.delete(claimed.updateId));
     } catch (error) {
       // The bot could not start (Telegram unreachable) or the database refused the mark: the update
       // stays in the inbox, its claim runs out (no longer renewed) and it is taken again.
@@ -277,10 +452,46 @@ export function startInboxWorker(options: InboxWorkerOptions): InboxWorker {
     }
   }
 
+  function take(claimed: ClaimedUpdate) {
+    const work = finish(claimed).finally(() => {
+      inHand.delete(claimed.updateId);
+      // A customer's next update may be waiting behind this one.
+      kick();
+    });
+    inHand.set(claimed.updateId, work);
+  }
+
+  const store = groupCommit(async (updates: Update[]) => {
+    // At most one update per customer can be taken: no more room is held from the claims meanwhile.
+    const customers = new Set(updates.map(chatKeyOf).filter((chatKey) => chatKey !== null)).size;
+    const room = stopped ? 0 : Math.min(customers, Math.max(0, concurrency - inHand.size - reserved));
+    reserved += room;
+    let stored: StoredUpdate[];
+    try {
+      stored = await storeAndClaimUpdates(db, botId, updates, options.now(), room, claimMs, [...finishing]);
+    } finally {
+      reserved -= room;
+    }
+    const taken = stored.flatMap((entry) => (entry.claimed ? [entry.claimed] : []));
+    if (stopped && taken.length > 0) {
+      // Stopped while the statement ran: given back, for the next worker to take.
+      await releaseUpdates(db, botId, taken.map((claimed) => claimed.updateId)).catch((error: unknown) =>
+        log.warn({ err: error instanceof Error ? error.message : String(error) }, "Telegram inbox: could not give back updates; they are taken again once their claim runs out"),
+      );
+    } else {
+      for (const claimed of taken) take(claimed);
+    }
+    if (stored.some((entry) => entry.isNew && !entry.claimed)) kick();
+    // The customers' replies first, Telegram's acknowledgements right after: the handlers just started
+    // run up to their first call to Telegram before the webhook answers are written (decision 22).
+    if (taken.length > 0) await new Promise((resolve) => setImmediate(resolve));
+    return stored.map((entry) => entry.isNew);
+  });
+
   async function pumpOnce() {
     do {
       again = false;
-      const free = concurrency - inHand.size;
+      const free = concurrency - inHand.size - reserved;
       if (stopped || free <= 0) return;
       let claimed: ClaimedUpdate[];
       try {
@@ -289,14 +500,7 @@ export function startInboxWorker(options: InboxWorkerOptions): InboxWorker {
         log.warn({ err: error instanceof Error ? error.message : String(error) }, "Telegram inbox: could not take updates");
         return;
       }
-      for (const update of claimed) {
-        const work = finish(update).finally(() => {
-          inHand.delete(update.updateId);
-          // A customer's next update may be waiting behind this one.
-          kick();
-        });
-        inHand.set(update.updateId, work);
-      }
+      for (const update of claimed) take(update);
       // Took a full batch: there may be more.
       if (claimed.length === free) again = true;
     } while (again);
@@ -349,6 +553,7 @@ export function startInboxWorker(options: InboxWorkerOptions): InboxWorker {
   }
 
   return {
+    store,
     kick,
     async drained() {
       for (;;) {

@@ -5,11 +5,10 @@ import type { BotStatusAnswer } from "../../contract";
 import type { Locks } from "../db/leader";
 import { conflict, unavailable } from "../shop/errors";
 import { getBotSettings } from "../shop/settings";
-import { groupCommit } from "../db/group-commit";
 import { ALLOWED_UPDATES, createBot, handleWithStoredCustomer, type StoredCustomer } from "./bot";
 import type { BotContext, BotDeps, BotLogger } from "./context";
 import { watchBotSettings, type SettingsWatch } from "./settings-watch";
-import { botIdOf, startInboxWorker, storeUpdate, storeUpdates, type InboxWorker } from "./inbox";
+import { botIdOf, startInboxWorker, type InboxWorker } from "./inbox";
 import {
   callTelegram,
   createTelegramActivity,
@@ -107,8 +106,6 @@ type Running = {
   worker: InboxWorker;
   /** Long polling only: the bot that asks Telegram for updates and stores them in the inbox. */
   receiver: Bot | null;
-  /** Stores a webhook's update (group commit: one statement for the updates arriving together); whether it is new. */
-  store(update: Update): Promise<boolean>;
   /** What this bot saw of Telegram (bot-health.ts): a new token starts afresh. */
   activity: TelegramActivityLog;
 };
@@ -163,7 +160,7 @@ export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRu
     receiver.use(async (ctx) => {
       for (;;) {
         try {
-          if (await storeUpdate(deps.db, current.botId, ctx.update, deps.now())) current.worker.kick();
+          await current.worker.store(ctx.update);
           return;
         } catch (error) {
           if (signal.aborted) throw error;
@@ -251,7 +248,6 @@ export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRu
       task: Promise.resolve(),
       startup,
       receiver: null,
-      store: groupCommit((updates: Update[]) => storeUpdates(deps.db, botId, updates, deps.now())),
       activity,
       // Takes up at once what a previous run of the server left in the inbox.
       worker: startInboxWorker({
@@ -380,7 +376,8 @@ export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRu
       const current = running;
       if (!current) return false;
       // Stored, then answered: Telegram never waits for the shop's own calls to Telegram or the gateway.
-      if (await current.store(update)) current.worker.kick();
+      // The worker handles it (taken as it was stored when its customer had nothing else waiting).
+      await current.worker.store(update);
       return true;
     },
     async drained() {
