@@ -136,7 +136,9 @@ describe("the inbox of Telegram updates", () => {
       [true, 15],
       [false, null], // a redelivery
     ]);
-    expect(stored[1]!.claimed).toMatchObject({ attempts: 1, conversation: checkout, startRecord: { username: "ann", reachable: true }, update: message(11, 1) });
+    expect(stored[1]!.claimed).toMatchObject({ attempts: 1, startRecord: { username: "ann", reachable: true }, update: message(11, 1) });
+    // The state as stored (the draft encrypted, issue 15); the bot opens it.
+    expect(await openConversation(db, "1", stored[1]!.claimed!.conversation)).toEqual(checkout);
     expect(stored[4]!.claimed).toMatchObject({ conversation: null, startRecord: null });
     // Taken means held: the claim gives out the next of each customer not in hand, never 12 before 11 is done.
     expect((await claimUpdates(db, BOT, 10)).map((claim) => claim.updateId)).toEqual([5]);
