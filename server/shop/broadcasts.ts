@@ -322,8 +322,9 @@ export type Claim =
 
 /**
  * Claims the next recipient to send to, within the limits: at most `ratePerSecond` claims in any
- * second overall, and none for a chat that had a claim less than PER_CHAT_INTERVAL_MS ago (or one
- * still in flight). Claims are made one at a time across all instances (a transaction lock), so
+ * second overall, and none for a chat that had a claim, or an answer from Telegram, less than
+ * PER_CHAT_INTERVAL_MS ago (or one still in flight). Counting from the answer too keeps the gap
+ * Telegram sees at least the interval even when one call travels slower than the next. Claims are made one at a time across all instances (a transaction lock), so
  * the limits are counted from the database rather than trusted to each process.
  */
 export async function claimNextRecipient(db: Db, options: { ratePerSecond?: number; perChatIntervalMs?: number } = {}): Promise<Claim> {
@@ -341,7 +342,7 @@ export async function claimNextRecipient(db: Db, options: { ratePerSecond?: numb
           and not exists (
             select 1 from ${broadcastRecipients} q
             where q.telegram_user_id = p.telegram_user_id
-              and (q.state = 'sending' or q.claimed_at > clock_timestamp() - ${`${perChat} milliseconds`}::interval))
+              and (q.state = 'sending' or greatest(q.claimed_at, q.done_at) > clock_timestamp() - ${`${perChat} milliseconds`}::interval))
         order by p.not_before, p.broadcast_id, p.telegram_user_id
         limit 1
         for update of p skip locked

@@ -20,8 +20,8 @@ export const isLowStock = sql`${products.stock} <= ${products.lowStockThreshold}
 
 /**
  * The dashboard's numbers in one SQL query, none of which reads every order: the counts by status
- * and the day's and week's revenue are index ranges (schema.ts), and all-time revenue is the running
- * total a trigger keeps (drizzle/0005_revenue_totals.sql; shop/stats.test.ts recounts it).
+ * and the day's and week's revenue are ranges read from indexes alone (schema.ts), and all-time
+ * revenue is the running total a trigger keeps (drizzle/0005_revenue_totals.sql; shop/stats.test.ts recounts it).
  * Revenue counts paid orders whose payment was not refunded (an order refunded after dispatch keeps
  * its status but is no longer money earned), by the time the payment was confirmed (paidAt), not when
  * the order was placed: a short payment accepted days later counts on that day (DESIGN decision 3,
@@ -30,22 +30,7 @@ export const isLowStock = sql`${products.stock} <= ${products.lowStockThreshold}
  * Revenues are two-decimal strings ("0.00" when nothing was sold).
  */
 export async function getDashboardStats(db: DbOrTx, now: Date, timeZone: string): Promise<DashboardStats> {
-  const at = sql`${now.toISOString()}::timestamptz`;
-  const midnight = sql`(date_trunc('day', ${at} at time zone ${timeZone}) at time zone ${timeZone})`;
-  const revenueSince = (since: SQL) =>
-    sql<string>`(select coalesce(sum(${orders.totalAmount}), 0)::numeric(14, 2)::text from ${orders}
-      where ${orders.paidAt} >= ${since} and ${isRevenue})`;
-  const countOf = (status: "pending" | "processing") => sql`(select count(*) from ${orders} where ${orders.status} = ${status} and not ${orders.isTest})`;
-
-  const result = (await db.execute(sql`select
-      (select count(*) from ${products})::int as "totalProducts",
-      ${countOf("pending")}::int as "pendingOrders",
-      ${countOf("processing")}::int as "processingOrders",
-      (select count(*) from ${customerMessages} where ${customerMessages.isFromCustomer} and not ${customerMessages.isRead})::int as "unreadMessages",
-      ${revenueSince(midnight)} as "dailyRevenue",
-      ${revenueSince(sql`${at} - interval '7 days'`)} as "weeklyRevenue",
-      (select paid_revenue::numeric(14, 2)::text from shop_totals) as "totalRevenue",
-      (select count(*) from ${products} where ${products.isActive} and ${isLowStock})::int as "lowStockProducts"`)) as unknown as {
+  const result = (await db.execute(dashboardStatsQuery(now, timeZone))) as unknown as {
     rows: Record<keyof DashboardStats, string | number>[];
   };
   const row = result.rows[0]!;
@@ -59,6 +44,30 @@ export async function getDashboardStats(db: DbOrTx, now: Date, timeZone: string)
     totalRevenue: String(row.totalRevenue ?? "0.00"),
     lowStockProducts: Number(row.lowStockProducts),
   };
+}
+
+/**
+ * The one statement behind getDashboardStats. Each part is answered from an index alone (schema.ts:
+ * orders_status_counted_idx, orders_paid_at_revenue_idx; list-indexes.test.ts checks the plan), and the
+ * running total is read by its key: a restore or a bulk load leaves many dead versions of its one row.
+ */
+export function dashboardStatsQuery(now: Date, timeZone: string): SQL {
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const midnight = sql`(date_trunc('day', ${at} at time zone ${timeZone}) at time zone ${timeZone})`;
+  const revenueSince = (since: SQL) =>
+    sql<string>`(select coalesce(sum(${orders.totalAmount}), 0)::numeric(14, 2)::text from ${orders}
+      where ${orders.paidAt} >= ${since} and ${isRevenue})`;
+  const countOf = (status: "pending" | "processing") => sql`(select count(*) from ${orders} where ${orders.status} = ${status} and not ${orders.isTest})`;
+
+  return sql`select
+      (select count(*) from ${products})::int as "totalProducts",
+      ${countOf("pending")}::int as "pendingOrders",
+      ${countOf("processing")}::int as "processingOrders",
+      (select count(*) from ${customerMessages} where ${customerMessages.isFromCustomer} and not ${customerMessages.isRead})::int as "unreadMessages",
+      ${revenueSince(midnight)} as "dailyRevenue",
+      ${revenueSince(sql`${at} - interval '7 days'`)} as "weeklyRevenue",
+      (select paid_revenue::numeric(14, 2)::text from shop_totals where id) as "totalRevenue",
+      (select count(*) from ${products} where ${products.isActive} and ${isLowStock})::int as "lowStockProducts"`;
 }
 
 /** All-time revenue counted the slow way, over every order: what the running total must always equal. */

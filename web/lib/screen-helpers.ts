@@ -13,16 +13,19 @@ export function shortId(id: string): string {
   return id.slice(0, 8);
 }
 
+// One formatter each, made once: toLocaleDateString builds a new one on every call, which showed in
+// the Orders screen's profile (a list of rows, each with dates).
+const DATE = new Intl.DateTimeFormat("en-GB");
+const DATE_TIME = new Intl.DateTimeFormat("en-GB", { day: "2-digit", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" });
+
 export function formatDate(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? "" : date.toLocaleDateString("en-GB");
+  return Number.isNaN(date.getTime()) ? "" : DATE.format(date);
 }
 
 export function formatDateTime(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime())
-    ? ""
-    : date.toLocaleString("en-GB", { day: "2-digit", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" });
+  return Number.isNaN(date.getTime()) ? "" : DATE_TIME.format(date);
 }
 
 /**
