@@ -2,6 +2,7 @@ import { ensureAdminPassword } from "./auth/admin";
 import { ConfigError, loadConfig, loadEnvFile } from "./config";
 import { DatabaseLockedError, openDatabase } from "./db/client";
 import { createLocks } from "./db/leader";
+import { startDatabaseUpkeep } from "./db/upkeep";
 import { buildApp } from "./http/app";
 import { addressToOpen, createLogger } from "./logging";
 import { webRoutes } from "./http/web";
@@ -48,6 +49,9 @@ async function main() {
   // Rescue sweep + expired-order cleanup, every few minutes and once now.
   const paymentJobs = startPaymentJobs({ ...services, logger: log, locks, intervalMs: config.paymentJobsIntervalMs });
   stopHooks.push(() => paymentJobs.stop());
+  // VACUUM and ANALYZE where no autovacuum does them (PGlite; PostgreSQL with it off): db/upkeep.ts.
+  const upkeep = startDatabaseUpkeep({ database, locks, log });
+  stopHooks.push(() => upkeep.stop());
   // The Telegram bot: by webhook when PUBLIC_URL is https, else long polling; off without a token.
   // A save of Bot Settings on any instance rebuilds it on every instance (telegram/runner.ts).
   stopHooks.push(() => services.bot.stop());

@@ -14,7 +14,7 @@ import pg from "pg";
 
 /** The first half of every lock key: "shop" in ASCII, so our locks are told apart from others' in pg_locks. */
 const LOCK_CLASS = 0x73686f70;
-export const LOCK_IDS = { migrations: 0, paymentJobs: 1, telegramPolling: 2 } as const;
+export const LOCK_IDS = { migrations: 0, paymentJobs: 1, telegramPolling: 2, upkeep: 3 } as const;
 export type LockName = keyof typeof LOCK_IDS;
 
 /** How often a follower tries to become leader, and a leader checks its connection is alive. */
