@@ -17,16 +17,6 @@ export default defineConfig({
     outDir: path.resolve(import.meta.dirname, "dist/web"),
     emptyOutDir: true,
     assetsDir: "assets",
-    rolldownOptions: {
-      output: {
-        codeSplitting: {
-          groups: [
-            { name: "initial", tags: ["$initial"], priority: 3 },
-            { name: "signed-in", minShareCount: 2, priority: 1, test: (id: string) => !/recharts|[\\/]d3-|victory-vendor|revenue-chart/.test(id) },
-          ],
-        },
-      },
-    },
   },
   server: {
     proxy: {

@@ -1,4 +1,4 @@
-import { Suspense, useEffect } from "react";
+import { lazy, Suspense, useEffect } from "react";
 import { Route, Switch } from "wouter";
 import { PACKING_SLIPS_PATH } from "@/components/orders/packing-slips-link";
 import { Spinner } from "@/components/spinner";
@@ -6,12 +6,11 @@ import { OwnerKeysProvider } from "@/lib/owner-keys";
 import { preloadSignedInScreen, rememberSignedIn } from "@/lib/preload-screen";
 import { useAuthStatus } from "@/lib/queries";
 import LoginPage from "@/pages/login";
-import { packingSlipsScreen, signedInApp } from "@/screens";
 
 // Everything behind the login is its own chunk, so the login screen loads only what it needs.
-const AuthenticatedApp = signedInApp.Component;
+const AuthenticatedApp = lazy(() => import("@/components/layout/authenticated-app"));
 // A print view: outside the app's frame, so no sidebar or top bar on the screen or the paper.
-const PackingSlipsPage = packingSlipsScreen.Component;
+const PackingSlipsPage = lazy(() => import("@/pages/packing-slips"));
 
 preloadSignedInScreen(window.location.pathname);
 

@@ -2,12 +2,24 @@
 // app's chunk, then the screen's own chunk (measured on Orders: ~450 ms of the ~1.2 s to its first
 // rows, issue 12). When this browser was signed in last time, the chunks start loading at once,
 // beside the session check. A visitor who never signed in loads nothing more than the login screen.
-// The screens are the routes' own (web/screens.ts): a chunk preloaded here is the one the route
-// renders, at once, without suspending (lib/lazy-screen.ts).
-
-import { screenAt, signedInApp } from "@/screens";
+// The imports are the same modules the app loads lazily (components/layout/authenticated-app.tsx),
+// so nothing is loaded twice.
 
 const SIGNED_IN_HINT = "shop-admin:signed-in";
+
+/** The screen chunk for a path, as the signed-in app's routes map them. */
+const SCREENS: [prefix: string, load: () => Promise<unknown>][] = [
+  ["/bot-settings", () => import("@/pages/bot-settings")],
+  ["/categories", () => import("@/pages/categories")],
+  ["/products", () => import("@/pages/products")],
+  ["/postage", () => import("@/pages/postage")],
+  ["/orders", () => import("@/pages/orders")],
+  ["/messages", () => import("@/pages/messages")],
+  ["/customers/", () => import("@/pages/customer")],
+  ["/customers", () => import("@/pages/customers")],
+  ["/activity", () => import("@/pages/activity")],
+  ["/bot-preview", () => import("@/pages/bot-preview")],
+];
 
 function readHint(): boolean {
   try {
@@ -31,6 +43,7 @@ export function rememberSignedIn(signedIn: boolean): void {
 export function preloadSignedInScreen(path: string): void {
   if (!readHint()) return;
   const ignore = () => {}; // a failed preload is retried by the lazy route itself
-  signedInApp.preload().catch(ignore);
-  screenAt(path)?.preload().catch(ignore);
+  import("@/components/layout/authenticated-app").catch(ignore);
+  const screen = path === "/" ? () => import("@/pages/dashboard") : SCREENS.find(([prefix]) => path.startsWith(prefix))?.[1];
+  screen?.().catch(ignore);
 }

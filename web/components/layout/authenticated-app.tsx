@@ -1,27 +1,26 @@
-import { Suspense, useEffect } from "react";
+import { lazy, Suspense, useEffect } from "react";
 import { Route, Switch, useLocation } from "wouter";
 import { Spinner } from "@/components/spinner";
 import { TooltipProvider } from "@/components/ui/tooltip";
 import { useLiveUpdates } from "@/hooks/use-live-updates";
-import { screens } from "@/screens";
 import { documentTitle } from "./nav";
 import { SidebarNav } from "./sidebar";
 import { TopBar } from "./top-bar";
 
-// One chunk per screen, loaded the first time it is opened (web/screens.ts).
-const DashboardPage = screens.dashboard.Component;
-const BotSettingsPage = screens.botSettings.Component;
-const CategoriesPage = screens.categories.Component;
-const ProductsPage = screens.products.Component;
-const PostagePage = screens.postage.Component;
-const OrdersPage = screens.orders.Component;
-const MessagesPage = screens.messages.Component;
-const CustomersPage = screens.customers.Component;
-const CustomerPage = screens.customer.Component;
-const BroadcastsPage = screens.broadcasts.Component;
-const BotPreviewPage = screens.botPreview.Component;
-const ActivityPage = screens.activity.Component;
-const NotFoundPage = screens.notFound.Component;
+// One chunk per screen (React.lazy): a screen's code loads the first time it is opened.
+const DashboardPage = lazy(() => import("@/pages/dashboard"));
+const BotSettingsPage = lazy(() => import("@/pages/bot-settings"));
+const CategoriesPage = lazy(() => import("@/pages/categories"));
+const ProductsPage = lazy(() => import("@/pages/products"));
+const PostagePage = lazy(() => import("@/pages/postage"));
+const OrdersPage = lazy(() => import("@/pages/orders"));
+const MessagesPage = lazy(() => import("@/pages/messages"));
+const CustomersPage = lazy(() => import("@/pages/customers"));
+const CustomerPage = lazy(() => import("@/pages/customer"));
+const BroadcastsPage = lazy(() => import("@/pages/broadcasts"));
+const BotPreviewPage = lazy(() => import("@/pages/bot-preview"));
+const ActivityPage = lazy(() => import("@/pages/activity"));
+const NotFoundPage = lazy(() => import("@/pages/not-found"));
 
 /** The signed-in shell: fixed sidebar on large screens, drawer on small ones, top bar, the screens. */
 export default function AuthenticatedApp() {
