@@ -16,8 +16,10 @@ const POSTCODE = "BS1 4DJ";
 const CONTACT = "zelda.contact@example.org";
 const USERNAME = "zelda_tg_handle";
 const CUSTOMER_MESSAGE = "Please leave it behind the blue gate 4242";
-const OWNER_REPLY = "Will do, the courier knows 9191";
-const PERSONAL = [NAME, "Quartermain", STREET, "Unusual Lane", POSTCODE, "BS14DJ", CONTACT, USERNAME, CUSTOMER_MESSAGE, "blue gate", OWNER_REPLY, "9191"];
+// Its code word has letters outside hex, so no timestamp, id or hash in the log can hold it by chance
+// (a digits-only "9191" once matched a timestamp).
+const OWNER_REPLY = "Will do, the courier knows QXZ7";
+const PERSONAL = [NAME, "Quartermain", STREET, "Unusual Lane", POSTCODE, "BS14DJ", CONTACT, USERNAME, CUSTOMER_MESSAGE, "blue gate", OWNER_REPLY, "QXZ7"];
 
 describe("the log after a purchase and a support conversation", () => {
   let telegram: FakeTelegram;
