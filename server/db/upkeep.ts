@@ -49,8 +49,9 @@ export type DatabaseUpkeep = {
 };
 
 /**
- * Starts the timer when the database needs it (upkeepNeeded); otherwise does nothing. With several
- * instances on one PostgreSQL, a pass runs on one of them at a time (an advisory lock).
+ * Starts the timer; each pass first asks whether the database needs it (upkeepNeeded: a PostgreSQL
+ * server's autovacuum can be switched on or off while the shop runs) and does nothing when not. With
+ * several instances on one PostgreSQL, a pass runs on one of them at a time (an advisory lock).
  */
 export function startDatabaseUpkeep(options: {
   database: Pick<Database, "db" | "kind">;
