@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     include: ["server/**/*.test.ts", "contract/**/*.test.ts", "scripts/**/*.test.ts"],
     pool: "forks",
-    testTimeout: 30_000,
+    testTimeout: 60_000,
     hookTimeout: 60_000,
   },
 });

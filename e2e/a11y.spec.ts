@@ -96,7 +96,7 @@ for (const scheme of ["light", "dark"] as const) {
       });
 
       test("every signed-in screen", async ({ adminPage: page, api, seed }) => {
-        test.setTimeout(90_000);
+        test.slow();
         await seedShop(api, seed);
         for (const route of [...ROUTES, `/customers/${CUSTOMER_ID}`]) {
           await page.goto(route);
@@ -106,7 +106,7 @@ for (const scheme of ["light", "dark"] as const) {
       });
 
       test("the main dialogs", async ({ adminPage: page, api, seed }) => {
-        test.setTimeout(90_000);
+        test.slow();
         const { order } = await seedShop(api, seed);
 
         await page.goto("/products");

@@ -49,7 +49,7 @@ async function expectBadge(page: Page, label: "Running" | "Error" | "Stopped") {
   await expect(async () => {
     await card.getByRole("button", { name: "Check now" }).click({ timeout: 2_000 });
     await expect(card.getByTestId("bot-status-badge")).toHaveText(label, { timeout: 2_000 });
-  }).toPass({ timeout: 30_000 });
+  }).toPass({ timeout: 60_000 });
   await expect(card.getByTestId("bot-status-badge")).toHaveAttribute("data-state", label.toLowerCase());
 }
 

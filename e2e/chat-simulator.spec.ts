@@ -53,7 +53,7 @@ test.describe("chat simulator", () => {
   const button = (chat: Locator, name: string | RegExp) => chat.getByRole("button", { name }).last();
 
   test("walks browse, cart, checkout and a simulated payment, then dispatches the test order; nothing reaches Telegram or the gateway", async ({ page }) => {
-    test.setTimeout(120_000);
+    test.slow();
     const base = server!.baseUrl;
     const request = page.request;
     expect((await request.post(`${base}/api/auth/login`, { data: { password: PASSWORD } })).ok()).toBe(true);
@@ -78,7 +78,7 @@ test.describe("chat simulator", () => {
     });
     expect(product.status()).toBe(201);
     // The real bot runs (long polling the fake Telegram): the simulator must stay beside it, not through it.
-    await expect.poll(() => telegram.pollsWaiting(), { timeout: 20_000 }).toBeGreaterThan(0);
+    await expect.poll(() => telegram.pollsWaiting(), { timeout: 45_000 }).toBeGreaterThan(0);
 
     await page.setViewportSize(DESKTOP);
     await page.goto(`${base}/bot-preview`);

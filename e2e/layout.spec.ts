@@ -108,7 +108,7 @@ test.describe("toasts", () => {
     await expect(viewport.getByRole("list")).toBeFocused();
     // Focus pauses the timer (so a reader is never cut off); moving on lets it run out: 5000 ms.
     await page.getByLabel("Bot Name").focus();
-    await expect(toast).toBeHidden({ timeout: 10_000 });
+    await expect(toast).toBeHidden();
   });
 });
 

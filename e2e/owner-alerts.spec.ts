@@ -40,7 +40,7 @@ test.describe("owner alerts", () => {
     });
     expect(saved.status()).toBe(201);
     // The bot polls the fake Telegram once it runs.
-    await expect.poll(() => telegram.pollsWaiting(), { timeout: 20_000 }).toBeGreaterThan(0);
+    await expect.poll(() => telegram.pollsWaiting(), { timeout: 45_000 }).toBeGreaterThan(0);
 
     await page.goto(`${base}/bot-settings`);
     const card = page.getByTestId("owner-alerts-card");
@@ -52,18 +52,18 @@ test.describe("owner alerts", () => {
 
     // The owner sends the command to the bot in a private chat.
     telegram.pushUpdate(textUpdate(OWNER, (await command.textContent())!));
-    await expect(card.getByTestId("owner-alerts-link-state")).toHaveText("Linked to Customer 5150 (@ada_owner)", { timeout: 15_000 });
+    await expect(card.getByTestId("owner-alerts-link-state")).toHaveText("Linked to Customer 5150 (@ada_owner)");
     await expect(card.getByTestId("owner-alerts-code")).toHaveCount(0);
     await expect.poll(() => telegram.messages(OWNER.id).map((m) => m.text)).toContainEqual(expect.stringMatching(/^Linked: you will get the shop's owner alerts here/));
 
     // The server's own sender delivers an alert there: a customer writes to support.
     telegram.pushUpdate(textUpdate(CUSTOMER, "/start"));
-    await expect.poll(() => telegram.screen(CUSTOMER.id)?.text, { timeout: 15_000 }).toBeTruthy();
+    await expect.poll(() => telegram.screen(CUSTOMER.id)?.text).toBeTruthy();
     telegram.pushUpdate(callbackUpdate(CUSTOMER, "support", telegram.screen(CUSTOMER.id)));
-    await expect.poll(() => telegram.screen(CUSTOMER.id)?.text ?? "", { timeout: 15_000 }).toContain("Type your message");
+    await expect.poll(() => telegram.screen(CUSTOMER.id)?.text ?? "").toContain("Type your message");
     telegram.pushUpdate(textUpdate(CUSTOMER, "Do you ship to Leeds?"));
     await expect
-      .poll(() => telegram.messages(OWNER.id).map((m) => m.text), { timeout: 15_000 })
+      .poll(() => telegram.messages(OWNER.id).map((m) => m.text))
       .toContainEqual("✉️ New message from @carl:\nDo you ship to Leeds?");
 
     // A switch is saved as it is flipped.

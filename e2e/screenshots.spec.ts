@@ -123,7 +123,7 @@ for (const [sizeName, size] of SIZES) {
     });
 
     test("the new screens and dialogs", async ({ adminPage: page, api, seed }) => {
-      test.setTimeout(120_000);
+      test.slow();
       const { ready } = await seedShop(api, seed);
       const main = page.getByRole("main");
 
@@ -191,7 +191,7 @@ for (const [sizeName, size] of SIZES) {
     });
 
     test("dark mode", async ({ adminPage: page, api, seed }) => {
-      test.setTimeout(90_000);
+      test.slow();
       const { ready } = await seedShop(api, seed);
       await page.emulateMedia({ colorScheme: "dark" });
       const main = page.getByRole("main");
