@@ -95,7 +95,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
   // as they are. Request bodies are never inflated: nothing sends them compressed, and inflating would
   // let a small upload grow past the body limit.
   await app.register(import("@fastify/compress"), { globalDecompression: false });
-  await registerSecurityHeaders(app, deps.config.publicUrl);
+  registerSecurityHeaders(app, deps.config.publicUrl);
   registerErrorHandling(app);
   registerSecurity(app, deps);
   registerInputGuard(app);

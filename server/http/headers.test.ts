@@ -43,6 +43,21 @@ describe("security headers", () => {
     }
   });
 
+  it("sends the same headers on answers to posts, refused ones included (the webhooks, a login)", async () => {
+    for (const [url, body] of [
+      ["/api/telegram/webhook", { update_id: 1 }],
+      ["/api/payments/webhook", {}],
+      ["/api/auth/login", { password: "wrong" }],
+    ] as const) {
+      const response = await plain.request("POST", url, { body });
+      await response.arrayBuffer();
+      expect(response.status, url).toBeGreaterThanOrEqual(400);
+      expect(response.headers.get("content-security-policy") ?? "", url).toContain("frame-ancestors 'none'");
+      expect(response.headers.get("x-content-type-options"), url).toBe("nosniff");
+      expect(response.headers.get("referrer-policy"), url).toBe("no-referrer");
+    }
+  });
+
   it("adds HSTS only when the shop is served over https", async () => {
     const response = await behindHttps.request("GET", "/");
     await response.arrayBuffer();
