@@ -86,6 +86,11 @@ export async function saveConversation(db: DbOrTx, telegramUserId: string, state
     .onConflictDoUpdate({ target: botConversations.telegramUserId, set: { state: stored, updatedAt: now } });
 }
 
+/** Back to idle as a customer with no stored step: the row goes, with any checkout draft in it. */
+export async function clearConversation(db: DbOrTx, telegramUserId: string): Promise<void> {
+  await db.delete(botConversations).where(eq(botConversations.telegramUserId, telegramUserId));
+}
+
 /** Equal as stored (JSON: a field set to undefined is one left out), whatever the order of the fields. */
 const sameState = (a: ConversationState, b: ConversationState) =>
   isDeepStrictEqual(JSON.parse(JSON.stringify(a)) as unknown, JSON.parse(JSON.stringify(b)) as unknown);

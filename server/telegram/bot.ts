@@ -12,6 +12,7 @@ import { aboutFeature } from "./features/about";
 import { cartFeature } from "./features/cart";
 import { catalogueFeature } from "./features/catalogue";
 import { checkoutFeature } from "./features/checkout";
+import { commandsFeature } from "./features/commands";
 import { fallbackFeature } from "./features/fallback";
 import { myDataFeature } from "./features/my-data";
 import { optOutFeature } from "./features/opt-out";
@@ -164,6 +165,8 @@ export function createBot(deps: BotDeps, settings: BotSettings, options: CreateB
   shop.use(guard(options.log));
   shop.use(refuseBlocked(deps));
   shop.use(loadCustomer(deps, settings, options.log));
+  // Commands first: each one is itself in every conversation step, and leaves the step (features/commands.ts).
+  shop.use(commandsFeature);
   shop.use(startFeature, optOutFeature, checkoutFeature, supportFeature, catalogueFeature, cartFeature, ordersFeature, aboutFeature, myDataFeature);
   shop.use(fallbackFeature);
   return bot;

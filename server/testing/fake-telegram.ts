@@ -353,7 +353,8 @@ export function telegramUser(id: number, username?: string): TelegramUser {
 let incomingMessageId = 1;
 
 export function textUpdate(user: TelegramUser, text: string): Record<string, unknown> {
-  const command = /^\/\w+/.exec(text);
+  // Telegram's entity covers the bot's @username too when one is written (/start@shop_bot).
+  const command = /^\/\w+(@\w+)?/.exec(text);
   return {
     update_id: newUpdateId(),
     message: {

@@ -151,9 +151,9 @@ async function afterContact(ctx: BotContext, draft: CheckoutDraft, options: Rend
   return goTo(ctx, { step: "checkout", stage: "postage", draft }, options);
 }
 
-// --- Cancel: first, so "/cancel" is never taken for an answer ---
+// --- Cancel: the button here; /cancel, in every step, is features/commands.ts, ahead of the typed answers ---
 
-async function cancel(ctx: BotContext) {
+export async function cancelCheckout(ctx: BotContext) {
   await ctx.setConversation(IDLE);
   await show(
     ctx,
@@ -162,8 +162,7 @@ async function cancel(ctx: BotContext) {
   );
 }
 
-checkoutFeature.command("cancel", async (ctx, next) => (inCheckout(ctx) ? cancel(ctx) : next()));
-checkoutFeature.callbackQuery("co:cancel", async (ctx, next) => (inCheckout(ctx) ? cancel(ctx) : next()));
+checkoutFeature.callbackQuery("co:cancel", async (ctx, next) => (inCheckout(ctx) ? cancelCheckout(ctx) : next()));
 
 // --- Typed answers: validated, with a clear re-prompt when they do not fit ---
 
@@ -174,6 +173,8 @@ checkoutFeature.on("message", async (ctx, next) => {
   if (state.stage === "postage" || state.stage === "coin" || state.stage === "confirm") {
     return render(ctx, state, { problem: "Please choose one of the buttons below.", fresh: true });
   }
+  // A command never gets here (features/commands.ts leaves the step first); other text starting
+  // with "/" is no name or address.
   if (text === undefined || text.startsWith("/")) {
     return render(ctx, state, { problem: "Please send your answer as a text message.", fresh: true });
   }

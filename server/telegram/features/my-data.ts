@@ -40,14 +40,14 @@ function forgetKeyboard() {
   return new InlineKeyboard().text(FORGET_BUTTON, data("forget")).row().text("« About", data("about")).text(MAIN_MENU_BUTTON, data("menu"));
 }
 
-const CONFIRM_TEXT =
+export const FORGET_CONFIRM_TEXT =
   "Erase your data?\n\nThis erases your delivery addresses (an order still on its way keeps its address until it is dispatched), " +
   "your support messages and your username from this shop. Your orders' amounts stay for the shop's accounts. This cannot be undone.";
 
 const confirmKeyboard = () => new InlineKeyboard().text(CONFIRM_FORGET_BUTTON, data("forget:yes")).row().text("Cancel", data("mydata"));
 
-myDataFeature.command("forgetme", (ctx) => say(ctx, CONFIRM_TEXT, confirmKeyboard()));
-myDataFeature.callbackQuery("forget", (ctx) => show(ctx, CONFIRM_TEXT, confirmKeyboard()));
+myDataFeature.command("forgetme", (ctx) => say(ctx, FORGET_CONFIRM_TEXT, confirmKeyboard()));
+myDataFeature.callbackQuery("forget", (ctx) => show(ctx, FORGET_CONFIRM_TEXT, confirmKeyboard()));
 
 myDataFeature.callbackQuery("forget:yes", async (ctx) => {
   const result = await forgetCustomer(ctx.deps.db, ctx.customerId, ctx.deps.now(), "customer");

@@ -1,6 +1,7 @@
 import { Composer } from "grammy";
 import type { Chat, User } from "grammy/types";
 import type { Db } from "../../db/client";
+import { clearConversation } from "../../shop/conversations";
 import { redeemLinkCode } from "../../shop/owner-alerts";
 import type { BotContext, BotLogger } from "../context";
 
@@ -25,11 +26,14 @@ export function ownerLinkFeature(deps: { db: Db; now: () => Date }, log?: BotLog
   const feature = new Composer<BotContext>();
   feature.chatType(["private", "group", "supergroup"]).command("link", async (ctx) => {
     const code = ctx.match.trim();
-    if (!code) {
-      await ctx.reply(NO_CODE_REPLY);
-      return;
-    }
     try {
+      // In a private chat /link leaves the sender's conversation step, as every command does
+      // (features/commands.ts): their next message is not taken for a support message or an address.
+      if (ctx.chat.type === "private") await clearConversation(deps.db, String(ctx.chat.id));
+      if (!code) {
+        await ctx.reply(NO_CODE_REPLY);
+        return;
+      }
       const linked = await redeemLinkCode(deps.db, code, { id: String(ctx.chat.id), title: chatTitle(ctx.chat, ctx.from) }, deps.now());
       await ctx.reply(linked ? (ctx.chat.type === "private" ? LINKED_PRIVATE_REPLY : LINKED_GROUP_REPLY) : BAD_CODE_REPLY);
     } catch (error) {

@@ -21,8 +21,10 @@ supportFeature.callbackQuery("support", async (ctx) => {
 
 supportFeature.on("message", async (ctx, next) => {
   if (ctx.conversation.step !== "support") return next();
+  // Commands never get here (features/commands.ts leaves support first); text that merely starts
+  // with "/" ("/ hello") is a message like any other.
   const text = ctx.message.text?.trim();
-  if (!text || text.startsWith("/")) {
+  if (!text) {
     await say(ctx, "Please send your message to support as text.", leaveKeyboard());
     return;
   }
