@@ -60,4 +60,22 @@ test.describe("login", () => {
     await expect(page.getByTestId("page-title")).toHaveText("Dashboard");
     await expect(page.getByRole("heading", { name: "Dashboard", level: 2 })).toBeVisible();
   });
+
+  test("the browser keeps a device cookie for /api/auth and sends it with its next sign-in", async ({ page, context }) => {
+    await page.goto("/");
+    await page.getByLabel("Password").fill(ADMIN_PASSWORD);
+    await page.getByRole("button", { name: "Access Dashboard" }).click();
+    await expect(page.getByTestId("page-title")).toHaveText("Dashboard");
+    const device = (await context.cookies()).find((cookie) => cookie.name === "device");
+    expect(device).toMatchObject({ path: "/api/auth", httpOnly: true, sameSite: "Strict" });
+
+    // The session ends (a week later, say); the device cookie stays, and the login form's request carries it.
+    await context.clearCookies({ name: "sid" });
+    await page.reload();
+    await page.getByLabel("Password").fill(ADMIN_PASSWORD);
+    const sent = page.waitForRequest("**/api/auth/login");
+    await page.getByRole("button", { name: "Access Dashboard" }).click();
+    expect(await (await sent).headerValue("cookie")).toContain(`device=${device!.value}`);
+    await expect(page.getByTestId("page-title")).toHaveText("Dashboard");
+  });
 });

@@ -9,6 +9,11 @@ const PREFIX = "enc:v1:";
 export type SecretBox = {
   encrypt(plain: string): string;
   decrypt(stored: string): string;
+  /**
+   * A 32-byte key for one purpose, derived from the master key (HKDF-SHA256, the purpose as its info):
+   * every instance started with the same key derives the same one, and no purpose learns another's.
+   */
+  deriveKey(purpose: string): Buffer;
 };
 
 export function createSecretBox(key: Buffer): SecretBox {
@@ -27,6 +32,9 @@ export function createSecretBox(key: Buffer): SecretBox {
       const decipher = crypto.createDecipheriv("aes-256-gcm", key, iv!);
       decipher.setAuthTag(tag!);
       return Buffer.concat([decipher.update(data!), decipher.final()]).toString("utf8");
+    },
+    deriveKey(purpose) {
+      return Buffer.from(crypto.hkdfSync("sha256", key, Buffer.alloc(0), purpose, 32));
     },
   };
 }

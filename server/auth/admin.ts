@@ -4,6 +4,8 @@ import { adminCredentials, sessions } from "../db/schema";
 import { generatePassword, hashPassword, verifyPassword } from "./passwords";
 
 const ADMIN_ID = 1;
+/** The one account's login name. Device cookies carry it, so they stay meaningful once there are several. */
+export const ADMIN_LOGIN = "admin";
 
 export async function setAdminPassword(db: DbOrTx, password: string): Promise<void> {
   const passwordHash = await hashPassword(password);

@@ -1,9 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import fc from "fast-check";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createSecretBox } from "../crypto";
 import { openPostgres, type Database } from "../db/client";
 import { loginThrottle } from "../db/schema";
 import { startTestServer, TEST_PASSWORD, type TestServer } from "../testing/app";
 import { createTestDatabase } from "../testing/database";
-import { clientKey, CLIENT_WINDOW, GLOBAL_WINDOW } from "./login-throttle";
+import { ADMIN_LOGIN } from "./admin";
+import { createDeviceCookies, DEVICE_COOKIE, DEVICE_COOKIE_KEY_PURPOSE, DEVICE_COOKIE_LIFETIME_MS } from "./device-cookies";
+import { clientKey, CLIENT_WINDOW, DEVICE_WINDOW, GLOBAL_WINDOW } from "./login-throttle";
 
 // Failed-login throttling through the real HTTP API (DESIGN decision 9): atomic under parallel
 // bursts, blind to X-Forwarded-For unless TRUST_PROXY says otherwise, capped globally, and shared
@@ -11,6 +16,19 @@ import { clientKey, CLIENT_WINDOW, GLOBAL_WINDOW } from "./login-throttle";
 
 const login = (server: TestServer, password: string, headers: Record<string, string> = {}) =>
   server.request("POST", "/api/auth/login", { body: { password }, headers });
+
+/** The device cookie ("device=...") a sign-in set. */
+function deviceCookieOf(response: Response): string {
+  const cookie = response.headers.getSetCookie().find((line) => line.startsWith(`${DEVICE_COOKIE}=`));
+  expect(cookie, "a sign-in sets a device cookie").toBeDefined();
+  return cookie!.split(";")[0]!;
+}
+
+async function signIn(server: TestServer, headers: Record<string, string> = {}): Promise<string> {
+  const response = await login(server, TEST_PASSWORD, headers);
+  expect(response.status).toBe(200);
+  return deviceCookieOf(response);
+}
 
 async function statuses(responses: Promise<Response>[]): Promise<Record<number, number>> {
   const counts: Record<number, number> = {};
@@ -106,6 +124,158 @@ describe("login throttling", () => {
       const counts = await statuses(Array.from({ length: 20 }, (_, i) => login(i % 2 ? a : b, `guess-${i}`)));
       expect(counts).toEqual({ 401: CLIENT_WINDOW.maxFailures, 429: 20 - CLIENT_WINDOW.maxFailures });
     });
+
+    it("accept each other's device cookies and share their count: of 30 parallel guesses with one cookie, 5 are checked", async () => {
+      clock = new Date("2026-11-22T20:00:00Z");
+      const a = await start({ database });
+      const b = await start({ database: second });
+      const device = await signIn(a);
+      // The address is locked out first, so a guess that slips past the cookie's count would show as a 401.
+      expect(await statuses(Array.from({ length: 5 }, (_, i) => login(i % 2 ? a : b, `guess-${i}`)))).toEqual({ 401: 5 });
+      const counts = await statuses(Array.from({ length: 30 }, (_, i) => login(i % 2 ? a : b, `guess-${i}`, { cookie: device })));
+      expect(counts).toEqual({ 401: DEVICE_WINDOW.maxFailures, 429: 30 - DEVICE_WINDOW.maxFailures });
+    });
+  });
+});
+
+// OWASP "Slow Down Online Guessing Attacks with Device Cookies" (docs/SECURITY.md, "Login throttling"):
+// a browser that signed in before is counted by its cookie, so failures from elsewhere cannot lock the
+// owner out; without a valid cookie nothing changes.
+describe("device cookies", () => {
+  let clock = new Date("2027-03-01T08:00:00Z");
+  let server: TestServer;
+  beforeAll(async () => {
+    // No TRUST_PROXY: every client is 127.0.0.1, as behind a proxy it does not name.
+    server = await startTestServer({ deps: { now: () => clock } });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  beforeEach(() => {
+    // Each test starts with every window of the one before over (and its rows dropped).
+    clock = new Date(clock.getTime() + 2 * GLOBAL_WINDOW.windowMs);
+  });
+
+  const lockTheAddress = async () => {
+    for (let i = 0; i < CLIENT_WINDOW.maxFailures; i++) expect((await login(server, `attacker-${i}`)).status).toBe(401);
+    expect((await login(server, TEST_PASSWORD)).status).toBe(429);
+  };
+
+  it("behind a proxy TRUST_PROXY does not name, the attacker locks the address out and the owner's browser still gets in", async () => {
+    const device = await signIn(server);
+    const attack = await statuses(
+      Array.from({ length: 20 }, (_, i) => login(server, `guess-${i}`, { "x-forwarded-for": `203.0.113.${i + 1}` })),
+    );
+    expect(attack).toEqual({ 401: CLIENT_WINDOW.maxFailures, 429: 20 - CLIENT_WINDOW.maxFailures });
+    // Another browser, without the cookie, is locked out like the attacker.
+    expect((await login(server, TEST_PASSWORD)).status).toBe(429);
+
+    const owner = await login(server, TEST_PASSWORD, { cookie: device });
+    expect(owner.status).toBe(200);
+    const session = owner.headers.get("set-cookie")!.split(";")[0]!;
+    expect((await server.request("GET", "/api/auth/status", { cookie: session })).status).toBe(200);
+    // The cookie is renewed (a new nonce), and the owner's sign-in gave the attacker no fresh guesses.
+    const renewed = deviceCookieOf(owner);
+    expect(renewed).not.toBe(device);
+    expect((await login(server, "guess-again")).status).toBe(429);
+    expect((await login(server, TEST_PASSWORD, { cookie: renewed })).status).toBe(200);
+  });
+
+  it("lets the owner's browser in when failures from everywhere have reached the global cap", async () => {
+    const device = await signIn(server);
+    // 100 failures from 100 addresses, as the TRUST_PROXY test above makes them: written directly,
+    // to spare 100 password checks.
+    await server.database.db
+      .insert(loginThrottle)
+      .values({ key: "global", failures: GLOBAL_WINDOW.maxFailures, windowStartedAt: clock })
+      .onConflictDoUpdate({ target: loginThrottle.key, set: { failures: GLOBAL_WINDOW.maxFailures, windowStartedAt: clock } });
+    const stranger = await login(server, TEST_PASSWORD);
+    expect(stranger.status).toBe(429);
+    expect((await stranger.json()).error).toMatch(/^Too many failed logins on this shop\./);
+    const shopCount = async () =>
+      (await server.database.db.select().from(loginThrottle).where(sql`${loginThrottle.key} = 'global'`))[0]!.failures;
+    const before = await shopCount();
+
+    expect((await login(server, "a typo", { cookie: device })).status).toBe(401);
+    expect((await login(server, TEST_PASSWORD, { cookie: device })).status).toBe(200);
+    // Neither the typo nor the sign-in moved the shop's count.
+    expect(await shopCount()).toBe(before);
+  });
+
+  it("a right password with the cookie clears the cookie's failures, and never the address's", async () => {
+    const device = await signIn(server);
+    await lockTheAddress();
+    for (let i = 0; i < DEVICE_WINDOW.maxFailures - 1; i++) expect((await login(server, `typo-${i}`, { cookie: device })).status).toBe(401);
+    expect((await login(server, TEST_PASSWORD, { cookie: device })).status).toBe(200);
+    // The same (older) cookie has its five tries again, and no more: the address is still locked.
+    const counts = await statuses(Array.from({ length: 8 }, (_, i) => login(server, `typo-${i}`, { cookie: device })));
+    expect(counts).toEqual({ 401: DEVICE_WINDOW.maxFailures, 429: 8 - DEVICE_WINDOW.maxFailures });
+  });
+
+  it("a stolen cookie gets 5 guesses, then is treated as absent: the address's throttle applies", async () => {
+    const stolen = await signIn(server);
+    const ownersOtherBrowser = await signIn(server);
+    for (let i = 0; i < DEVICE_WINDOW.maxFailures; i++) expect((await login(server, `thief-${i}`, { cookie: stolen })).status).toBe(401);
+    // The cookie's failures were not the address's: a client without it still has its five.
+    expect((await login(server, "someone else's typo")).status).toBe(401);
+    for (let i = 1; i < CLIENT_WINDOW.maxFailures; i++) expect((await login(server, `thief-more-${i}`, { cookie: stolen })).status).toBe(401);
+    const refused = await login(server, TEST_PASSWORD, { cookie: stolen });
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).error).toMatch(/^Too many failed attempts\. Try again in 15 minutes\.$/);
+    expect((await login(server, TEST_PASSWORD)).status).toBe(429);
+    // Another cookie of the owner's is its own count.
+    expect((await login(server, TEST_PASSWORD, { cookie: ownersOtherBrowser })).status).toBe(200);
+  });
+
+  it("forged, altered, other-login, expired and other-key cookies give no way past a locked address", async () => {
+    const device = await signIn(server);
+    const value = device.slice(DEVICE_COOKIE.length + 1);
+    await lockTheAddress();
+    const refused = async (cookieValue: string) => {
+      const response = await login(server, TEST_PASSWORD, { cookie: `${DEVICE_COOKIE}=${cookieValue}` });
+      return response.status === 429;
+    };
+
+    const sameKey = createDeviceCookies(server.deps.secrets.deriveKey(DEVICE_COOKIE_KEY_PURPOSE));
+    const handmade = {
+      otherLogin: sameKey.issue("someone-else", clock),
+      expired: sameKey.issue(ADMIN_LOGIN, new Date(clock.getTime() - DEVICE_COOKIE_LIFETIME_MS - 1000)),
+      otherMasterKey: createDeviceCookies(createSecretBox(Buffer.alloc(32, 8)).deriveKey(DEVICE_COOKIE_KEY_PURPOSE)).issue(ADMIN_LOGIN, clock),
+      otherPurpose: createDeviceCookies(server.deps.secrets.deriveKey("another purpose")).issue(ADMIN_LOGIN, clock),
+      rawMasterKey: createDeviceCookies(Buffer.alloc(32, 7)).issue(ADMIN_LOGIN, clock),
+    };
+    for (const [name, forged] of Object.entries(handmade)) expect(await refused(forged), name).toBe(true);
+
+    // Mutations of the real cookie. Left out of the alphabet: whitespace, '"' and '%', the cookie
+    // syntax's other spellings of the same value (trimmed, quoted, percent-decoded), not forgeries.
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.=+/,:";
+    const char = fc.constantFrom(...alphabet.split(""));
+    const at = fc.nat({ max: value.length - 1 });
+    const parts = value.split(".");
+    const mutation = fc.oneof(
+      fc.tuple(at, char).map(([i, c]) => value.slice(0, i) + c + value.slice(i + 1)),
+      at.map((i) => value.slice(0, i) + value.slice(i + 1)),
+      fc.tuple(at, char).map(([i, c]) => value.slice(0, i) + c + value.slice(i)),
+      at.map((i) => value.slice(0, i)),
+      fc.tuple(fc.nat({ max: parts.length - 1 }), fc.nat({ max: parts.length - 1 })).map(([i, j]) => {
+        const swapped = [...parts];
+        [swapped[i], swapped[j]] = [swapped[j]!, swapped[i]!];
+        return swapped.join(".");
+      }),
+      fc.tuple(fc.nat({ max: parts.length - 1 }), fc.stringMatching(/^[A-Za-z0-9_-]{0,44}$/)).map(([i, part]) =>
+        parts.map((p, k) => (k === i ? part : p)).join("."),
+      ),
+      fc.constant(`${value}.${parts[4]}`),
+    );
+    await fc.assert(
+      fc.asyncProperty(mutation, async (mutated) => {
+        fc.pre(mutated !== value);
+        expect(await refused(mutated)).toBe(true);
+      }),
+      { numRuns: 150 },
+    );
+    // The real cookie, unaltered, does get in: the refusals above were the mutations'.
+    expect(await refused(value)).toBe(false);
   });
 });
 

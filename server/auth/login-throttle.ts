@@ -6,6 +6,10 @@ import { loginThrottle } from "../db/schema";
 // every server instance on one PostgreSQL shares them and memory never grows with attackers.
 // Each attempt is counted *before* the password is checked, in one atomic upsert, so parallel
 // guesses cannot all slip through between a check and the recording of their failure.
+//
+// A browser with a valid device cookie (device-cookies.ts) is counted against its cookie alone:
+// failures from its address or from everywhere do not lock it out (docs/SECURITY.md, "Login
+// throttling"). A cookie that has failed too often is treated as absent, as OWASP's scheme says.
 
 export type ThrottleWindow = { maxFailures: number; windowMs: number };
 
@@ -13,9 +17,17 @@ export type ThrottleWindow = { maxFailures: number; windowMs: number };
 export const CLIENT_WINDOW: ThrottleWindow = { maxFailures: 5, windowMs: 15 * 60 * 1000 };
 /** All clients together: there is one admin account, so a botnet of addresses is capped too. */
 export const GLOBAL_WINDOW: ThrottleWindow = { maxFailures: 100, windowMs: 60 * 60 * 1000 };
+/** Per device cookie: the owner's own browser may mistype as often as any client. */
+export const DEVICE_WINDOW: ThrottleWindow = { maxFailures: 5, windowMs: 15 * 60 * 1000 };
 const GLOBAL_KEY = "global";
 
-export type ThrottleVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number; scope: "client" | "global" };
+/** `trusted`: the attempt was counted against its device cookie only, not the address nor the shop. */
+export type ThrottleVerdict =
+  | { allowed: true; trusted: boolean }
+  | { allowed: false; retryAfterSeconds: number; scope: "client" | "global" };
+
+/** The key a device cookie's failures are counted under (its nonce is random, 128 bits). */
+export const deviceKey = (nonce: string) => `device:${nonce}`;
 
 /**
  * The key a client's failures are counted under. IPv6 clients usually own a whole /64, so they
@@ -64,12 +76,18 @@ export function createLoginThrottle(db: DbOrTx, now: () => Date) {
   return {
     /**
      * Counts this attempt as a failure in advance and says whether it may be checked at all.
-     * Call `succeeded` when the password was right, which takes the count back.
+     * `device` is the nonce of the attempt's valid device cookie, if it has one. Call `succeeded`
+     * when the password was right, which takes the count back.
      */
-    async begin(ip: string): Promise<ThrottleVerdict> {
+    async begin(ip: string, device?: string | null): Promise<ThrottleVerdict> {
       const at = now();
       // Rows of windows long over are of no use; login is rare, so this small delete is cheap.
       await db.delete(loginThrottle).where(lt(loginThrottle.windowStartedAt, new Date(at.getTime() - GLOBAL_WINDOW.windowMs)));
+      if (device) {
+        const own = await countAttempt(db, deviceKey(device), DEVICE_WINDOW, at);
+        if (own.failures <= DEVICE_WINDOW.maxFailures) return { allowed: true, trusted: true };
+        // Locked out: from here on the cookie counts for nothing, and the attempt is any client's.
+      }
       const key = clientKey(ip);
       const client = await countAttempt(db, key, CLIENT_WINDOW, at);
       if (client.failures > CLIENT_WINDOW.maxFailures) {
@@ -80,10 +98,17 @@ export function createLoginThrottle(db: DbOrTx, now: () => Date) {
         await uncount(db, key);
         return { allowed: false, scope: "global", retryAfterSeconds: retryAfter(all.windowStartedAt, GLOBAL_WINDOW, at) };
       }
-      return { allowed: true };
+      return { allowed: true, trusted: false };
     },
-    /** The password was right: this client starts afresh, and the attempt is not a global failure. */
-    async succeeded(ip: string): Promise<void> {
+    /**
+     * The password was right: the device cookie's failures are cleared; an attempt that was not
+     * `trusted` also clears its client's count and is not a global failure. A trusted attempt
+     * leaves the address alone: it counted nothing there, and an attacker sharing the address
+     * must not get fresh guesses each time the owner signs in.
+     */
+    async succeeded(ip: string, device: string | null | undefined, trusted: boolean): Promise<void> {
+      if (device) await db.delete(loginThrottle).where(sql`${loginThrottle.key} = ${deviceKey(device)}`);
+      if (trusted) return;
       await db.delete(loginThrottle).where(sql`${loginThrottle.key} = ${clientKey(ip)}`);
       await uncount(db, GLOBAL_KEY);
     },

@@ -56,6 +56,28 @@ describe("authentication", () => {
     expect((await server.request("GET", "/api/auth/status", { cookie: second })).status).toBe(200);
   });
 
+  it("sets a device cookie sent only to /api/auth: HttpOnly, SameSite=Strict, a year, kept at logout", async () => {
+    const first = await server.request("POST", "/api/auth/login", { body: { password: TEST_PASSWORD } });
+    const [session, device] = first.headers.getSetCookie();
+    // The session cookie comes first: scripts and tests read the first Set-Cookie as the session.
+    expect(session).toMatch(/^sid=/);
+    expect(device).toMatch(/^device=d1\.[^;]+; Max-Age=31536000; Path=\/api\/auth; HttpOnly; SameSite=Strict$/);
+    // A new one at every sign-in.
+    const again = await server.request("POST", "/api/auth/login", { body: { password: TEST_PASSWORD } });
+    expect(again.headers.getSetCookie()[1]!.split(";")[0]).not.toBe(device!.split(";")[0]);
+    // Logging out ends the session, not the browser's standing.
+    const logout = await server.request("POST", "/api/auth/logout", { body: {}, cookie: session!.split(";")[0] });
+    expect(logout.headers.getSetCookie().join("\n")).not.toMatch(/device=/);
+
+    const https = await startTestServer({ config: { publicUrl: "https://shop.example" } });
+    try {
+      const secure = await https.request("POST", "/api/auth/login", { body: { password: TEST_PASSWORD } });
+      expect(secure.headers.getSetCookie()[1]).toMatch(/^device=[^;]+;.*; Secure(;|$)/);
+    } finally {
+      await https.close();
+    }
+  });
+
   it("refuses a cross-site write even with a valid session", async () => {
     const cookie = await server.login();
     const response = await server.request("POST", "/api/auth/logout", {

@@ -1,5 +1,6 @@
 import { AuthStatusSchema, LoginInputSchema, SuccessSchema } from "../../../contract";
-import { checkAdminPassword } from "../../auth/admin";
+import { ADMIN_LOGIN, checkAdminPassword } from "../../auth/admin";
+import { createDeviceCookies, DEVICE_COOKIE, DEVICE_COOKIE_KEY_PURPOSE, DEVICE_COOKIE_LIFETIME_MS } from "../../auth/device-cookies";
 import { createLoginThrottle } from "../../auth/login-throttle";
 import { createSession, deleteSession, SESSION_ABSOLUTE_MS } from "../../auth/sessions";
 import type { Routes } from "../deps";
@@ -14,10 +15,13 @@ const status = { 200: AuthStatusSchema, 401: AuthStatusSchema, ...ERROR_ANSWERS 
 export const authRoutes: Routes = (app, deps) => {
   const throttle = createLoginThrottle(deps.db, deps.now);
   const secureCookie = deps.config.publicUrl?.startsWith("https://") ?? false;
+  const deviceCookies = createDeviceCookies(deps.secrets.deriveKey(DEVICE_COOKIE_KEY_PURPOSE));
 
   app.post("/api/auth/login", { ...PUBLIC, schema: { body: LoginInputSchema, response: done } }, async (request, reply) => {
     // request.ip is the socket's address unless TRUST_PROXY names the proxy in front (app.ts).
-    const verdict = await throttle.begin(request.ip);
+    // A browser that signed in before is counted by its device cookie instead (docs/SECURITY.md).
+    const device = deviceCookies.verify(request.cookies[DEVICE_COOKIE], ADMIN_LOGIN, deps.now());
+    const verdict = await throttle.begin(request.ip, device?.nonce);
     if (!verdict.allowed) {
       const minutes = Math.ceil(verdict.retryAfterSeconds / 60);
       const who = verdict.scope === "global" ? "Too many failed logins on this shop" : "Too many failed attempts";
@@ -28,7 +32,7 @@ export const authRoutes: Routes = (app, deps) => {
     if (!(await checkAdminPassword(deps.db, request.body.password))) {
       throw new HttpError(401, "Invalid password");
     }
-    await throttle.succeeded(request.ip);
+    await throttle.succeeded(request.ip, device?.nonce, verdict.trusted);
     // A fresh session id at every login; any old cookie is replaced.
     const old = request.cookies[SESSION_COOKIE];
     if (old) await deleteSession(deps.db, old);
@@ -39,6 +43,16 @@ export const authRoutes: Routes = (app, deps) => {
       sameSite: "lax",
       secure: secureCookie || request.protocol === "https",
       maxAge: SESSION_ABSOLUTE_MS / 1000,
+    });
+    // Set after the session cookie (tests and scripts take the first Set-Cookie as the session). A new
+    // nonce at every sign-in; sent only to /api/auth, never with another site's requests, and kept at
+    // logout on purpose: it opens nothing, it only keeps this browser off the shared counters.
+    reply.setCookie(DEVICE_COOKIE, deviceCookies.issue(ADMIN_LOGIN, deps.now()), {
+      path: "/api/auth",
+      httpOnly: true,
+      sameSite: "strict",
+      secure: secureCookie || request.protocol === "https",
+      maxAge: DEVICE_COOKIE_LIFETIME_MS / 1000,
     });
     return { success: true as const };
   });
