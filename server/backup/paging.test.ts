@@ -86,7 +86,11 @@ type Row = Record<string, string | null>;
 
 /** Pairs of (parent picked by index, key), without the pairs that land on the same parent and key. */
 function underParents(parents: string[], pairs: [number, string][]): [string, string][] {
-  const unique = new Map(pairs.map(([index, key]) => [JSON.stringify([parents[index % parents.length], key]), [parents[index % parents.length]!, key] as [string, string]]));
+  const unique = new Map<string, [string, string]>();
+  for (const [index, key] of pairs) {
+    const pair: [string, string] = [parents[index % parents.length]!, key];
+    unique.set(JSON.stringify(pair), pair);
+  }
   return [...unique.values()];
 }
 
