@@ -1,17 +1,20 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
 import { once } from "node:events";
 import { pipeline } from "node:stream";
 import zlib from "node:zlib";
 
 // The archive: gzip'd newline-delimited JSON, one record a line, in this order:
-//   header, migrations, (image, chunk*)*, (table, rows*)*, end
+//   header, migrations, (image, chunk*)*, (table, rows*, table-end)*, end
+// Format 1 had no table-end records (no per-table checksum); a restore still reads it.
 // Plain JSON lines keep it readable with `zcat | head` and independent of the database engine
 // (a PGlite backup restores into PostgreSQL). Every value of a row is the database's own text form
 // of it (or null), so numerics, timestamps (microseconds), bigints and jsonb come back exactly.
 // Images come first so a restore can write them before it opens the one transaction for the rows.
 
 export const FORMAT = "shop-backup";
-export const VERSION = 1;
+/** 2: each table's rows are followed by a table-end record with their count and checksum. */
+export const VERSION = 2;
 
 export type HeaderRecord = {
   type: "header";
@@ -28,11 +31,38 @@ export type ImageRecord = { type: "image"; id: string; contentType: string; size
 export type ChunkRecord = { type: "chunk"; data: string };
 export type TableRecord = { type: "table"; name: string; columns: string[]; count: number };
 export type RowsRecord = { type: "rows"; rows: (string | null)[][] };
+/** After a table's rows (format 2 on): how many there are and their createRowsChecksum. */
+export type TableEndRecord = { type: "table-end"; name: string; count: number; checksum: string };
 export type EndRecord = { type: "end"; tables: number; rows: number; images: number };
-export type BackupRecord = HeaderRecord | MigrationsRecord | ImageRecord | ChunkRecord | TableRecord | RowsRecord | EndRecord;
+export type BackupRecord = HeaderRecord | MigrationsRecord | ImageRecord | ChunkRecord | TableRecord | RowsRecord | TableEndRecord | EndRecord;
 
 /** A problem with the archive or the restore target that the operator can act on: one clear sentence. */
 export class BackupError extends Error {}
+
+/**
+ * The checksum of a table's rows, the same on both sides: the backup computes it over the rows it
+ * writes and compares it with the one the database computes in the same snapshot (backup.ts
+ * tableChecksum, which must stay in step with this), and a restore computes it over the rows it reads.
+ * Each row's digest is the first 8 bytes, as a signed big-endian integer, of the SHA-256 of the row's
+ * canonical JSON (JSON.stringify of its text values in the archive's column order); the checksum is the
+ * sum of the digests modulo 2^64, as 16 hex digits. A sum rather than a hash of the rows in order, so
+ * the database can compute it in one pass without holding the table; with the count it still tells
+ * a skipped row and a doubled one apart from the right rows (docs/SECURITY.md, "Backups").
+ */
+export function createRowsChecksum(): { add(row: unknown[]): void; value(): string } {
+  let sum = 0n;
+  return {
+    add(row) {
+      sum += crypto.createHash("sha256").update(JSON.stringify(row)).digest().readBigInt64BE(0);
+    },
+    value: () => checksumText(sum),
+  };
+}
+
+/** A sum of row digests (from JavaScript or from the database's numeric sum) as the archive writes it. */
+export function checksumText(sum: bigint): string {
+  return BigInt.asUintN(64, sum).toString(16).padStart(16, "0");
+}
 
 /** Bytes of an image per chunk record, so a line (and memory) stays small whatever the image. */
 export const CHUNK_BYTES = 512 * 1024;

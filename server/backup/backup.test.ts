@@ -12,7 +12,7 @@ import { products } from "../db/schema";
 import { createBotSettings, getBotSettings } from "../shop/settings";
 import { createDiskStorage, type ObjectStorage } from "../storage";
 import { createTestDatabase } from "../testing/database";
-import { CHUNK_BYTES } from "./archive";
+import { CHUNK_BYTES, type BackupRecord } from "./archive";
 import { writeBackup } from "./backup";
 import { restoreBackup } from "./restore";
 import { shopTables } from "./tables";
@@ -259,6 +259,60 @@ describe("backup and restore", () => {
       /notes\.txt is not a complete shop backup \(incorrect header check\)\./,
     );
     expect(Object.values(await contents(target)).flat()).toEqual([]);
+  });
+
+  it("checks every table's rows against its count and checksum, and still restores a format-1 archive", async () => {
+    const source = await backedUpShop();
+    const target = await freshDatabase();
+    const lines = zlib.gunzipSync(fs.readFileSync(source.file)).toString("utf8").trimEnd().split("\n");
+    expect(JSON.parse(lines[0]!)).toMatchObject({ type: "header", version: 2 });
+    expect(lines.filter((line) => line.startsWith('{"type":"table-end"'))).toHaveLength(shopTables().length);
+    const restoreFails = async (name: string, edit: (lines: string[]) => string[], message: RegExp) => {
+      const file = path.join(tempDir(), name);
+      rewriteArchive(source.file, file, edit);
+      await expect(restoreBackup({ database: target, storage: freshStorage(), file, force: false })).rejects.toThrow(message);
+      expect(Object.values(await contents(target)).flat()).toEqual([]);
+    };
+
+    // A value the column accepts, changed: only the checksum tells.
+    await restoreFails(
+      "edited.gz",
+      (lines) => lines.map((line) => (line.includes('"Filament Bulbs (E27)"') ? line.replace('"4.50"', '"4.51"') : line)),
+      /edited\.gz is damaged: the rows of table products do not match their checksum\. Nothing was restored\.$/,
+    );
+    // A row gone and both counts lowered to match: the checksum still tells.
+    await restoreFails(
+      "one-row-less.gz",
+      (lines) =>
+        lines.map((line) => {
+          const record = JSON.parse(line) as BackupRecord;
+          if (record.type === "table" && record.name === "products") record.count--;
+          else if (record.type === "table-end" && record.name === "products") record.count--;
+          else if (record.type === "rows" && record.rows.some((row) => row.includes("Filament Bulbs (E27)"))) {
+            record.rows = record.rows.filter((row) => !row.includes("Filament Bulbs (E27)"));
+          } else return line;
+          return JSON.stringify(record);
+        }),
+      /one-row-less\.gz is damaged: the rows of table products do not match their checksum\./,
+    );
+    await restoreFails(
+      "wrong-count.gz",
+      (lines) => lines.map((line) => (line.startsWith('{"type":"table-end","name":"products"') ? line.replace(/"count":(\d+)/, '"count":1$1') : line)),
+      /wrong-count\.gz is damaged: table products should have 1\d+ rows, it has \d+\./,
+    );
+    await restoreFails(
+      "no-table-end.gz",
+      (lines) => lines.filter((line) => !line.startsWith('{"type":"table-end","name":"products"')),
+      /no-table-end\.gz is damaged: table products has no end-of-table record\./,
+    );
+
+    // Format 1 (no table-end records) restores, checked by counts as before.
+    const formatOne = path.join(tempDir(), "format-1.gz");
+    rewriteArchive(source.file, formatOne, (lines) =>
+      lines.filter((line) => !line.startsWith('{"type":"table-end"')).map((line, i) => (i === 0 ? line.replace('"version":2', '"version":1') : line)),
+    );
+    await restoreBackup({ database: target, storage: freshStorage(), file: formatOne, force: false });
+    expect(await contents(target)).toEqual(await contents(source.database));
   });
 
   it("never overwrites an existing file", async () => {

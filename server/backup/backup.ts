@@ -3,7 +3,7 @@ import fs from "node:fs";
 import { sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import type { ObjectStorage } from "../storage";
-import { BackupError, CHUNK_BYTES, createArchiveWriter, FORMAT, VERSION, type ArchiveWriter } from "./archive";
+import { BackupError, checksumText, CHUNK_BYTES, createArchiveWriter, createRowsChecksum, FORMAT, VERSION, type ArchiveWriter } from "./archive";
 import { appliedMigrations, shopTables, type TableInfo } from "./tables";
 
 /** Rows per "rows" record and per query: bounded memory, few round trips. */
@@ -23,6 +23,8 @@ export async function writeBackup(options: {
   /** keyFingerprint() of the encryption key in use, when there is one. */
   keyId: string | null;
   now?: Date;
+  /** Rows per page and per "rows" record (ROWS_PER_BATCH); tests make it small to page through few rows. */
+  rowsPerBatch?: number;
 }): Promise<BackupSummary> {
   const { database, storage, out } = options;
   if (fs.existsSync(out)) throw new BackupError(`${out} already exists; choose another file name (a backup never overwrites one).`);
@@ -55,7 +57,7 @@ export async function writeBackup(options: {
           summary.bytes += image.data.length;
         }
         for (const table of shopTables()) {
-          summary.rows += await writeTable(writer, tx, table);
+          summary.rows += await writeTable(writer, tx, table, options.rowsPerBatch ?? ROWS_PER_BATCH);
           summary.tables++;
         }
       },
@@ -82,46 +84,70 @@ async function writeImage(writer: ArchiveWriter, id: string, data: Buffer, conte
 
 type Executor = { execute: Database["db"]["execute"] };
 
-/** Dumps one table in primary-key order, a batch at a time (keyset pagination: no OFFSET rescans). */
-async function writeTable(writer: ArchiveWriter, tx: Executor, table: TableInfo): Promise<number> {
+/**
+ * Dumps one table in primary-key order, a batch at a time (keyset pagination: no OFFSET rescans),
+ * then checks what it wrote against the table itself, in the same snapshot: the row count and the
+ * rows' checksum (archive.ts createRowsChecksum), so a row skipped and another read twice fail the
+ * backup instead of writing an archive that only looks whole.
+ */
+export async function writeTable(writer: ArchiveWriter, tx: Executor, table: TableInfo, rowsPerBatch: number): Promise<number> {
   const columns = [...table.columns.keys()];
-  const counted = (await tx.execute(sql`select count(*)::int as n from ${sql.identifier(table.name)}`)) as unknown as {
-    rows: { n: number }[];
-  };
-  const count = Number(counted.rows[0]!.n);
-  await writer.write({ type: "table", name: table.name, columns, count });
+  const expected = await tableChecksum(tx, table.name, columns);
+  await writer.write({ type: "table", name: table.name, columns, count: expected.count });
 
+  // The table is aliased and every column qualified: ORDER BY "col" would sort by the text alias of
+  // the select list (PostgreSQL prefers an output column's name), so 10 came before 9 while the next
+  // page compared numbers. The order and the comparison below use the columns' own types.
+  const column = (name: string) => sql`t.${sql.identifier(name)}`;
   // Every value as the database's own text (null stays null): exact for every type, engine-independent.
   const selectList = sql.join(
-    columns.map((column) => sql`${sql.identifier(column)}::text as ${sql.identifier(column)}`),
+    columns.map((name) => sql`${column(name)}::text as ${sql.identifier(name)}`),
     sql`, `,
   );
-  const keyList = sql.join(
-    table.primaryKey.map((column) => sql.identifier(column)),
-    sql`, `,
-  );
-  const keyIndexes = table.primaryKey.map((column) => columns.indexOf(column));
+  const keyList = sql.join(table.primaryKey.map(column), sql`, `);
+  const keyIndexes = table.primaryKey.map((name) => columns.indexOf(name));
+  const checksum = createRowsChecksum();
   let written = 0;
   let last: (string | null)[] | null = null;
   for (;;) {
     const after = last
       ? sql`where (${keyList}) > (${sql.join(
-          table.primaryKey.map((column, i) => sql`${last![keyIndexes[i]!]}::${sql.raw(table.columns.get(column)!)}`),
+          table.primaryKey.map((name, i) => sql`${last![keyIndexes[i]!]}::${sql.raw(table.columns.get(name)!)}`),
           sql`, `,
         )})`
       : sql``;
     const result = (await tx.execute(
-      sql`select ${selectList} from ${sql.identifier(table.name)} ${after} order by ${keyList} limit ${ROWS_PER_BATCH}`,
+      sql`select ${selectList} from ${sql.identifier(table.name)} as t ${after} order by ${keyList} limit ${rowsPerBatch}`,
     )) as unknown as { rows: Record<string, string | null>[] };
     if (result.rows.length === 0) break;
-    const rows = result.rows.map((row) => columns.map((column) => row[column] ?? null));
+    const rows = result.rows.map((row) => columns.map((name) => row[name] ?? null));
     await writer.write({ type: "rows", rows });
+    for (const row of rows) checksum.add(row);
     written += rows.length;
     last = rows[rows.length - 1]!;
-    if (rows.length < ROWS_PER_BATCH) break;
+    if (rows.length < rowsPerBatch) break;
   }
-  if (written !== count) throw new Error(`${table.name}: counted ${count} rows but read ${written}`);
+  if (written !== expected.count) throw new Error(`${table.name}: counted ${expected.count} rows but read ${written}`);
+  if (checksum.value() !== expected.checksum) {
+    throw new Error(`${table.name}: the ${written} rows read do not match the table's checksum`);
+  }
+  await writer.write({ type: "table-end", name: table.name, count: written, checksum: expected.checksum });
   return written;
+}
+
+/**
+ * The row count and createRowsChecksum of a whole table, computed by the database in one pass: each
+ * row as the JSON array of its columns' text values (to_json of a text escapes as JSON.stringify does),
+ * the first 8 bytes of its SHA-256 as a signed bigint, summed.
+ */
+async function tableChecksum(tx: Executor, name: string, columns: string[]): Promise<{ count: number; checksum: string }> {
+  const values = columns.map((column) => sql`coalesce(to_json(t.${sql.identifier(column)}::text)::text, 'null')`);
+  const rowJson = sql`'[' || ${sql.join(values, sql` || ',' || `)} || ']'`;
+  const digest = sql`('x' || encode(substr(sha256(convert_to(${rowJson}, 'UTF8')), 1, 8), 'hex'))::bit(64)::bigint`;
+  const result = (await tx.execute(
+    sql`select count(*)::int as n, coalesce(sum(${digest}), 0)::text as sum from ${sql.identifier(name)} as t`,
+  )) as unknown as { rows: { n: number; sum: string }[] };
+  return { count: Number(result.rows[0]!.n), checksum: checksumText(BigInt(result.rows[0]!.sum)) };
 }
 
 /**

@@ -2,7 +2,16 @@ import crypto from "node:crypto";
 import { sql, type SQL } from "drizzle-orm";
 import type { Database, Tx } from "../db/client";
 import type { ObjectStorage } from "../storage";
-import { BackupError, FORMAT, readArchive, VERSION, type BackupRecord, type HeaderRecord, type TableRecord } from "./archive";
+import {
+  BackupError,
+  createRowsChecksum,
+  FORMAT,
+  readArchive,
+  VERSION,
+  type BackupRecord,
+  type HeaderRecord,
+  type TableRecord,
+} from "./archive";
 import { appliedMigrations, nonEmptyTables, shopTables, type TableInfo } from "./tables";
 
 /** The object ids ObjectStorage accepts (server/storage). */
@@ -90,7 +99,8 @@ export async function restoreBackup(options: {
         // Checked again inside the transaction: a server may have started writing since the first check.
         await refuseNonEmpty(tx, [...tables.values()]);
       }
-      const loaded = await loadTables(tx, tables, first, next, file);
+      // Format 1 archives have no per-table checksum: their tables are checked by count alone.
+      const loaded = await loadTables(tx, tables, first, next, file, header.version >= 2);
       if (loaded.images !== images) throw new BackupError(`${file} is damaged: it lists ${loaded.images} images but holds ${images}.`);
       // Read to the very end before committing: that is where gzip checks its CRC of the whole archive.
       const extra = await records.next();
@@ -130,16 +140,30 @@ const LEGACY_ADDRESS_COLUMN = "shipping_address";
 
 type Loaded = { tables: number; rows: number; images: number; botSettings: number };
 
-/** Inserts every "table"/"rows" record up to the "end" record; throws (rolling back) on anything amiss. */
+/**
+ * Inserts every "table"/"rows" record up to the "end" record; throws (rolling back) on anything amiss.
+ * With `checksums` (format 2 on) every table must close with its table-end record, whose count and
+ * checksum must match the rows read (archive.ts createRowsChecksum).
+ */
 async function loadTables(
   tx: Tx,
   tables: Map<string, TableInfo>,
   first: BackupRecord,
   next: () => Promise<BackupRecord>,
   file: string,
+  checksums: boolean,
 ): Promise<Loaded> {
   const loaded: Loaded = { tables: 0, rows: 0, images: 0, botSettings: 0 };
-  let current: { record: TableRecord; table: TableInfo; inserted: number; links: (string | null)[][] } | null = null;
+  let current: {
+    record: TableRecord;
+    table: TableInfo;
+    inserted: number;
+    links: (string | null)[][];
+    checksum: ReturnType<typeof createRowsChecksum>;
+  } | null = null;
+  const refuseUnclosed = () => {
+    if (current && checksums) throw new BackupError(`${file} is damaged: table ${current.record.name} has no end-of-table record.`);
+  };
 
   const finishTable = async () => {
     if (!current) return;
@@ -156,6 +180,7 @@ async function loadTables(
 
   for (let record = first; ; record = await next()) {
     if (record.type === "table") {
+      refuseUnclosed();
       await finishTable();
       let table = tables.get(record.name);
       if (!table) throw new BackupError(`The backup has a table "${record.name}" that this version of the shop does not have.`);
@@ -171,12 +196,23 @@ async function loadTables(
           throw new BackupError(`The backup has a column "${record.name}.${column}" that this version of the shop does not have.`);
         }
       }
-      current = { record, table, inserted: 0, links: [] };
+      current = { record, table, inserted: 0, links: [], checksum: createRowsChecksum() };
     } else if (record.type === "rows") {
       if (!current || !Array.isArray(record.rows)) throw new BackupError(`${file} is damaged: rows outside a table.`);
       await explained(current.table.name, file, () => insertRows(tx, current!.table, current!.record.columns, record.rows, current!.links));
       current.inserted += record.rows.length;
+      for (const row of record.rows) current.checksum.add(row);
+    } else if (record.type === "table-end" && checksums) {
+      if (!current || record.name !== current.record.name) throw new BackupError(`${file} is damaged: an end-of-table record outside its table.`);
+      if (record.count !== current.inserted) {
+        throw new BackupError(`${file} is damaged: table ${current.record.name} should have ${record.count} rows, it has ${current.inserted}.`);
+      }
+      if (record.checksum !== current.checksum.value()) {
+        throw new BackupError(`${file} is damaged: the rows of table ${current.record.name} do not match their checksum. Nothing was restored.`);
+      }
+      await finishTable();
     } else if (record.type === "end") {
+      refuseUnclosed();
       await finishTable();
       if (record.tables !== loaded.tables || record.rows !== loaded.rows) {
         throw new BackupError(`${file} is damaged: it should hold ${record.rows} rows in ${record.tables} tables.`);
