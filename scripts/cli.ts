@@ -10,8 +10,12 @@ import { useMasterKey } from "../server/shop/vault";
 /** A mistake the person running the script can fix; printed as it is, without a stack trace. */
 export class CliError extends Error {}
 
-/** The database the server uses: PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR. */
-export async function openConfiguredDatabase(): Promise<{ config: Config; database: Database }> {
+/**
+ * The database the server uses: PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR.
+ * `encryptExisting: false` leaves what an earlier version stored in clear for the caller to encrypt
+ * (secrets:forget: not before the data keys of a lost master key are forgotten).
+ */
+export async function openConfiguredDatabase(options: { encryptExisting?: boolean } = {}): Promise<{ config: Config; database: Database }> {
   loadEnvFile();
   const config = loadConfig();
   // What customers typed is encrypted under data keys this master key wraps (shop/vault.ts).
@@ -19,7 +23,7 @@ export async function openConfiguredDatabase(): Promise<{ config: Config; databa
   useMasterKey(() => loadSecretKey(config.secretKey, config.dataDir));
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   // As the server does at start: nothing an earlier version stored in clear is left so.
-  await encryptExistingData(database.db);
+  if (options.encryptExisting !== false) await encryptExistingData(database.db);
   return { config, database };
 }
 

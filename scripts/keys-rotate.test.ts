@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createSecretBox, loadSecretKey } from "../server/crypto";
 import { openPglite } from "../server/db/client";
 import { dataKeys } from "../server/db/schema";
+import { keyMatches } from "../server/shop/key-check";
 import { listMessagesMatching } from "../server/shop/message-list";
 import { listOrdersMatching } from "../server/shop/order-list";
 import { createBotSettings, getBotSettings } from "../server/shop/settings";
@@ -97,5 +98,18 @@ describe("npm run keys:rotate", () => {
     expect(underNew.botToken).toBe("123:rotate-me");
     // The old master key opens nothing any more.
     await expect(readEverything(oldMaster)).rejects.toThrow(/does not unwrap with this master key/);
+    // The key check moved with them (shop/key-check.ts): a server started with the old key is refused.
+    const checked = await openPglite(dataDir);
+    try {
+      expect(await keyMatches(checked.db, newMaster)).toBe(true);
+      expect(await keyMatches(checked.db, oldMaster)).toBe(false);
+    } finally {
+      await checked.close();
+    }
+    // And so is a rotation with the old key (DATA_DIR/secret.key): it would wrap a new data key under it.
+    const withOldKey = await run("scripts/keys-rotate.ts", []);
+    expect(withOldKey.code).toBe(1);
+    expect(withOldKey.stderr).toMatch(/^The secret key does not open this shop's data/);
+    expect((await readEverything(newMaster)).addresses).toEqual(before.addresses);
   });
 });

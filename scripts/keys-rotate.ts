@@ -1,4 +1,5 @@
 import { createSecretBox, loadSecretKey } from "../server/crypto";
+import { keyMatches, WRONG_KEY_MESSAGE } from "../server/shop/key-check";
 import { rewrapUnderNewMasterKey, rotateDataKey } from "../server/shop/key-rotation";
 import { CliError, openConfiguredDatabase, runScript } from "./cli";
 
@@ -18,6 +19,8 @@ async function main() {
   }
   const { config, database } = await openConfiguredDatabase();
   try {
+    // With another key, a new data key would be wrapped under it and the old ones would not unwrap.
+    if (!(await keyMatches(database.db, loadSecretKey(config.secretKey, config.dataDir)))) throw new CliError(WRONG_KEY_MESSAGE);
     const report = await rotateDataKey(database.db, { log: (line) => console.log(line) });
     console.log(
       report.retiredKeyIds.length > 0

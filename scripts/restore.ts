@@ -27,11 +27,11 @@ async function main() {
     const summary = await restoreBackup({ database, storage: configuredStorage(config), file, force });
     console.log(`Restored ${summary.rows} rows in ${summary.tables} tables and ${plural(summary.images, "image")} from ${file}.`);
     const keyId = configuredKeyId(config);
-    if (summary.botSettings > 0 && summary.keyId && summary.keyId !== keyId) {
+    if (summary.keyId && summary.keyId !== keyId) {
       console.log(
-        "Note: the encryption key here is not the one the backup was made with, so the bot token and payment keys " +
-          "will not decrypt. Before starting the server, set SECRET_KEY as it was, or copy secret.key from the old " +
-          `DATA_DIR into ${config.dataDir}.`,
+        "Note: the encryption key here is not the one the backup was made with: the server will refuse to start " +
+          "with it. Before starting the server, set SECRET_KEY as it was, or copy secret.key from the old " +
+          `DATA_DIR into ${config.dataDir} (if that key is lost, see npm run secrets:forget).`,
       );
     }
   } catch (error) {

@@ -4,11 +4,14 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildServer } from "../scripts/build-server";
+import { createSecretBox, loadSecretKey } from "./crypto";
+import { openPglite } from "./db/client";
+import { botSettings } from "./db/schema";
+import { createBotSettings } from "./shop/settings";
 
 // The server and the maintenance scripts as an operator runs them: real processes, a real folder.
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const TSX = path.join(ROOT, "node_modules/.bin/tsx");
 const PASSWORD = "operator password 1";
 
 type Run = {
@@ -30,9 +33,13 @@ function tempDataDir(): string {
   return dir;
 }
 
-/** Runs a TypeScript script through tsx, or a built .js file with plain node as `npm start` does. */
+/**
+ * Runs a TypeScript script with tsx as node's loader, or a built .js file with plain node as `npm start`
+ * does. The loader, not tsx's wrapper process: the wrapper kills a child that has not acknowledged a
+ * relayed SIGTERM within 30 ms and exits 143, which a busy machine makes happen to a clean shutdown.
+ */
 function run(script: string, args: string[], env: Record<string, string>): Run {
-  const command = script.endsWith(".js") ? [process.execPath, script] : [TSX, script];
+  const command = script.endsWith(".js") ? [process.execPath, script] : [process.execPath, "--import", "tsx", script];
   const child = spawn(command[0]!, [...command.slice(1), ...args], {
     cwd: ROOT,
     // A clean environment: only what is given, and outside services pointed at a closed local port.
@@ -173,6 +180,82 @@ describe("server process", () => {
     expect((await login(again.baseUrl, "brand new password")).status).toBe(200);
     expect((await login(again.baseUrl, generated!)).status).toBe(401);
     expect(await stop(again)).toBe(0);
+  });
+});
+
+describe("the secret key (docs/SECURITY.md)", () => {
+  const RIGHT = "the secret key this shop was made with";
+  const OTHER = "a well-formed key of another shop";
+  const settingsOf = async (baseUrl: string) => {
+    const cookie = (await login(baseUrl, PASSWORD)).headers.get("set-cookie")!.split(";")[0]!;
+    return (await (await fetch(`${baseUrl}/api/bot-settings`, { headers: { cookie } })).json()) as Record<string, unknown>;
+  };
+  const refusal = /^The secret key does not open this shop's data[\s\S]*Nothing was started\.[\s\S]*npm run secrets:forget/;
+
+  it("refuses a key that does not open the data before anything starts; secrets:forget lets the key in use start", { timeout: 240_000 }, async () => {
+    const dataDir = tempDataDir();
+    // A shop from before the key check: customers' data under data keys, bot secrets under RIGHT.
+    expect(await run("scripts/seed-demo.ts", [], { DATA_DIR: dataDir, SECRET_KEY: RIGHT }).exited).toBe(0);
+    const database = await openPglite(dataDir);
+    await createBotSettings(database.db, createSecretBox(loadSecretKey(RIGHT, dataDir)), {
+      botName: "Lamp shop",
+      botToken: "123456789:AAE-token-of-the-shop",
+      acceptedCurrencies: ["BTC"],
+      welcomeMessage: "Hello",
+      faqContent: "FAQ",
+      nowpaymentsApiKey: "NP-KEY-OF-THE-SHOP",
+      nowpaymentsIpnSecret: "ipn secret of the shop",
+      webhookUrl: null,
+    });
+    // The IPN secret damaged (cut short): a damaged value, not a wrong key.
+    const [row] = await database.db.select().from(botSettings);
+    const damaged = row!.nowpaymentsIpnSecret!.split(":").slice(0, 4).join(":");
+    await database.db.update(botSettings).set({ nowpaymentsIpnSecret: damaged });
+    await database.close();
+
+    // No SECRET_KEY: the key generated into DATA_DIR now is not this shop's. Refused, and not left there.
+    const generated = run("server/main.ts", [], { DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD });
+    expect(await generated.exited).toBe(1);
+    expect(generated.stderr()).toMatch(refusal);
+    expect(generated.stdout()).toBe("");
+    expect(fs.existsSync(path.join(dataDir, "secret.key"))).toBe(false);
+
+    // The right key starts; the damaged secret is logged with its field and reason, and reads as not set.
+    const right = await startServer({ DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD, SECRET_KEY: RIGHT });
+    await right.waitForOutput(/"field":"nowpaymentsIpnSecret"/);
+    const reported = right.stdout().split("\n").find((line) => line.includes('"field":"nowpaymentsIpnSecret"'))!;
+    expect(JSON.parse(reported)).toMatchObject({ level: 50, field: "nowpaymentsIpnSecret", reason: "malformed" });
+    expect(await settingsOf(right.baseUrl)).toMatchObject({
+      botToken: "123456789:AAE-token-of-the-shop",
+      nowpaymentsApiKey: "NP-KEY-OF-THE-SHOP",
+      nowpaymentsIpnSecret: null,
+    });
+    expect(right.stdout()).not.toContain(damaged);
+    expect(await stop(right)).toBe(0);
+
+    // Another well-formed key: refused by the check stored at that start; nothing listened, nothing ran.
+    const other = run("server/main.ts", [], { DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD, SECRET_KEY: OTHER });
+    expect(await other.exited).toBe(1);
+    expect(other.stderr()).toMatch(refusal);
+    expect(other.stdout()).toBe("");
+
+    // secrets:forget says what the key in use would lose, and changes nothing without --yes.
+    const asked = run("scripts/secrets-forget.ts", [], { DATA_DIR: dataDir, SECRET_KEY: OTHER });
+    expect(await asked.exited).toBe(1);
+    expect(asked.stderr()).toMatch(/3 stored secrets \(the bot token, [\s\S]* 1 data key, and with them what customers typed: \d+ addresses, 8 support messages/);
+    expect(asked.stderr()).toMatch(/Nothing was changed\.\n$/);
+    const stillRefused = run("server/main.ts", [], { DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD, SECRET_KEY: OTHER });
+    expect(await stillRefused.exited).toBe(1);
+
+    const forgot = run("scripts/secrets-forget.ts", ["--yes"], { DATA_DIR: dataDir, SECRET_KEY: OTHER });
+    expect(await forgot.exited).toBe(0);
+    expect(forgot.stdout()).toMatch(/^Forgotten:\n {2}- 3 stored secrets/);
+
+    // The key in use starts now, with the secrets to be typed again in Bot Settings.
+    const after = await startServer({ DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD, SECRET_KEY: OTHER });
+    await after.waitForOutput(/Telegram bot is off: no bot token/);
+    expect(await settingsOf(after.baseUrl)).toMatchObject({ botName: "Lamp shop", botToken: "", nowpaymentsApiKey: null, nowpaymentsIpnSecret: null });
+    expect(await stop(after)).toBe(0);
   });
 });
 

@@ -1,5 +1,8 @@
+import fs from "node:fs";
+import path from "node:path";
 import { ensureAdminPassword } from "./auth/admin";
 import { ConfigError, loadConfig, loadEnvFile } from "./config";
+import { loadSecretKey } from "./crypto";
 import { DatabaseLockedError, openDatabase } from "./db/client";
 import { createLocks } from "./db/leader";
 import { startDatabaseUpkeep } from "./db/upkeep";
@@ -8,6 +11,7 @@ import { addressToOpen, createLogger } from "./logging";
 import { webRoutes } from "./http/web";
 import { createServices } from "./services";
 import { encryptExistingData } from "./shop/encrypt-existing";
+import { requireMatchingKey, WrongSecretKeyError } from "./shop/key-check";
 import { startPaymentJobs } from "./payments/jobs";
 
 // Wiring only: config -> database -> services -> HTTP (+ bot, payment jobs) -> graceful shutdown.
@@ -16,6 +20,19 @@ async function main() {
   const config = loadConfig();
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const { db } = database;
+
+  // A master key that does not open this shop's data stops the start here, before anything runs or is
+  // written (shop/key-check.ts; docs/SECURITY.md "The secret key"). A secret.key this start generated
+  // is removed again: it cannot be the right one, and the right one is to be copied in its place.
+  const keyFile = path.join(config.dataDir, "secret.key");
+  const keyFileExisted = Boolean(config.secretKey) || fs.existsSync(keyFile);
+  try {
+    await requireMatchingKey(db, loadSecretKey(config.secretKey, config.dataDir));
+  } catch (error) {
+    if (error instanceof WrongSecretKeyError && !keyFileExisted) fs.rmSync(keyFile, { force: true });
+    await database.close();
+    throw error;
+  }
 
   const { generatedPassword } = await ensureAdminPassword(db, config.adminPassword);
   if (generatedPassword) {
@@ -93,7 +110,7 @@ async function listen(app: Awaited<ReturnType<typeof buildApp>>, config: ReturnT
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof DatabaseLockedError) {
+  if (error instanceof ConfigError || error instanceof DatabaseLockedError || error instanceof WrongSecretKeyError) {
     console.error(error.message);
   } else {
     console.error("The server could not start:", error);

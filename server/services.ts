@@ -62,7 +62,8 @@ export type ServicesOptions = {
 export function createServices(config: Config, database: Pick<Database, "db" | "watchChanges">, options: ServicesOptions): Services {
   const { db } = database;
   const masterKey = loadSecretKey(config.secretKey, config.dataDir);
-  const secrets = createSecretBox(masterKey);
+  // A stored secret that does not decrypt is logged with its field and reason (never its value).
+  const secrets = createSecretBox(masterKey, { log: options.log });
   // The same key wraps the data keys that encrypt what customers typed (shop/vault.ts).
   useMasterKey(masterKey);
   const core = {

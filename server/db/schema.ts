@@ -607,3 +607,18 @@ export const ownerSealKeys = pgTable(
     check("owner_seal_keys_iterations_range", sql`${t.iterations} between 600000 and 10000000`),
   ],
 );
+
+/**
+ * Which master key (SECRET_KEY or DATA_DIR/secret.key) this shop's secrets and data keys are under
+ * (shop/key-check.ts; docs/SECURITY.md "The secret key"): one row, an HMAC of a constant with the key,
+ * written at the first start. A start with another key is refused instead of reading everything as
+ * not set. It tells nothing of the key: checking a guess against it is no easier than against any
+ * encrypted secret of the same row set.
+ */
+export const keyCheck = pgTable("key_check", {
+  /** Always "master": one row. */
+  id: text("id").primaryKey(),
+  /** "kc1:" and the HMAC-SHA256 of a constant under the master key, base64url. */
+  proof: text("proof").notNull(),
+  createdAt: createdAt(),
+});

@@ -4,6 +4,7 @@ import { botConversations, botSettings, customerMessages, dataKeys, orders } fro
 import type { SecretBox } from "../crypto";
 import { protectAddress, revealAddress } from "./address-vault";
 import { getConversation, saveConversation } from "./conversations";
+import { sealKeyCheck } from "./key-check";
 import { messageBinding, protectMessage } from "./message-vault";
 import { createDataKey, currentKey, open, SERVER_KEY_PREFIX, unwrapDataKey, VaultError, wrapDataKey } from "./vault";
 
@@ -173,8 +174,8 @@ export async function rotateDataKey(db: Db, options: RotationOptions = {}): Prom
 }
 
 /**
- * Wraps every data key again under a new master key, and re-encrypts the bot's secrets (crypto.ts) with
- * it, in one transaction. The servers must then start with the new SECRET_KEY: one still running with the
+ * Wraps every data key again under a new master key, re-encrypts the bot's secrets (crypto.ts) with it
+ * and seals the key check with it, in one transaction. The servers must then start with the new SECRET_KEY: one still running with the
  * old one can no longer load a data key or read the bot token.
  */
 export async function rewrapUnderNewMasterKey(
@@ -201,6 +202,9 @@ export async function rewrapUnderNewMasterKey(
         .where(eq(botSettings.id, row.id));
       secrets += [row.botToken, row.nowpaymentsApiKey, row.nowpaymentsIpnSecret].filter((value) => value !== null).length;
     }
+    // The check the start compares its key with (key-check.ts) now names the new key: a server started
+    // with the old one is refused instead of reading everything as not set.
+    await sealKeyCheck(tx, keys.newMaster);
     return { dataKeys: rows.length, secrets };
   });
 }

@@ -23,17 +23,14 @@ export const DEFAULT_WELCOME_MESSAGE =
   "Welcome to our shop! Browse our products, place orders and pay securely with cryptocurrency.";
 
 /**
- * A stored secret in clear, or null when it cannot be read with this server's key (the key was
- * lost or changed, e.g. a backup restored elsewhere): the secret then counts as not set, so the
- * owner can type it again in Bot Settings instead of the whole shop failing on every read.
+ * A stored secret in clear, or null when it does not decrypt: the secret then counts as not set, so
+ * the owner can type it again in Bot Settings instead of the whole shop failing on every read. The
+ * start refuses a wrong master key (shop/key-check.ts), so this is a damaged or changed value: the
+ * box logs which field and why, never the value (docs/SECURITY.md "The secret key").
  */
-function readSecret(stored: string | null, box: SecretBox): string | null {
+function readSecret(stored: string | null, box: SecretBox, field: (typeof SECRET_FIELDS)[number]): string | null {
   if (!stored) return null;
-  try {
-    return box.decrypt(stored);
-  } catch {
-    return null;
-  }
+  return box.decryptOrNull(stored, field);
 }
 
 function decryptRow(row: Row, box: SecretBox): BotSettings {
@@ -41,9 +38,9 @@ function decryptRow(row: Row, box: SecretBox): BotSettings {
     ...row,
     acceptedCurrencies: row.acceptedCurrencies as BotSettings["acceptedCurrencies"],
     // An unreadable token is empty: the bot stays off until it is saved again (telegram/runner.ts).
-    botToken: readSecret(row.botToken, box) ?? "",
-    nowpaymentsApiKey: readSecret(row.nowpaymentsApiKey, box),
-    nowpaymentsIpnSecret: readSecret(row.nowpaymentsIpnSecret, box),
+    botToken: readSecret(row.botToken, box, "botToken") ?? "",
+    nowpaymentsApiKey: readSecret(row.nowpaymentsApiKey, box, "nowpaymentsApiKey"),
+    nowpaymentsIpnSecret: readSecret(row.nowpaymentsIpnSecret, box, "nowpaymentsIpnSecret"),
     // numeric(4,2) comes back as text ("1.00"); the payment code compares it as a number.
     underpaymentTolerancePercent: Number(row.underpaymentTolerancePercent),
     createdAt: row.createdAt.toISOString(),
