@@ -63,7 +63,7 @@ export type LiveFeed = {
   stop(): void;
 };
 
-/** An error's message for the log: its reason, never the error object (a driver's may carry its connection settings). */
+/** An error's message for the log: the reason alone, without the error object's stack or driver fields. */
 function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
