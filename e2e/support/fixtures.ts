@@ -239,15 +239,16 @@ export const test = base.extend<
       message: (message = {}) => api.post("/api/test/messages", message),
     });
   },
+  // Filled by the `page` fixture below; a test may read it (e2e/csp.spec.ts).
+  // eslint-disable-next-line no-empty-pattern
+  cspViolations: async ({}, use) => {
+    await use([]);
+  },
   // Every page runs under the server's Content-Security-Policy (docs/SECURITY.md, "Headers"); a
   // violation (a blocked script, eval, style or image) fails the test that caused it. The console
   // alone misses some: a blocked `new Function` whose error the page catches (zod's probe for eval
   // did that on every page) logs nothing there. Every violation fires a `securitypolicyviolation`
   // event in its document, so each document reports those to the test as they happen.
-  // eslint-disable-next-line no-empty-pattern
-  cspViolations: async ({}, use) => {
-    await use([]);
-  },
   page: async ({ page, cspViolations: violations }, use) => {
     page.on("console", (message) => {
       if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
