@@ -1,3 +1,5 @@
+// First of all: zod's settings must be in place before any schema of contract/ is built (web/zod-setup.ts).
+import "./zod-setup";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";

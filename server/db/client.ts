@@ -25,9 +25,10 @@ export type Database = {
   /**
    * Calls `listener` with a table's name after each committed write to it (the tables the triggers of
    * drizzle/0006_change_notices.sql watch), on every server instance; with null when notices may have
-   * been missed (the listening connection broke), meaning anything may have changed.
+   * been missed (the listening connection broke), meaning anything may have changed, and then with
+   * the reason when one is known (for the log).
    */
-  watchChanges(listener: (table: string | null) => void): ChangeWatch;
+  watchChanges(listener: (table: string | null, reason?: string) => void): ChangeWatch;
   close(): Promise<void>;
 };
 
@@ -45,11 +46,11 @@ export const CHANGES_CHANNEL = "shop_changes";
 
 /** Listeners of one database, so a connection is shared by all of them. */
 function changeListeners() {
-  const listeners = new Set<(table: string | null) => void>();
+  const listeners = new Set<(table: string | null, reason?: string) => void>();
   return {
     listeners,
-    emit(table: string | null) {
-      for (const listener of [...listeners]) listener(table);
+    emit(table: string | null, reason?: string) {
+      for (const listener of [...listeners]) listener(table, reason);
     },
   };
 }
@@ -254,13 +255,16 @@ function listenOnPostgres(url: string) {
   function connect(): Promise<void> {
     const next = new pg.Client({ connectionString: url });
     client = next;
+    // Why the connection broke (an administrator's terminate, a restart, the network) comes as an
+    // "error" just before its "end": kept, so the watchers can log it.
+    let broken: string | undefined;
     next.on("notification", (message) => changes.emit(message.payload ?? null));
-    next.on("error", () => {});
+    next.on("error", (error) => (broken = error.message));
     next.on("end", () => {
       if (client !== next || closed) return;
       client = null;
       connecting = null;
-      changes.emit(null);
+      changes.emit(null, broken ?? "the listening connection ended");
       retry = setTimeout(() => void ready().catch(() => {}), 1_000);
       retry.unref();
     });

@@ -1,6 +1,7 @@
 import type { Config } from "../config";
 import type { SecretBox } from "../crypto";
 import type { DbOrTx } from "../db/client";
+import { gatewayAmountText } from "../shop/crypto-amounts";
 import { unavailable } from "../shop/errors";
 import { formatPence } from "../shop/pricing";
 import { getBotSettings } from "../shop/settings";
@@ -18,12 +19,17 @@ export type NowPaymentsOptions = {
   timeoutMs?: number;
 };
 
-/** NOWPayments writes amounts as JSON numbers; keep them as plain decimal text (never "1e-7"). */
-function decimalText(value: unknown): string | null {
-  if (typeof value === "string" && value.trim() !== "") return value.trim();
-  if (typeof value !== "number" || !Number.isFinite(value)) return null;
-  const text = String(value);
-  return /e/i.test(text) ? value.toFixed(12).replace(/\.?0+$/, "") : text;
+/**
+ * An amount field of a NOWPayments payment as decimal text; null when the field is absent. An amount
+ * that is not in the grammar (shop/crypto-amounts.ts, docs/SECURITY.md "Input limits") is an error,
+ * never money: "1e400" read as nothing received would turn a payment into a short one.
+ */
+function amount(body: Record<string, unknown>, field: string): string | null {
+  const value = body[field];
+  if (value === undefined || value === null) return null;
+  const text = gatewayAmountText(value);
+  if (text === null) throw unavailable(`The payment service sent an unreadable ${field}. Please try again.`);
+  return text;
 }
 
 function text(value: unknown): string | null {
@@ -48,11 +54,11 @@ export function parseNowPayment(body: Record<string, unknown>): GatewayPayment {
     status,
     orderId: text(body.order_id),
     payAddress: text(body.pay_address),
-    payAmount: decimalText(body.pay_amount),
+    payAmount: amount(body, "pay_amount"),
     payCurrency: text(body.pay_currency)?.toLowerCase() ?? null,
-    priceAmount: decimalText(body.price_amount),
+    priceAmount: amount(body, "price_amount"),
     priceCurrency: text(body.price_currency)?.toLowerCase() ?? null,
-    actuallyPaid: decimalText(body.actually_paid),
+    actuallyPaid: amount(body, "actually_paid"),
     transactionHash: text(body.payin_hash),
     expiresAt: date(body.expiration_estimate_date),
     raw: body,

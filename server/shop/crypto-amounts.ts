@@ -1,7 +1,13 @@
 // Crypto amounts stay decimal text end to end (up to 18 places; floats would lose them). Every
 // comparison here is done on whole numbers (BigInt) after scaling both sides to the same places.
 
-const DECIMAL = /^\d+(\.\d+)?$/;
+/**
+ * The one grammar of an amount (docs/SECURITY.md, "Input limits"): ASCII digits, optionally a point
+ * and more digits; at most 30 before the point and 18 after (a coin's smallest unit). No sign, no
+ * exponent, no spaces, no "1." or ".5", no NaN or Infinity. (`\d` is ASCII only in JavaScript, so
+ * other scripts' digits are refused too.)
+ */
+const DECIMAL = /^\d{1,30}(\.\d{1,18})?$/;
 
 function placesOf(text: string): number {
   return text.split(".")[1]?.length ?? 0;
@@ -16,6 +22,37 @@ function scaled(text: string, places: number): bigint {
 /** A plain non-negative decimal ("12", "0.5"); never "1e-7", never negative. */
 export function isDecimal(text: string | null | undefined): text is string {
   return typeof text === "string" && DECIMAL.test(text);
+}
+
+/**
+ * A JSON number written out without an exponent, from JavaScript's shortest text for it (the one
+ * JSON.stringify writes): 0.0003 -> "0.0003", 1e-7 -> "0.0000001", 1e21 -> "1000000000000000000000".
+ * Digits are moved, never computed, so nothing is rounded on the way. Null for NaN, the infinities
+ * and negative numbers (-0 included).
+ */
+function plainNumberText(value: number): string | null {
+  if (!Number.isFinite(value) || value < 0 || Object.is(value, -0)) return null;
+  const text = String(value);
+  const exponential = /^(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
+  if (!exponential) return text;
+  const digits = exponential[1]! + (exponential[2] ?? "");
+  const point = 1 + Number(exponential[3]); // where the point falls in `digits`
+  if (point <= 0) return `0.${"0".repeat(-point)}${digits}`;
+  if (point >= digits.length) return digits + "0".repeat(point - digits.length);
+  return `${digits.slice(0, point)}.${digits.slice(point)}`;
+}
+
+/**
+ * An amount as the payment gateway sent it (in an IPN or an API answer), as decimal text; null when
+ * it is not one. Text must already be in the grammar, exactly: "1e400", " 1", "+1", "1." are not
+ * amounts. A JSON number has no text of its own once parsed: it is read as the shortest decimal
+ * naming the same number, written out without an exponent (the gateway writes amounts under
+ * 0.000001 as 1e-7 and the like, which is the same JSON number as 0.0000001), then held to the same
+ * grammar, so 1e-19 (19 places) and 1e30 (31 digits) are refused.
+ */
+export function gatewayAmountText(value: unknown): string | null {
+  const text = typeof value === "number" ? plainNumberText(value) : value;
+  return typeof text === "string" && isDecimal(text) ? text : null;
 }
 
 /** Whether the text names an amount above zero ("0.0001" yes; "0", "0.000", null, "abc" no). */

@@ -3,6 +3,7 @@ import { and, asc, eq, gte, isNotNull } from "drizzle-orm";
 import type { LiveEventName, LiveOrderPaid } from "../../contract";
 import type { DbOrTx } from "../db/client";
 import { orders } from "../db/schema";
+import { consoleLogger, type ShopLogger } from "./ports";
 import type { ChangeFeed } from "./read-cache";
 
 // What the live dashboard is told (issue 13; GET /api/events in http/routes/events.ts). The source
@@ -62,7 +63,17 @@ export type LiveFeed = {
   stop(): void;
 };
 
-export function createLiveFeed(deps: { changes: ChangeFeed; db: DbOrTx; now: () => Date }): LiveFeed {
+/** An error's message for the log: the reason alone, without the error object's stack or driver fields. */
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * `logger`: where each failure the feed survives is reported with its reason (docs/SECURITY.md,
+ * "What is logged"): the browsers only see a resync or a 503, so the log is where the owner learns why.
+ */
+export function createLiveFeed(deps: { changes: ChangeFeed; db: DbOrTx; now: () => Date; logger?: ShopLogger }): LiveFeed {
+  const logger = deps.logger ?? consoleLogger;
   const feedId = crypto.randomBytes(4).toString("hex");
   const startedAt = deps.now();
   let sequence = 0;
@@ -97,17 +108,21 @@ export function createLiveFeed(deps: { changes: ChangeFeed; db: DbOrTx; now: () 
     if (names.includes("orders")) checkPaidOrders();
   }
 
-  function onChange(table: string | null) {
+  function onChange(table: string | null, reason?: string) {
     if (stopped) return;
     if (table === null) {
       // Notices may have been lost: everyone reloads now, and again once notices flow again,
       // since what changed in between is announced by nobody.
+      logger.warn(
+        { reason: reason ?? "unknown", browsers: listeners.size },
+        "live events: the database's change notices may have been lost; every browser is told to reload",
+      );
       pending.clear();
       clearTimeout(flushTimer);
       flushTimer = undefined;
       publish("resync");
       ready = null;
-      void listen(true).catch(() => {});
+      void listen(true).catch(() => {}); // a failure is logged by listen itself
       return;
     }
     const name = EVENT_OF_TABLE[table];
@@ -122,13 +137,21 @@ export function createLiveFeed(deps: { changes: ChangeFeed; db: DbOrTx; now: () 
     watch ??= deps.changes.watchChanges(onChange);
     const current = watch.ready().then(
       () => {
-        if (resyncWhenListening && !stopped) publish("resync");
+        if (resyncWhenListening && !stopped) {
+          logger.info({ browsers: listeners.size }, "live events: listening to the database's change notices again");
+          publish("resync");
+        }
       },
       (error: unknown) => {
         if (ready === current) ready = null;
-        if (!stopped && listeners.size > 0) {
+        const retrying = !stopped && listeners.size > 0;
+        logger.warn(
+          { reason: reasonOf(error), retryInMs: retrying ? RELISTEN_MS : null },
+          "live events: could not listen to the database's change notices",
+        );
+        if (retrying) {
           clearTimeout(retryTimer);
-          retryTimer = setTimeout(() => void listen(true).catch(() => {}), RELISTEN_MS);
+          retryTimer = setTimeout(() => void listen(true).catch(() => {}), RELISTEN_MS); // logged as above
           retryTimer.unref();
         }
         throw error;
@@ -146,7 +169,10 @@ export function createLiveFeed(deps: { changes: ChangeFeed; db: DbOrTx; now: () 
       return;
     }
     paidCheck = announceNewlyPaid()
-      .catch(() => {}) // the orders event went out anyway; a failed look only skips the notification
+      // The orders event went out anyway; a failed look only skips the order-paid chime.
+      .catch((error: unknown) => {
+        logger.warn({ reason: reasonOf(error) }, "live events: could not look for newly paid orders; no order-paid event this time");
+      })
       .finally(() => {
         paidCheck = null;
         if (paidCheckAgain && !stopped) {

@@ -37,8 +37,8 @@ export type ReadCache = {
 };
 
 export type ChangeFeed = {
-  /** As Database.watchChanges (db/client.ts): a table's name after each committed write, null when unsure. */
-  watchChanges(listener: (table: string | null) => void): { ready(): Promise<void>; stop(): void };
+  /** As Database.watchChanges (db/client.ts): a table's name after each committed write, null when unsure (with why, when known). */
+  watchChanges(listener: (table: string | null, reason?: string) => void): { ready(): Promise<void>; stop(): void };
 };
 
 /** How soon the cache asks again for notices after the database could not be reached. */

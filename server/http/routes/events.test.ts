@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import pg from "pg";
 import { describe, expect, it, vi } from "vitest";
 import { blockedCustomers, orders } from "../../db/schema";
+import { createLogger } from "../../logging";
 import type { ChangeFeed } from "../../shop/read-cache";
 import { startTestServer, useAdminServer } from "../../testing/app";
 import { createTestDatabase } from "../../testing/database";
@@ -255,11 +256,13 @@ describe("GET /api/events", () => {
     let loseNotices = () => {};
     const changes: ChangeFeed = {
       watchChanges(listener) {
-        loseNotices = () => listener(null);
+        loseNotices = () => listener(null, "the test cut the notices");
         return database.watchChanges(listener);
       },
     };
-    const server = await startTestServer({ database, deps: { changes } });
+    const lines: string[] = [];
+    const logger = createLogger({ level: "info", destination: { write: (line: string) => lines.push(line) } });
+    const server = await startTestServer({ database, deps: { changes }, app: { loggerInstance: logger } });
     try {
       const cookie = await server.login();
       const stream = await openStream(server.baseUrl, { cookie });
@@ -285,9 +288,53 @@ describe("GET /api/events", () => {
       await insertOrder(server.database.db);
       await stream.next(named("orders"));
       stream.close();
+      // The owner can read why every browser reloaded: the connection's own reason on PostgreSQL.
+      const logged = lines.map((line) => JSON.parse(line) as { level: number; msg: string; reason?: string });
+      expect(logged).toContainEqual(
+        expect.objectContaining({
+          level: 40,
+          msg: "live events: the database's change notices may have been lost; every browser is told to reload",
+          reason: database.url ? expect.stringMatching(/terminat/i) : "the test cut the notices",
+        }),
+      );
+      expect(logged).toContainEqual(expect.objectContaining({ level: 30, msg: "live events: listening to the database's change notices again" }));
     } finally {
       await server.close();
       await database.close();
+    }
+  });
+});
+
+describe("GET /api/events when the database's change notices cannot be listened to", () => {
+  it("answers 503 and logs why, with the feed's reason and the request's", async () => {
+    const reason = "connect ECONNREFUSED 127.0.0.1:5999";
+    let attempts = 0;
+    const changes: ChangeFeed = {
+      watchChanges: () => ({
+        ready: () => {
+          attempts += 1;
+          return Promise.reject(new Error(reason));
+        },
+        stop: () => {},
+      }),
+    };
+    const lines: string[] = [];
+    const logger = createLogger({ level: "info", destination: { write: (line: string) => lines.push(line) } });
+    const server = await startTestServer({ deps: { changes }, app: { loggerInstance: logger } });
+    try {
+      const response = await server.request("GET", "/api/events", { cookie: await server.login() });
+      expect(response.status).toBe(503);
+      expect(await response.json()).toEqual({ error: "Live updates are unavailable: the database cannot be reached." });
+      expect(attempts).toBe(1);
+      const logged = lines.map((line) => JSON.parse(line) as { level: number; msg: string; reason?: string; reqId?: string });
+      expect(logged).toContainEqual(
+        expect.objectContaining({ level: 40, msg: "live events: could not listen to the database's change notices", reason }),
+      );
+      expect(logged).toContainEqual(
+        expect.objectContaining({ level: 40, msg: "live events unavailable: answered 503", reason, reqId: expect.any(String) }),
+      );
+    } finally {
+      await server.close();
     }
   });
 });

@@ -41,7 +41,7 @@ const eventStream = documentedOnly({
 });
 
 export const eventRoutes: Routes = (app, deps) => {
-  const feed = createLiveFeed({ changes: deps.changes, db: deps.db, now: deps.now });
+  const feed = createLiveFeed({ changes: deps.changes, db: deps.db, now: deps.now, logger: app.log });
   liveFeeds.set(app, feed);
   // The streams never end by themselves: a shutdown ends them first, or it would wait on them forever.
   const openStreams = new Set<() => void>();
@@ -62,7 +62,9 @@ export const eventRoutes: Routes = (app, deps) => {
     async (request, reply) => {
       try {
         await feed.listening();
-      } catch {
+      } catch (error) {
+        // The browser gets a sentence; the log gets the reason, with this request's id.
+        request.log.warn({ reason: error instanceof Error ? error.message : String(error) }, "live events unavailable: answered 503");
         throw new HttpError(503, "Live updates are unavailable: the database cannot be reached.");
       }
       const stream = new PassThrough();

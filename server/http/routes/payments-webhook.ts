@@ -2,6 +2,7 @@ import { PaymentWebhookAnswerSchema } from "../../../contract";
 import { applyPaymentUpdate, verifyIpnSignature } from "../../payments/ipn";
 import { parseNowPayment } from "../../payments/nowpayments";
 import { PAYMENT_WEBHOOK_PATH } from "../../shop/checkout";
+import { gatewayAmountText } from "../../shop/crypto-amounts";
 import { getBotSettings } from "../../shop/settings";
 import type { Routes } from "../deps";
 import { HttpError } from "../errors";
@@ -27,10 +28,9 @@ function describeIpnFieldProblem(fields: Record<string, unknown>): string | null
   for (const field of OPTIONAL_AMOUNTS) {
     const value = fields[field];
     if (value == null) continue;
-    const text = typeof value === "number" && Number.isFinite(value) ? String(value) : value;
-    if (typeof text !== "string" || !/^\d+(\.\d+)?(e-?\d+)?$/i.test(text.trim()) || text.length > 64) {
-      return `Invalid ${field}: must be an amount`;
-    }
+    // One grammar for every amount the gateway sends (shop/crypto-amounts.ts): "1e400" is not an
+    // amount, and must not be read as nothing paid.
+    if (gatewayAmountText(value) === null) return `Invalid ${field}: must be an amount`;
   }
   for (const field of OPTIONAL_TEXT) {
     const value = fields[field];
