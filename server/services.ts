@@ -78,7 +78,7 @@ export function createServices(config: Config, database: Pick<Database, "db" | "
       getToken: async () => (await getBotSettings(db, secrets))?.botToken,
       toTestCustomer: (text) => recordMessageToTestCustomer(db, text, new Date()),
     }),
-    cache: createReadCache(database),
+    cache: createReadCache(database, options.log),
     changes: database,
   };
   const bot = createBotRunner(core, {

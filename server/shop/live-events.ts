@@ -3,7 +3,7 @@ import { and, asc, eq, gte, isNotNull } from "drizzle-orm";
 import type { LiveEventName, LiveOrderPaid } from "../../contract";
 import type { DbOrTx } from "../db/client";
 import { orders } from "../db/schema";
-import { consoleLogger, type ShopLogger } from "./ports";
+import { consoleLogger, reasonOf, type ShopLogger } from "./ports";
 import type { ChangeFeed } from "./read-cache";
 
 // What the live dashboard is told (issue 13; GET /api/events in http/routes/events.ts). The source
@@ -62,11 +62,6 @@ export type LiveFeed = {
   subscriberCount(): number;
   stop(): void;
 };
-
-/** An error's message for the log: the reason alone, without the error object's stack or driver fields. */
-function reasonOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * `logger`: where each failure the feed survives is reported with its reason (docs/SECURITY.md,

@@ -21,3 +21,8 @@ export const consoleLogger: ShopLogger = {
   warn: (obj, msg) => console.warn(msg, obj),
   error: (obj, msg) => console.error(msg, obj),
 };
+
+/** An error's message for the log: the reason alone, without the error object's stack or driver fields. */
+export function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

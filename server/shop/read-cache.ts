@@ -9,6 +9,7 @@ import {
   listMainCategories,
   listSubcategories,
 } from "./catalogue";
+import { reasonOf, type ShopLogger } from "./ports";
 import { getBotSettings } from "./settings";
 
 // What the bot reads on every update (the settings, the category tree, the active products) kept in
@@ -46,24 +47,36 @@ const RELISTEN_MS = 1_000;
 
 export type WatchedReadCache = ReadCache & { stop(): void };
 
-export function createReadCache(feed: ChangeFeed): WatchedReadCache {
+/**
+ * `logger`: where a lost listening connection and each failed attempt to listen again are reported
+ * (issue 20: a change-feed failure is never dropped without a line); the cache reads through meanwhile.
+ */
+export function createReadCache(feed: ChangeFeed, logger?: Pick<ShopLogger, "warn" | "info">): WatchedReadCache {
   const entries = new Map<string, { tables: readonly WatchedTable[]; value: Promise<unknown> }>();
   // Until notices are being received, a change could go unseen: read through, keep nothing.
   let listening = false;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
+  let retried = false;
   const listen = () => {
     watch.ready().then(
-      () => (listening = !stopped),
       () => {
+        if (!listening && !stopped && retried) logger?.info({}, "read cache: listening for changes again");
+        listening = !stopped;
+      },
+      (error: unknown) => {
         if (stopped) return;
+        retried = true;
+        logger?.warn({ reason: reasonOf(error) }, "read cache: could not listen for changes; reading through, trying again");
         retry = setTimeout(listen, RELISTEN_MS);
         retry.unref();
       },
     );
   };
-  const watch = feed.watchChanges((table) => {
+  const watch = feed.watchChanges((table, reason) => {
     if (table === null) {
+      if (!stopped) logger?.warn({ reason: reason ?? "unknown" }, "read cache: change notices may have been lost; cache emptied");
+      retried = true;
       // Notices may have been lost: forget everything, keep nothing until listening again.
       listening = false;
       entries.clear();

@@ -13,6 +13,7 @@ import {
   skipReason,
   type ClaimedAlert,
 } from "../shop/owner-alerts";
+import { reasonOf } from "../shop/ports";
 import type { ChangeFeed } from "../shop/read-cache";
 import { getBotSettings } from "../shop/settings";
 import type { BotLogger } from "./context";
@@ -168,11 +169,14 @@ export function createOwnerAlertSender(deps: OwnerAlertSenderDeps, options: Owne
       if (running) return;
       running = true;
       if (deps.changes) {
-        watch = deps.changes.watchChanges((table) => {
+        watch = deps.changes.watchChanges((table, reason) => {
+          if (table === null && running) log.warn({ reason: reason ?? "unknown" }, "owner alert: change notices may have been lost; looking at the outbox now");
           if (table === "owner_alerts" || table === null) kick();
         });
         // Opens the listening connection on PostgreSQL; until it is up, the poll finds new alerts.
-        watch.ready().catch(() => {});
+        watch.ready().catch((error: unknown) =>
+          log.warn({ reason: reasonOf(error) }, "owner alert: could not listen for new alerts; the poll finds them meanwhile"),
+        );
       }
       loop = run();
     },
