@@ -335,10 +335,10 @@ describe("bot settings: secrets are answered masked, and a mask sent back keeps 
     const created = await shop.server.request("POST", "/api/bot-settings", { cookie, body: BASE });
     expect(created.status).toBe(201);
     const createdText = await created.text();
-    expectNoSecretIn(createdText);
     const body = JSON.parse(createdText);
-    expect(body).toMatchObject({ ...MASKS, botName: SETTINGS.botName });
     id = body.id;
+    expectNoSecretIn(createdText);
+    expect(body).toMatchObject({ ...MASKS, botName: SETTINGS.botName });
 
     const read = await shop.server.request("GET", "/api/bot-settings", { cookie });
     const readText = await read.text();
@@ -430,6 +430,7 @@ describe("bot settings: secrets are answered masked, and a mask sent back keeps 
         fc.pre(value !== MASKS[field] && value.includes("•"));
         const response = await put({ ...current, [field]: value });
         expect(response.status).toBe(400);
+        expect((await response.json()).error).toMatch(new RegExp(`^Invalid ${field}: "••••••••…" stands for`));
       }),
       { numRuns: 40, seed: 31 },
     );
