@@ -61,7 +61,8 @@ export type WebhookRegistered = z.infer<typeof WebhookRegisteredSchema>;
  * it to the settings they answer as `tokenCheck`). A refused token is not saved at all (400).
  * - accepted: getMe answered; botUsername is the bot's.
  * - unreachable: Telegram did not answer (network, timeout, 5xx): saved anyway, `warning` says so.
- * - not-checked: this server runs no bot, so it does not call Telegram.
+ * - not-checked: this server runs no bot, so it does not call Telegram; or the save kept the stored
+ *   token (its mask sent back, contract/secret-mask.ts): only a new token is checked.
  */
 export const TokenCheckSchema = z
   .object({

@@ -132,17 +132,22 @@ export const BotSettingsInputSchema = z.object({
     .default(1),
 });
 export type BotSettingsInput = z.input<typeof BotSettingsInputSchema>;
-/** The single settings record, secrets decrypted (only the admin reads it). */
+/**
+ * The single settings record. As the API answers it, the secrets are masked (contract/secret-mask.ts):
+ * "••••••••" and their last 4 characters, "" or null when unset; sending a mask back keeps the secret.
+ * Inside the server (shop/settings.ts) the same shape holds them decrypted.
+ */
+const MASKED = "Masked in every answer: \"••••••••\" and the last 4 characters (no characters under 12); sent back unchanged, the stored secret is kept";
 export const BotSettingsSchema = z
   .object({
     id: IdSchema,
     botName: z.string(),
-    botToken: z.string(),
+    botToken: z.string().meta({ description: `${MASKED}. "" when it cannot be read`, examples: ["••••••••wxyz"] }),
     acceptedCurrencies: z.array(CurrencySchema),
     welcomeMessage: z.string(),
     faqContent: z.string(),
-    nowpaymentsApiKey: z.string().nullable(),
-    nowpaymentsIpnSecret: z.string().nullable(),
+    nowpaymentsApiKey: z.string().nullable().meta({ description: `${MASKED}. null when unset` }),
+    nowpaymentsIpnSecret: z.string().nullable().meta({ description: `${MASKED}. null when unset` }),
     webhookUrl: z.string().nullable(),
     underpaymentTolerancePercent: z.number(),
     createdAt: TimestampSchema,
@@ -719,3 +724,4 @@ export * from "./owner-alerts";
 export * from "./privacy";
 export * from "./simulator";
 export * from "./private-addresses";
+export * from "./secret-mask";

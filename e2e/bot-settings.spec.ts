@@ -1,4 +1,5 @@
 import type { BotSettings } from "../contract";
+import { signIpn } from "../server/testing/sign-ipn";
 import { expect, expectToast, PHONE, saveScreenshot, test, toasts, type Api } from "./support/fixtures";
 
 const SETTINGS = {
@@ -68,14 +69,15 @@ test.describe("bot settings", () => {
     await expectToast(page, "Settings created successfully!");
 
     const created = await storedSettings(api);
-    expect(created).toMatchObject({ ...SETTINGS, acceptedCurrencies: ["BTC", "LTC"], nowpaymentsApiKey: null });
+    // Secrets are answered masked: eight bullets and the last 4 characters.
+    expect(created).toMatchObject({ ...SETTINGS, botToken: "••••••••oken", acceptedCurrencies: ["BTC", "LTC"], nowpaymentsApiKey: null });
 
     await page.getByLabel("Bot Name").fill("Renamed Bot");
-    await page.getByLabel("API Key").fill("NP-KEY-1");
+    await page.getByLabel("API Key").fill("NP-KEY-0001-wxyz");
     await page.getByRole("button", { name: "Save Settings" }).click();
     await expectToast(page, "Settings updated successfully!");
     const updated = await storedSettings(api);
-    expect(updated).toMatchObject({ id: created!.id, botName: "Renamed Bot", nowpaymentsApiKey: "NP-KEY-1" });
+    expect(updated).toMatchObject({ id: created!.id, botName: "Renamed Bot", nowpaymentsApiKey: "••••••••wxyz" });
 
     // A reload shows what was stored.
     await page.reload();
@@ -211,9 +213,9 @@ test.describe("bot settings", () => {
       telegram.outage(null);
     }
     await expect(page.getByTestId("token-warning")).toContainText("The settings are saved; the bot starts once Telegram answers.");
-    expect(await storedSettings(api)).toMatchObject({ botToken: SETTINGS.botToken });
+    expect(await storedSettings(api)).toMatchObject({ botToken: "••••••••oken" });
 
-    // The next save, Telegram answering, clears the warning.
+    // The next save clears the warning (it keeps the token, which is not checked again).
     await page.getByRole("button", { name: "Save Settings" }).click();
     await expectToast(page, "Settings updated successfully!");
     await expect(page.getByTestId("token-warning")).toHaveCount(0);
@@ -226,5 +228,84 @@ test.describe("bot settings", () => {
     await expect(card.getByTestId("bot-status-badge")).toHaveText("Stopped");
     await expect(card.getByTestId("bot-status-problem")).toHaveText("The bot is not started on this server.");
     await expect(card.getByRole("button", { name: "Register webhook now" })).toHaveCount(0);
+  });
+
+  test("a stored secret shows as set (…wxyz) with Replace; saving without replacing keeps it", async ({ adminPage: page, api, telegram }) => {
+    const secrets = {
+      botToken: "123456789:AAE-stored-token-wxyz",
+      nowpaymentsApiKey: "NP-STORED-KEY-0001",
+      nowpaymentsIpnSecret: "stored-ipn-secret-9876",
+    };
+    await api.post("/api/bot-settings", { ...SETTINGS, ...secrets, acceptedCurrencies: ["BTC"] });
+    await page.goto("/bot-settings");
+
+    const token = page.getByTestId("botToken-set");
+    await expect(token).toHaveText("set (…wxyz)");
+    await expect(page.getByTestId("nowpaymentsApiKey-set")).toHaveText("set (…0001)");
+    await expect(page.getByTestId("nowpaymentsIpnSecret-set")).toHaveText("set (…9876)");
+    // The page holds no secret, in no input: not even a masked one in a password field.
+    const html = await page.content();
+    for (const secret of Object.values(secrets)) expect(html).not.toContain(secret.slice(0, -4));
+    for (const label of ["Bot Token", "API Key", "IPN Secret Key"]) await expect(page.getByLabel(label, { exact: true })).toHaveCount(0);
+    await expect(page.getByTestId("nowpayments-banner")).toContainText("Connected to NOWPayments.io");
+    await expect(page.getByText("Get your bot token from @BotFather on Telegram")).toBeVisible();
+    await saveScreenshot(page, "bot-settings-secrets-set");
+
+    // Saved without replacing: the stored secrets stay, and Telegram is not asked about the token again.
+    const getMeBefore = telegram.callsOf("getMe").length;
+    await page.getByLabel("Bot Name").fill("Kept Secrets Bot");
+    await page.getByRole("button", { name: "Save Settings" }).click();
+    await expectToast(page, "Settings updated successfully!");
+    expect(telegram.callsOf("getMe").length).toBe(getMeBefore);
+    expect(await storedSettings(api)).toMatchObject({
+      botName: "Kept Secrets Bot",
+      botToken: "••••••••wxyz",
+      nowpaymentsApiKey: "••••••••0001",
+      nowpaymentsIpnSecret: "••••••••9876",
+    });
+    // The IPN is still verified with the real secret: signed with it, only the order is unknown (404).
+    const ipn = { payment_id: "5550002", payment_status: "finished", order_id: "00000000-0000-4000-8000-000000000032" };
+    const signed = (secret: string) => page.request.post("/api/payments/webhook", { data: ipn, headers: { "x-nowpayments-sig": signIpn(ipn, secret) } });
+    expect((await signed(secrets.nowpaymentsIpnSecret)).status()).toBe(404);
+    expect((await signed("••••••••9876")).status()).toBe(401);
+
+    // Replace opens an empty input, focused; Cancel goes back to the stored one.
+    const replace = page.getByRole("button", { name: "Replace Bot Token" });
+    await expect(replace).toHaveAccessibleDescription("set (…wxyz)");
+    await replace.click();
+    const input = page.getByLabel("Bot Token", { exact: true });
+    await expect(input).toBeFocused();
+    await expect(input).toHaveValue("");
+    await expect(input).toHaveAttribute("type", "password");
+    // Just opened, the empty field is not yet an error.
+    await expect(input).not.toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByText("Bot Token is required")).toHaveCount(0);
+    await saveScreenshot(page, "bot-settings-secret-replacing");
+    await page.getByRole("button", { name: "Cancel replacing Bot Token" }).click();
+    await expect(token).toHaveText("set (…wxyz)");
+    await expect(replace).toBeFocused();
+
+    // Replaced: the new token is checked with Telegram, saved, and shown by its own last 4 characters.
+    await replace.click();
+    await input.fill("123456789:AAE-replaced-token-abcd");
+    await page.getByRole("button", { name: "Save Settings" }).click();
+    await expectToast(page, "Settings updated successfully!");
+    expect(telegram.callsOf("getMe").at(-1)).toMatchObject({ token: "123456789:AAE-replaced-token-abcd" });
+    await expect(token).toHaveText("set (…abcd)");
+    await expect(input).toHaveCount(0);
+    expect(await storedSettings(api)).toMatchObject({ botToken: "••••••••abcd", nowpaymentsIpnSecret: "••••••••9876" });
+
+    // Replaced with nothing, the API key is cleared (as an empty field always did): the plain input again.
+    await page.getByRole("button", { name: "Replace API Key" }).click();
+    await expect(page.getByTestId("nowpayments-banner")).toHaveCount(0);
+    await page.getByRole("button", { name: "Save Settings" }).click();
+    await expectToast(page, "Settings updated successfully!");
+    expect(await storedSettings(api)).toMatchObject({ nowpaymentsApiKey: null, nowpaymentsIpnSecret: "••••••••9876" });
+    await expect(page.getByLabel("API Key", { exact: true })).toHaveValue("");
+    await expect(page.getByRole("button", { name: "Cancel replacing API Key" })).toHaveCount(0);
+    await page.reload();
+    await expect(token).toHaveText("set (…abcd)");
+    await expect(page.getByLabel("API Key", { exact: true })).toHaveValue("");
+    await expect(page.getByTestId("nowpaymentsIpnSecret-set")).toHaveText("set (…9876)");
   });
 });

@@ -128,8 +128,9 @@ describe("Telegram webhook", () => {
     const reply = telegram.callsOf("sendMessage").at(-1)!;
     expect(reply).toMatchObject({ token: newToken, payload: { chat_id: 5009, text: "Welcome back!" } });
 
-    // Back as it was for the other tests.
-    await shop.server.request("PUT", `/api/bot-settings/${current.id}`, { cookie, body: current });
+    // Back as it was for the other tests (the answer's token is masked: it is typed again).
+    const back = await shop.server.request("PUT", `/api/bot-settings/${current.id}`, { cookie, body: { ...current, botToken: TOKEN } });
+    expect(back.status).toBe(200);
     await shop.bot.started();
   });
 

@@ -3,10 +3,11 @@ import { AlertTriangle, CheckCircle2, CreditCard, ExternalLink, Globe, RotateCcw
 import { useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import type { z } from "zod";
-import { BotSettingsInputSchema, CURRENCIES, type BotSettings, type Currency, type TokenCheck } from "../../contract";
+import { BotSettingsInputSchema, CURRENCIES, SECRET_SETTINGS_FIELDS, type BotSettings, type Currency, type TokenCheck } from "../../contract";
 import { OwnerAlertsCard } from "@/components/bot-settings/owner-alerts-card";
 import { PrivacyCard } from "@/components/bot-settings/privacy-card";
 import { PrivateAddressesCard } from "@/components/bot-settings/private-addresses-card";
+import { SecretInput } from "@/components/bot-settings/secret-input";
 import { BotStatusCard, useReloadBotStatus } from "@/components/bot-status-card";
 import { CopyButton } from "@/components/copy-button";
 import { Button } from "@/components/ui/button";
@@ -70,15 +71,23 @@ export default function BotSettingsPage() {
 function toFormValues(settings: BotSettings | null): FormInput {
   return {
     botName: settings?.botName ?? "",
-    botToken: settings?.botToken ?? "",
+    // Masked when stored: sent back as they are, they keep the stored secrets.
+    ...secretsOf(settings),
     acceptedCurrencies: settings?.acceptedCurrencies ?? [...CURRENCIES],
     welcomeMessage: settings?.welcomeMessage ?? "",
     faqContent: settings?.faqContent ?? "",
-    nowpaymentsApiKey: settings?.nowpaymentsApiKey ?? "",
-    nowpaymentsIpnSecret: settings?.nowpaymentsIpnSecret ?? "",
     // Not edited on this screen: whatever was stored is kept.
     webhookUrl: settings?.webhookUrl ?? null,
     underpaymentTolerancePercent: String(settings?.underpaymentTolerancePercent ?? 1),
+  };
+}
+
+/** The secrets' form values: their masks when stored, else empty. */
+function secretsOf(settings: BotSettings | null) {
+  return {
+    botToken: settings?.botToken ?? "",
+    nowpaymentsApiKey: settings?.nowpaymentsApiKey ?? "",
+    nowpaymentsIpnSecret: settings?.nowpaymentsIpnSecret ?? "",
   };
 }
 
@@ -96,7 +105,14 @@ function SettingsForm({ settings }: { settings: BotSettings | null }) {
   // Telegram could not check the token at the last save: it was saved, and the owner should know.
   const [tokenWarning, setTokenWarning] = useState<string | null>(null);
 
+  // The secrets as the server answered them: masked when stored (contract/secret-mask.ts).
+  const [savedSecrets, setSavedSecrets] = useState(() => secretsOf(settings));
+
   const saved = (title: string) => (answer: SavedSettings) => {
+    // The typed secrets leave the form: it holds the answered masks again, shown as "set (…wxyz)".
+    const secrets = secretsOf(answer);
+    setSavedSecrets(secrets);
+    for (const name of SECRET_SETTINGS_FIELDS) form.resetField(name, { defaultValue: secrets[name] });
     const warning = answer.tokenCheck?.warning ?? null;
     setTokenWarning(warning);
     toast({ title, ...(warning ? { description: warning } : {}) });
@@ -151,9 +167,7 @@ function SettingsForm({ settings }: { settings: BotSettings | null }) {
                 render={({ field }) => (
                   <FormItem>
                     <FormLabel>Bot Token</FormLabel>
-                    <FormControl>
-                      <Input type="password" autoComplete="off" placeholder="123456789:ABCdef..." {...field} />
-                    </FormControl>
+                    <SecretInput label="Bot Token" placeholder="123456789:ABCdef..." saved={savedSecrets.botToken} field={field} />
                     <FormDescription>Get your bot token from @BotFather on Telegram</FormDescription>
                     <FormMessage />
                     {tokenWarning && (
@@ -260,9 +274,7 @@ function SettingsForm({ settings }: { settings: BotSettings | null }) {
                 render={({ field }) => (
                   <FormItem>
                     <FormLabel>API Key</FormLabel>
-                    <FormControl>
-                      <Input type="password" autoComplete="off" placeholder="Your NOWPayments API key" {...field} value={field.value ?? ""} />
-                    </FormControl>
+                    <SecretInput label="API Key" placeholder="Your NOWPayments API key" saved={savedSecrets.nowpaymentsApiKey} field={field} />
                     <FormMessage />
                   </FormItem>
                 )}
@@ -273,9 +285,7 @@ function SettingsForm({ settings }: { settings: BotSettings | null }) {
                 render={({ field }) => (
                   <FormItem>
                     <FormLabel>IPN Secret Key</FormLabel>
-                    <FormControl>
-                      <Input type="password" autoComplete="off" placeholder="Your IPN secret key" {...field} value={field.value ?? ""} />
-                    </FormControl>
+                    <SecretInput label="IPN Secret Key" placeholder="Your IPN secret key" saved={savedSecrets.nowpaymentsIpnSecret} field={field} />
                     <FormDescription>Generate it in your NOWPayments dashboard under Store Settings → IPN</FormDescription>
                     <FormMessage />
                   </FormItem>

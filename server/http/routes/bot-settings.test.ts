@@ -1,8 +1,12 @@
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { botSettings } from "../../db/schema";
 import { createSecretBox } from "../../crypto";
+import { getBotSettings } from "../../shop/settings";
 import { idleBot, startTestServer, type TestServer } from "../../testing/app";
-import { startFakeTelegram, type FakeTelegram } from "../../testing/fake-telegram";
+import { startShopWithBot, type ShopWithBot } from "../../testing/bot-harness";
+import { startFakeTelegram, telegramUser, textUpdate, type FakeTelegram } from "../../testing/fake-telegram";
+import { postIpn } from "../../testing/sign-ipn";
 
 const SETTINGS = {
   botName: "Shop Bot",
@@ -13,6 +17,12 @@ const SETTINGS = {
   nowpaymentsApiKey: "NP-API-KEY-SECRET",
   nowpaymentsIpnSecret: "ipn-secret-value",
   webhookUrl: "https://shop.example/api/telegram/webhook",
+};
+/** SETTINGS as the API answers them: "••••••••" (U+2022) and the last 4 characters of each secret. */
+const MASKED = {
+  botToken: "••••••••oken",
+  nowpaymentsApiKey: "••••••••CRET",
+  nowpaymentsIpnSecret: "••••••••alue",
 };
 
 describe("bot settings API", () => {
@@ -33,6 +43,8 @@ describe("bot settings API", () => {
     await server?.close();
     await telegram?.close();
   });
+  /** What the server holds, decrypted (the API answers it masked). */
+  const stored = () => getBotSettings(server.deps.db, server.deps.secrets);
 
   it("answers 401 without a session", async () => {
     expect((await server.request("GET", "/api/bot-settings")).status).toBe(401);
@@ -58,6 +70,17 @@ describe("bot settings API", () => {
     expect((await doge.json()).error).toMatch(/^Invalid acceptedCurrencies/);
   });
 
+  it("refuses a masked secret while none is stored: it stands for nothing", async () => {
+    for (const field of ["botToken", "nowpaymentsApiKey", "nowpaymentsIpnSecret"] as const) {
+      for (const value of ["••••••••", "••••••••oken"]) {
+        const response = await server.request("POST", "/api/bot-settings", { cookie, body: { ...SETTINGS, [field]: value } });
+        expect(response.status).toBe(400);
+        expect((await response.json()).error).toMatch(new RegExp(`^Invalid ${field}: "••••••••…" stands for the secret already saved`));
+      }
+    }
+    expect(await stored()).toBeNull();
+  });
+
   it("requires bot name, token, welcome message and FAQ", async () => {
     for (const field of ["botName", "botToken", "welcomeMessage", "faqContent"] as const) {
       const response = await server.request("POST", "/api/bot-settings", { cookie, body: { ...SETTINGS, [field]: "  " } });
@@ -68,11 +91,11 @@ describe("bot settings API", () => {
     expect(saves).toBe(0);
   });
 
-  it("creates the record, stores secrets encrypted and answers them decrypted", async () => {
+  it("creates the record, stores secrets encrypted and answers them masked", async () => {
     const created = await server.request("POST", "/api/bot-settings", { cookie, body: SETTINGS });
     expect(created.status).toBe(201);
     const body = await created.json();
-    expect(body).toMatchObject({ ...SETTINGS, acceptedCurrencies: ["BTC", "XMR"], id: expect.any(String) });
+    expect(body).toMatchObject({ ...SETTINGS, ...MASKED, acceptedCurrencies: ["BTC", "XMR"], id: expect.any(String) });
     expect(saves).toBe(1);
 
     const [raw] = await server.database.db.select().from(botSettings);
@@ -83,7 +106,7 @@ describe("bot settings API", () => {
     expect(raw!.botName).toBe("Shop Bot");
 
     const read = await server.request("GET", "/api/bot-settings", { cookie });
-    expect(await read.json()).toMatchObject({ ...SETTINGS, acceptedCurrencies: ["BTC", "XMR"], id: body.id });
+    expect(await read.json()).toMatchObject({ ...SETTINGS, ...MASKED, acceptedCurrencies: ["BTC", "XMR"], id: body.id });
   });
 
   it("updates the record by id; empty optional fields become null", async () => {
@@ -96,7 +119,8 @@ describe("bot settings API", () => {
     expect(await response.json()).toMatchObject({ id, botName: "Renamed", nowpaymentsApiKey: null, webhookUrl: null });
     expect(saves).toBe(2);
     const read = await (await server.request("GET", "/api/bot-settings", { cookie })).json();
-    expect(read).toMatchObject({ id, botName: "Renamed", botToken: SETTINGS.botToken, nowpaymentsApiKey: null });
+    expect(read).toMatchObject({ id, botName: "Renamed", botToken: MASKED.botToken, nowpaymentsApiKey: null });
+    expect(await stored()).toMatchObject({ botToken: SETTINGS.botToken, nowpaymentsApiKey: null, nowpaymentsIpnSecret: SETTINGS.nowpaymentsIpnSecret });
   });
 
   it("keeps a single record when created twice", async () => {
@@ -127,7 +151,8 @@ describe("bot settings API", () => {
       expect(settings).toMatchObject({ botName: SETTINGS.botName, botToken: "", nowpaymentsApiKey: null, nowpaymentsIpnSecret: null });
       const saved = await server.request("PUT", `/api/bot-settings/${settings.id}`, { cookie, body: { ...SETTINGS, botToken: "123456:typed-again" } });
       expect(saved.status).toBe(200);
-      expect(await saved.json()).toMatchObject({ botToken: "123456:typed-again", nowpaymentsApiKey: SETTINGS.nowpaymentsApiKey });
+      expect(await saved.json()).toMatchObject({ botToken: "••••••••gain", nowpaymentsApiKey: MASKED.nowpaymentsApiKey });
+      expect(await stored()).toMatchObject({ botToken: "123456:typed-again", nowpaymentsApiKey: SETTINGS.nowpaymentsApiKey });
     } finally {
       server.deps.secrets = original;
     }
@@ -200,6 +225,7 @@ describe("bot settings: the token is checked with Telegram (getMe) before it is 
   });
   const stored = async () => (await server.database.db.select().from(botSettings)).length;
   const read = async () => (await server.request("GET", "/api/bot-settings", { cookie })).json();
+  const storedToken = async () => (await getBotSettings(server.deps.db, server.deps.secrets))?.botToken;
 
   it("refuses a token Telegram does not accept (401), on the botToken field, and saves nothing", async () => {
     telegram.refuseToken("111:refused-token");
@@ -223,7 +249,7 @@ describe("bot settings: the token is checked with Telegram (getMe) before it is 
     const response = await server.request("PUT", `/api/bot-settings/${id}`, { cookie, body: { ...SETTINGS, botToken: "not a token" } });
     expect(response.status).toBe(400);
     expect((await response.json()).error).toBe("Invalid botToken: Telegram did not accept this token");
-    expect((await read()).botToken).toBe(SETTINGS.botToken);
+    expect(await storedToken()).toBe(SETTINGS.botToken);
   });
 
   it("saves with a warning when Telegram cannot be reached, or fails on its side (5xx)", async () => {
@@ -233,20 +259,20 @@ describe("bot settings: the token is checked with Telegram (getMe) before it is 
       const response = await server.request("PUT", `/api/bot-settings/${id}`, { cookie, body: { ...SETTINGS, botToken: "222:while-down" } });
       expect(response.status).toBe(200);
       const body = await response.json();
-      expect(body.botToken).toBe("222:while-down");
+      expect(body.botToken).toBe("••••••••down");
       expect(body.tokenCheck).toMatchObject({ outcome: "unreachable", botUsername: null });
       expect(body.tokenCheck.warning).toMatch(/^The token could not be checked: Telegram could not be reached .*The settings are saved/);
       expect(body.tokenCheck.warning).not.toContain("222:while-down");
     } finally {
       telegram.outage(null);
     }
-    expect((await read()).botToken).toBe("222:while-down");
+    expect(await storedToken()).toBe("222:while-down");
 
     telegram.failNext("getMe", { error_code: 502, description: "Bad Gateway" });
     const response = await server.request("PUT", `/api/bot-settings/${id}`, { cookie, body: { ...SETTINGS, botToken: "333:telegram-failing" } });
     expect(response.status).toBe(200);
     expect((await response.json()).tokenCheck.warning).toContain("502: Bad Gateway");
-    expect((await read()).botToken).toBe("333:telegram-failing");
+    expect(await storedToken()).toBe("333:telegram-failing");
   });
 
   it("asks Telegram nothing on a server that runs no bot", async () => {
@@ -260,5 +286,195 @@ describe("bot settings: the token is checked with Telegram (getMe) before it is 
     } finally {
       await plain.close();
     }
+  });
+});
+
+describe("bot settings: secrets are answered masked, and a mask sent back keeps the secret", () => {
+  // Long enough that the mask shows their last 4 characters (contract/secret-mask.ts).
+  const SECRETS = {
+    botToken: "7000000031:AAHq7mZ2xK9pLr4TvB8nWc3Jwxyz",
+    nowpaymentsApiKey: "NPK7R2Q9-ZX4M8TB-0001",
+    nowpaymentsIpnSecret: "qH5vTw2PzL8rNc4JmX7b9876",
+  };
+  const MASKS = { botToken: "••••••••wxyz", nowpaymentsApiKey: "••••••••0001", nowpaymentsIpnSecret: "••••••••9876" };
+  const FIELDS = ["botToken", "nowpaymentsApiKey", "nowpaymentsIpnSecret"] as const;
+  const BASE = { ...SETTINGS, ...SECRETS, acceptedCurrencies: ["BTC"] };
+
+  // The bot wired as in production, against the fake Telegram: a save rebuilds it from the stored settings.
+  let telegram: FakeTelegram;
+  let shop: ShopWithBot;
+  let cookie: string;
+  let id: string;
+  beforeAll(async () => {
+    telegram = await startFakeTelegram();
+    shop = await startShopWithBot({ telegram });
+    cookie = await shop.server.login();
+  });
+  afterAll(async () => {
+    await shop?.close();
+    await telegram?.close();
+  });
+  const stored = () => getBotSettings(shop.server.deps.db, shop.server.deps.secrets);
+  const get = async () => (await shop.server.request("GET", "/api/bot-settings", { cookie })).json();
+  const put = (body: unknown) => shop.server.request("PUT", `/api/bot-settings/${id}`, { cookie, body });
+
+  /**
+   * No answer shows more than the last 4 characters of a secret: no 5 characters of one in a row
+   * (digits only left out: ids and timestamps may hold them by chance).
+   */
+  function expectNoSecretIn(text: string) {
+    for (const secret of Object.values(SECRETS)) {
+      for (let at = 0; at + 5 <= secret.length; at++) {
+        const piece = secret.slice(at, at + 5);
+        if (!/^\d+$/.test(piece)) expect(text, secret).not.toContain(piece);
+      }
+    }
+  }
+
+  it("answers POST, GET and PUT with each secret as eight bullets and its last 4 characters", async () => {
+    const created = await shop.server.request("POST", "/api/bot-settings", { cookie, body: BASE });
+    expect(created.status).toBe(201);
+    const createdText = await created.text();
+    const body = JSON.parse(createdText);
+    id = body.id;
+    expectNoSecretIn(createdText);
+    expect(body).toMatchObject({ ...MASKS, botName: SETTINGS.botName });
+
+    const read = await shop.server.request("GET", "/api/bot-settings", { cookie });
+    const readText = await read.text();
+    expectNoSecretIn(readText);
+    expect(JSON.parse(readText)).toMatchObject(MASKS);
+
+    const updated = await put({ ...BASE, botName: "Masked Bot" });
+    expect(updated.status).toBe(200);
+    const updatedText = await updated.text();
+    expectNoSecretIn(updatedText);
+    expect(JSON.parse(updatedText)).toMatchObject({ ...MASKS, botName: "Masked Bot" });
+    expect(await stored()).toMatchObject(SECRETS);
+  });
+
+  it("keeps the stored secrets when a save sends the masks back, without asking Telegram about the mask", async () => {
+    const answer = await get();
+    const saved = await put({ ...answer, welcomeMessage: "Welcome, masks!" });
+    expect(saved.status).toBe(200);
+    expect((await saved.json()).tokenCheck).toEqual({ outcome: "not-checked", botUsername: null, warning: null });
+    expect(await stored()).toMatchObject({ ...SECRETS, welcomeMessage: "Welcome, masks!" });
+    // POST (a second create updates the record) keeps them the same way.
+    const again = await shop.server.request("POST", "/api/bot-settings", { cookie, body: { ...(await get()), botName: "Posted" } });
+    expect(again.status).toBe(201);
+    expect(await stored()).toMatchObject({ ...SECRETS, botName: "Posted" });
+  });
+
+  it("the rebuilt bot still talks to Telegram with the real token", async () => {
+    const saved = await put({ ...(await get()), welcomeMessage: "Hello from the real token" });
+    expect(saved.status).toBe(200);
+    await shop.bot.started();
+    // postUpdate sends the webhook secret derived from the stored token: the bot's must match.
+    const response = await shop.postUpdate(textUpdate(telegramUser(7031), "/start"));
+    expect(response.status).toBe(200);
+    expect(telegram.callsOf("sendMessage").at(-1)).toMatchObject({
+      token: SECRETS.botToken,
+      payload: { chat_id: 7031, text: "Hello from the real token" },
+    });
+    expect(telegram.calls.filter((call) => call.token.includes("•"))).toEqual([]);
+  });
+
+  it("the IPN is still verified with the real IPN secret", async () => {
+    await put(await get());
+    const ipn = { payment_id: "5550001", payment_status: "finished", order_id: "00000000-0000-4000-8000-000000000031" };
+    // Signature accepted: the order is what is missing.
+    const real = await postIpn(shop.server.baseUrl, ipn, { secret: SECRETS.nowpaymentsIpnSecret });
+    expect(real.status).toBe(404);
+    expect((await real.json()).error).toMatch(/^No order matches order_id/);
+    const signedWithMask = await postIpn(shop.server.baseUrl, ipn, { secret: MASKS.nowpaymentsIpnSecret });
+    expect(signedWithMask.status).toBe(401);
+  });
+
+  it("refuses a masked-looking value that is not the mask of the stored secret (400 on its field), and keeps the secret", async () => {
+    await shop.bot.started();
+    const callsBefore = telegram.calls.length;
+    const hostile = [
+      "••••••••abcd", // another secret's mask
+      "••••••••WXYZ", // case matters
+      "••••••••xyz",
+      "•••••••wxyz",
+      "•••••••••wxyz",
+      "••••••••",
+      "••••••••wxyz0",
+      "x••••••••wxyz",
+      "7000000031:AAE-masking-token-•xyz",
+      "•",
+    ];
+    for (const field of FIELDS) {
+      const others = FIELDS.filter((other) => other !== field).map((other) => MASKS[other]);
+      for (const value of [...hostile, ...others]) {
+        const response = await put({ ...(await get()), [field]: value });
+        expect(response.status, `${field}: ${value}`).toBe(400);
+        expect((await response.json()).error).toBe(
+          `Invalid ${field}: "••••••••…" stands for the secret already saved; type the whole new secret to replace it`,
+        );
+      }
+    }
+    expect(await stored()).toMatchObject(SECRETS);
+    // Refused before Telegram is asked anything.
+    expect(telegram.calls.length).toBe(callsBefore);
+  });
+
+  it("refuses any text holding a bullet that is not the stored secret's mask (generated)", async () => {
+    const current = await get();
+    const bullet = fc.constantFrom("•", "••••••••");
+    const text = fc.string({ maxLength: 12 }).filter((t) => t.trim() === t && !t.includes("\0"));
+    const masked = fc.tuple(text, bullet, text).map(([before, dots, after]) => `${before}${dots}${after}`.trim());
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...FIELDS), masked, async (field, value) => {
+        fc.pre(value !== MASKS[field] && value.includes("•"));
+        const response = await put({ ...current, [field]: value });
+        expect(response.status).toBe(400);
+        expect((await response.json()).error).toMatch(new RegExp(`^Invalid ${field}: "••••••••…" stands for`));
+      }),
+      { numRuns: 40, seed: 31 },
+    );
+    expect(await stored()).toMatchObject(SECRETS);
+  });
+
+  it("keeps the secrets through parallel saves that send the masks back", async () => {
+    const answer = await get();
+    const saves = await Promise.all(Array.from({ length: 8 }, (_, n) => put({ ...answer, botName: `Parallel ${n}` })));
+    expect(saves.map((response) => response.status)).toEqual(Array(8).fill(200));
+    expect(await stored()).toMatchObject(SECRETS);
+  });
+
+  it("replaces a secret with a new value (the new token checked with Telegram), and clears an optional one when empty", async () => {
+    const getMeBefore = telegram.callsOf("getMe").length;
+    const newToken = "7000000031:AAE-replaced-token-abcd";
+    const replaced = await put({ ...(await get()), botToken: newToken, nowpaymentsIpnSecret: "new-ipn-secret-5678" });
+    expect(replaced.status).toBe(200);
+    expect(await replaced.json()).toMatchObject({ botToken: "••••••••abcd", nowpaymentsIpnSecret: "••••••••5678", tokenCheck: { outcome: "accepted" } });
+    expect(telegram.callsOf("getMe").slice(getMeBefore)).toContainEqual(expect.objectContaining({ token: newToken }));
+    expect(await stored()).toMatchObject({ botToken: newToken, nowpaymentsApiKey: SECRETS.nowpaymentsApiKey, nowpaymentsIpnSecret: "new-ipn-secret-5678" });
+
+    const cleared = await put({ ...(await get()), nowpaymentsApiKey: "", nowpaymentsIpnSecret: null });
+    expect(cleared.status).toBe(200);
+    expect(await cleared.json()).toMatchObject({ botToken: "••••••••abcd", nowpaymentsApiKey: null, nowpaymentsIpnSecret: null });
+    expect(await stored()).toMatchObject({ botToken: newToken, nowpaymentsApiKey: null, nowpaymentsIpnSecret: null });
+    // The token is required, masked or not: empty is refused as before.
+    const empty = await put({ ...(await get()), botToken: "" });
+    expect(empty.status).toBe(400);
+    expect((await empty.json()).error).toBe("Invalid botToken: Bot Token is required");
+    // Back as the other tests expect.
+    expect((await put(BASE)).status).toBe(200);
+  });
+
+  it("shows no characters of a secret shorter than 12, and still keeps it when its mask comes back", async () => {
+    const short = { nowpaymentsApiKey: "abc", nowpaymentsIpnSecret: "11-chars-ab" };
+    expect((await put({ ...(await get()), ...short })).status).toBe(200);
+    const answer = await get();
+    expect(answer).toMatchObject({ nowpaymentsApiKey: "••••••••", nowpaymentsIpnSecret: "••••••••" });
+    expect((await put({ ...answer, botName: "Short secrets" })).status).toBe(200);
+    expect(await stored()).toMatchObject({ ...short, botName: "Short secrets" });
+    const twelve = "12-chars-abc";
+    expect((await put({ ...(await get()), nowpaymentsIpnSecret: twelve })).status).toBe(200);
+    expect((await get()).nowpaymentsIpnSecret).toBe("••••••••-abc");
+    expect((await put(BASE)).status).toBe(200);
   });
 });

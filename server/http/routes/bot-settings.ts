@@ -1,5 +1,6 @@
 import { BotSettingsInputSchema, BotSettingsSchema, IdParamsSchema, TOKEN_REFUSED_MESSAGE, TokenCheckSchema, type TokenCheck } from "../../../contract";
 import { invalid } from "../../shop/errors";
+import { maskSecrets, unmaskSecrets } from "../../shop/masked-secrets";
 import { createBotSettings, getBotSettings, updateBotSettings } from "../../shop/settings";
 import { checkBotToken } from "../../telegram/bot-health";
 import type { AppDeps, Routes } from "../deps";
@@ -18,10 +19,11 @@ async function settingsSaved(deps: AppDeps, log: FastifyBaseLogger) {
 /**
  * Asks Telegram about the token before saving (bot-health.ts checkBotToken). A refused token is
  * not saved: a 400 on the botToken field. A server without a bot (deps.bot absent: tests of other
- * things) calls Telegram for nothing, as it neither answers webhooks nor rebuilds a bot.
+ * things) calls Telegram for nothing, as it neither answers webhooks nor rebuilds a bot. Nor does a
+ * save that keeps the stored token (the form sends its mask back): only a new token is checked.
  */
-async function checkToken(deps: AppDeps, token: string, log: FastifyBaseLogger): Promise<TokenCheck> {
-  if (!deps.bot) return { outcome: "not-checked", botUsername: null, warning: null };
+async function checkToken(deps: AppDeps, token: string, storedToken: string | undefined, log: FastifyBaseLogger): Promise<TokenCheck> {
+  if (!deps.bot || token === storedToken) return { outcome: "not-checked", botUsername: null, warning: null };
   const check = await checkBotToken(deps.config.telegramApiRoot, token);
   if (check.outcome === "refused") {
     log.warn({ telegram: check.description }, "bot settings: Telegram refused the token");
@@ -40,27 +42,34 @@ const created = { 201: SavedSettingsSchema, ...ERROR_ANSWERS };
 const saved = { 200: SavedSettingsSchema, ...ERROR_ANSWERS };
 
 export const botSettingsRoutes: Routes = (app, deps) => {
-  // Secrets come back decrypted: this is the logged-in admin's own form.
+  // Secrets are answered masked, even to the admin (docs/SECURITY.md): a stolen session or a
+  // screen left open does not hand out the bot token or the gateway keys.
   app.get("/api/bot-settings", { schema: { response: current } }, async (_request, reply) => {
     reply.header("Cache-Control", "no-store");
-    return reply.send(await getBotSettings(deps.db, deps.secrets));
+    const settings = await getBotSettings(deps.db, deps.secrets);
+    return reply.send(settings && maskSecrets(settings));
   });
 
   app.post("/api/bot-settings", { schema: { body: BotSettingsInputSchema, response: created } }, async (request, reply) => {
-    const tokenCheck = await checkToken(deps, request.body.botToken, request.log);
-    const saved = await createBotSettings(deps.db, deps.secrets, request.body);
+    const stored = await getBotSettings(deps.db, deps.secrets);
+    const values = unmaskSecrets(request.body, stored);
+    const tokenCheck = await checkToken(deps, values.botToken, stored?.botToken, request.log);
+    const saved = await createBotSettings(deps.db, deps.secrets, values);
     await settingsSaved(deps, request.log);
-    return reply.code(201).send({ ...saved, tokenCheck });
+    return reply.code(201).send({ ...maskSecrets(saved), tokenCheck });
   });
 
   app.put(
     "/api/bot-settings/:id",
     { schema: { params: IdParamsSchema, body: BotSettingsInputSchema, response: saved } },
     async (request) => {
-      const tokenCheck = await checkToken(deps, request.body.botToken, request.log);
-      const saved = await updateBotSettings(deps.db, deps.secrets, request.params.id, request.body);
+      // There is one settings record: it is the one a masked secret stands for.
+      const stored = await getBotSettings(deps.db, deps.secrets);
+      const values = unmaskSecrets(request.body, stored);
+      const tokenCheck = await checkToken(deps, values.botToken, stored?.botToken, request.log);
+      const saved = await updateBotSettings(deps.db, deps.secrets, request.params.id, values);
       await settingsSaved(deps, request.log);
-      return { ...saved, tokenCheck };
+      return { ...maskSecrets(saved), tokenCheck };
     },
   );
 };
