@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { AxeBuilder } from "@axe-core/playwright";
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
+import { expect, guardedTest as test } from "./support/fixtures";
 import { TEST_CUSTOMER_ID } from "../contract/simulator";
 import { startFakeNowPayments, type FakeNowPayments } from "../server/testing/fake-nowpayments";
 import { startFakeTelegram, type FakeTelegram } from "../server/testing/fake-telegram";

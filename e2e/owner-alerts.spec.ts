@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { expect, test } from "@playwright/test";
+import { expect, guardedTest as test } from "./support/fixtures";
 import { callbackUpdate, startFakeTelegram, textUpdate, telegramUser, type FakeTelegram } from "../server/testing/fake-telegram";
 import { startServerProcess, stopServerProcess, type ServerProcess } from "../server/testing/server-process";
 

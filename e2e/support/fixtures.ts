@@ -189,14 +189,62 @@ function describeCspViolation(violation: CspViolation): string {
   return `${violation.directive} blocked ${violation.blockedUri || "(no URI)"}${sample}${where}`;
 }
 
-export const test = base.extend<
+/**
+ * Playwright's own test with the CSP guard on its page: for specs that start a server of their own
+ * (bot health, owner alerts, the chat simulator) and so must not start the worker's shop.
+ */
+export const guardedTest = base.extend<{
+  /** The CSP violations the test's page reported so far; any left at the end fail the test. */
+  cspViolations: string[];
+}>({
+  // Filled by the `page` fixture below; a test may read it (e2e/csp.spec.ts).
+  // eslint-disable-next-line no-empty-pattern
+  cspViolations: async ({}, use) => {
+    await use([]);
+  },
+  // Every page runs under the server's Content-Security-Policy (docs/SECURITY.md, "Headers"); a
+  // violation (a blocked script, eval, style or image) fails the test that caused it. The console
+  // alone misses some: a blocked `new Function` whose error the page catches (zod's probe for eval
+  // did that on every page) logs nothing there. Every violation fires a `securitypolicyviolation`
+  // event in its document, so each document reports those to the test as they happen.
+  page: async ({ page, cspViolations: violations }, use) => {
+    page.on("console", (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+    await page.exposeBinding(CSP_VIOLATION_BINDING, (_source, violation: CspViolation) => {
+      violations.push(describeCspViolation(violation));
+    });
+    await page.addInitScript((binding) => {
+      // Capturing on the document: the event is fired at the offending element or at the document, and bubbles.
+      document.addEventListener(
+        "securitypolicyviolation",
+        (event) => {
+          const report = (window as unknown as Record<string, (violation: CspViolation) => Promise<void>>)[binding];
+          void report?.({
+            directive: event.effectiveDirective || event.violatedDirective,
+            blockedUri: event.blockedURI,
+            sourceFile: event.sourceFile,
+            line: event.lineNumber,
+            sample: event.sample,
+          });
+        },
+        true,
+      );
+    }, CSP_VIOLATION_BINDING);
+    await use(page);
+    // The event is dispatched in a task of its own: one more round trip lets a violation from the
+    // test's last step arrive. A page the test closed has nothing more to report.
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0))).catch(() => {});
+    expect(violations, "Content-Security-Policy violations").toEqual([]);
+  },
+});
+
+export const test = guardedTest.extend<
   {
     api: Api;
     seed: Seed;
     adminPage: Page;
     freshShop: void;
-    /** The CSP violations the test's page reported so far; any left at the end fail the test. */
-    cspViolations: string[];
   },
   { telegram: FakeTelegram; shop: ShopServer }
 >({
@@ -238,46 +286,6 @@ export const test = base.extend<
       order: (order = {}) => api.post("/api/test/orders", order),
       message: (message = {}) => api.post("/api/test/messages", message),
     });
-  },
-  // Filled by the `page` fixture below; a test may read it (e2e/csp.spec.ts).
-  // eslint-disable-next-line no-empty-pattern
-  cspViolations: async ({}, use) => {
-    await use([]);
-  },
-  // Every page runs under the server's Content-Security-Policy (docs/SECURITY.md, "Headers"); a
-  // violation (a blocked script, eval, style or image) fails the test that caused it. The console
-  // alone misses some: a blocked `new Function` whose error the page catches (zod's probe for eval
-  // did that on every page) logs nothing there. Every violation fires a `securitypolicyviolation`
-  // event in its document, so each document reports those to the test as they happen.
-  page: async ({ page, cspViolations: violations }, use) => {
-    page.on("console", (message) => {
-      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
-    });
-    await page.exposeBinding(CSP_VIOLATION_BINDING, (_source, violation: CspViolation) => {
-      violations.push(describeCspViolation(violation));
-    });
-    await page.addInitScript((binding) => {
-      // Capturing on the document: the event is fired at the offending element or at the document, and bubbles.
-      document.addEventListener(
-        "securitypolicyviolation",
-        (event) => {
-          const report = (window as unknown as Record<string, (violation: CspViolation) => Promise<void>>)[binding];
-          void report?.({
-            directive: event.effectiveDirective || event.violatedDirective,
-            blockedUri: event.blockedURI,
-            sourceFile: event.sourceFile,
-            line: event.lineNumber,
-            sample: event.sample,
-          });
-        },
-        true,
-      );
-    }, CSP_VIOLATION_BINDING);
-    await use(page);
-    // The event is dispatched in a task of its own: one more round trip lets a violation from the
-    // test's last step arrive. A page the test closed has nothing more to report.
-    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0))).catch(() => {});
-    expect(violations, "Content-Security-Policy violations").toEqual([]);
   },
   adminPage: async ({ page }, use) => {
     const response = await page.request.post("/api/auth/login", { data: { password: ADMIN_PASSWORD } });
