@@ -76,6 +76,7 @@ const shopArbitrary = fc.record({
   dataKeys: few(textKey),
   erasureRequests: few(textKey),
   jobRuns: few(textKey),
+  keyChecks: few(textKey),
   ownerSealKeys: few(textKey),
   sessions: few(textKey),
   telegramFileCache: few(textKey),
@@ -156,6 +157,7 @@ function shopRows(shop: Shop): Record<string, Row[]> {
     data_keys: shop.dataKeys.map((id, i) => ({ id, wrapped: i === 0 ? "mk1:wrapped" : null, state: i === 0 ? "current" : "retired" })),
     erasure_requests: shop.erasureRequests.map((key) => ({ telegram_user_id: key, requested_at: AT })),
     job_runs: shop.jobRuns.map((key) => ({ name: key, last_run_at: AT })),
+    key_check: shop.keyChecks.map((key) => ({ id: key, proof: "kc1:proof", created_at: AT })),
     login_throttle: shop.loginThrottle.map((key, i) => ({ key, failures: String(i), window_started_at: AT })),
     owner_alert_settings: [{ id: "true", chat_id: "-100123" }],
     owner_seal_keys: shop.ownerSealKeys.map((key, i) => ({
