@@ -10,6 +10,24 @@ const HTTP = { group: ["**/http/*"], message: "Only server/main.ts and tests imp
 const SERVICES = { group: ["**/services"], message: "Declare the slice of the services you need (a deps type) instead of importing the wiring." };
 const TELEGRAM = { group: ["**/telegram/*"], message: "The Telegram bot is an adapter: shop and payments reach customers through the CustomerNotifier in shop/ports.ts." };
 const restrictImports = (...patterns) => ({ "no-restricted-imports": ["error", { patterns }] });
+// What the server runs imports no test support (issue 21): vitest, fast-check and the test helpers
+// are for *.test.ts and server/testing/ only. Rule options do not merge across blocks, so every
+// server block below lists it.
+const TEST_SUPPORT = {
+  group: ["vitest", "vitest/*", "fast-check", "**/testing/*", "**/test-support/*"],
+  message: "Only tests and server/testing/ import vitest, fast-check or the test helpers; the running server must not.",
+};
+// contract/ is shared by the server and the browser: zod and its own files only, nothing of
+// server/ or web/ and no Node module.
+const CONTRACT_ONLY_ZOD = {
+  regex: "^(?!zod$|\\./)",
+  message: "contract/ imports only zod and its own files (./x): it runs in the server and in the browser.",
+};
+// The browser's code reaches the rest of the project only through contract/.
+const WEB_OUTSIDE = {
+  regex: "^(\\.\\./)+(server|e2e|scripts|drizzle|test-support)(/|$)",
+  message: "web/ imports only contract/ and web/ itself (and packages); what it needs of the server comes over the API.",
+};
 
 export default tseslint.config(
   { ignores: ["dist", "data", "node_modules", "drizzle", "test-results", "playwright-report", "e2e/output"] },
@@ -27,14 +45,33 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
-    files: ["server/**/*.ts", "scripts/**/*.ts"],
-    ignores: ["server/main.ts", "server/http/**", "server/testing/**", "**/*.test.ts"],
+    files: ["contract/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: restrictImports(CONTRACT_ONLY_ZOD),
+  },
+  {
+    files: ["web/**/*.{ts,tsx}"],
+    rules: restrictImports(WEB_OUTSIDE),
+  },
+  {
+    files: ["server/main.ts", "server/http/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: restrictImports(TEST_SUPPORT),
+  },
+  {
+    files: ["scripts/**/*.ts"],
+    ignores: ["**/*.test.ts"],
     rules: restrictImports(HTTP, SERVICES),
+  },
+  {
+    files: ["server/**/*.ts"],
+    ignores: ["server/main.ts", "server/http/**", "server/testing/**", "**/*.test.ts"],
+    rules: restrictImports(HTTP, SERVICES, TEST_SUPPORT),
   },
   {
     files: ["server/payments/**/*.ts"],
     ignores: ["**/*.test.ts"],
-    rules: restrictImports(HTTP, SERVICES, TELEGRAM),
+    rules: restrictImports(HTTP, SERVICES, TELEGRAM, TEST_SUPPORT),
   },
   {
     files: ["server/shop/**/*.ts"],
@@ -42,6 +79,6 @@ export default tseslint.config(
     rules: restrictImports(HTTP, SERVICES, TELEGRAM, {
       group: ["**/payments/*", "!**/payments/gateway"],
       message: "The shop knows only the payment gateway's interface (payments/gateway.ts); the server hands it a gateway.",
-    }),
+    }, TEST_SUPPORT),
   },
 );

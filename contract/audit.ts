@@ -1,9 +1,9 @@
 import { z } from "zod";
+import { PAGE_LIMIT_MAX, PageLimitSchema, PageQuerySchema } from "./paging";
 
 // The audit log (issue 13, item 6): every admin write, and every login or failed login, with when,
 // what, to what, and a summary that never holds a secret. GET /api/audit-log answers it newest first.
-// Depends on zod only; contract/index.ts re-exports it (and this file cannot import from there: the
-// re-export makes this module evaluate first).
+// Depends on zod only; contract/index.ts re-exports it.
 
 /** What the log's targets are called, e.g. "order" with the order's id as targetId. */
 export const AuditEntrySchema = z
@@ -26,22 +26,12 @@ export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 
 /** The page size when the call gives none: the log only grows, so it is never answered whole. */
 export const AUDIT_PAGE_DEFAULT = 50;
-export const AUDIT_PAGE_MAX = 200;
-const LIMIT_MESSAGE = `must be a whole number from 1 to ${AUDIT_PAGE_MAX}`;
+export const AUDIT_PAGE_MAX = PAGE_LIMIT_MAX;
 
-export const AuditLogQuerySchema = z.object({
-  limit: z
-    .string({ error: LIMIT_MESSAGE })
-    .regex(/^\d{1,4}$/, LIMIT_MESSAGE)
-    .transform(Number)
-    .refine((n) => n >= 1 && n <= AUDIT_PAGE_MAX, LIMIT_MESSAGE)
-    .default(AUDIT_PAGE_DEFAULT)
-    .meta({ description: `At most this many entries (1 to ${AUDIT_PAGE_MAX}, default ${AUDIT_PAGE_DEFAULT})` }),
-  cursor: z
-    .string({ error: "must be the cursor of a Link header" })
-    .max(1000, "must be the cursor of a Link header")
-    .optional()
-    .meta({ description: "The next page's cursor, from the previous page's Link header (opaque)" }),
+export const AuditLogQuerySchema = PageQuerySchema.extend({
+  limit: PageLimitSchema.default(AUDIT_PAGE_DEFAULT).meta({
+    description: `At most this many entries (1 to ${AUDIT_PAGE_MAX}, default ${AUDIT_PAGE_DEFAULT})`,
+  }),
   targetType: z
     .string({ error: "must be text" })
     .trim()

@@ -13,7 +13,7 @@ export const BROADCAST_DAYS_MAX = 3650;
 export const BROADCAST_AUDIENCE_KINDS = ["all", "product", "recent", "never-ordered"] as const;
 export type BroadcastAudienceKind = (typeof BROADCAST_AUDIENCE_KINDS)[number];
 
-/** The same rule as a product's image (contract/index.ts OBJECT_PATH_PATTERN): only an image this server stored. */
+/** The same rule as a product's image (contract/common.ts OBJECT_PATH_PATTERN): only an image this server stored. */
 const OBJECT_PATH = /^\/objects\/[A-Za-z0-9_-]{1,100}$/;
 
 export const BroadcastAudienceSchema = z

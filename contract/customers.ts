@@ -1,11 +1,10 @@
 import { z } from "zod";
-import { CustomerMessageSchema, OrderSchema } from "./index";
+import { searchText } from "./fields";
+import { CustomerMessageSchema } from "./messages";
+import { OrderSchema } from "./orders";
+import { PageQuerySchema } from "./paging";
 
 // The Customers screen (issue 13): one row per Telegram customer, a customer's page, blocking.
-//
-// contract/index.ts re-exports this file, so this file runs before index.ts has defined anything:
-// what it takes from index.ts is read lazily (the getters below), and the paging parameters are
-// spelled here again rather than imported (their rules are the same as index.ts's).
 
 /** A Telegram user id as the shop stores it: digits only; Telegram's ids have at most 16 digits. */
 const TELEGRAM_USER_ID_PATTERN = /^\d{1,20}$/;
@@ -21,31 +20,10 @@ export const CustomerParamsSchema = z.object({
 export const CUSTOMER_SORTS = ["recent", "last-order", "total-spent"] as const;
 export type CustomerSort = (typeof CUSTOMER_SORTS)[number];
 
-const CUSTOMER_PAGE_LIMIT_MAX = 200;
-const LIMIT_MESSAGE = `must be a whole number from 1 to ${CUSTOMER_PAGE_LIMIT_MAX}`;
-
-export const CustomerListQuerySchema = z.object({
-  limit: z
-    .string({ error: LIMIT_MESSAGE })
-    .regex(/^\d{1,4}$/, LIMIT_MESSAGE)
-    .transform(Number)
-    .refine((n) => n >= 1 && n <= CUSTOMER_PAGE_LIMIT_MAX, LIMIT_MESSAGE)
-    .optional()
-    .meta({ description: `Answer one page of at most this many rows (1 to ${CUSTOMER_PAGE_LIMIT_MAX})` }),
-  cursor: z
-    .string({ error: "must be the cursor of a Link header" })
-    .max(1000, "must be the cursor of a Link header")
-    .optional()
-    .meta({ description: "The next page's cursor, from the previous page's Link header (opaque)" }),
-  q: z
-    .string({ error: "must be text" })
-    .max(200, "must be at most 200 characters")
-    .transform((text) => text.trim())
-    .optional()
-    .meta({
-      description:
-        "Case-insensitive; matches the start of any @username or shipping name the customer used, or the whole Telegram user id",
-    }),
+export const CustomerListQuerySchema = PageQuerySchema.extend({
+  q: searchText(
+    "Case-insensitive; matches the start of any @username or shipping name the customer used, or the whole Telegram user id",
+  ),
   sort: z
     .enum(CUSTOMER_SORTS, { error: `must be one of ${CUSTOMER_SORTS.join(", ")}` })
     .default("recent")
@@ -88,14 +66,8 @@ export const CUSTOMER_MESSAGES_SHOWN = 100;
 export const CustomerDetailSchema = z
   .object({
     customer: CustomerSchema,
-    get orders() {
-      return z.array(OrderSchema).meta({ description: `The newest ${CUSTOMER_ORDERS_SHOWN} orders, newest first` });
-    },
-    get messages() {
-      return z
-        .array(CustomerMessageSchema)
-        .meta({ description: `The latest ${CUSTOMER_MESSAGES_SHOWN} messages both ways, oldest first` });
-    },
+    orders: z.array(OrderSchema).meta({ description: `The newest ${CUSTOMER_ORDERS_SHOWN} orders, newest first` }),
+    messages: z.array(CustomerMessageSchema).meta({ description: `The latest ${CUSTOMER_MESSAGES_SHOWN} messages both ways, oldest first` }),
   })
   .meta({ id: "CustomerDetail" });
 export type CustomerDetail = z.infer<typeof CustomerDetailSchema>;

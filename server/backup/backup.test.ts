@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { seedDemo } from "../../scripts/demo-data";
 import { createSecretBox } from "../crypto";
 import { openPglite, type Database } from "../db/client";
+import { queryRows } from "../db/rows";
 import { products } from "../db/schema";
 import { createBotSettings, getBotSettings } from "../shop/settings";
 import { createDiskStorage, type ObjectStorage } from "../storage";
@@ -88,10 +89,11 @@ async function seedShop(database: Database, storage: ObjectStorage): Promise<voi
 async function contents(database: Database): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = {};
   for (const table of shopTables()) {
-    const result = (await database.db.execute(
+    const result = await queryRows<{ row: string }>(
+      database.db,
       sql.raw(`select t::text as row from "${table.name}" t order by t::text`),
-    )) as unknown as { rows: { row: string }[] };
-    out[table.name] = result.rows.map((row) => row.row);
+    );
+    out[table.name] = result.map((row) => row.row);
   }
   return out;
 }

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import { sql } from "drizzle-orm";
 import type { Database } from "../db/client";
+import { queryRows } from "../db/rows";
 import type { ObjectStorage } from "../storage";
 import { BackupError, checksumText, CHUNK_BYTES, createArchiveWriter, createRowsChecksum, FORMAT, VERSION, type ArchiveWriter } from "./archive";
 import { appliedMigrations, shopTables, type TableInfo } from "./tables";
@@ -116,11 +117,13 @@ export async function writeTable(writer: ArchiveWriter, tx: Executor, table: Tab
           sql`, `,
         )})`
       : sql``;
-    const result = (await tx.execute(
+    // Annotated rather than queryRows<...>: its type would otherwise be inferred in a circle (`after` reads `last`).
+    const result: Record<string, string | null>[] = await queryRows(
+      tx,
       sql`select ${selectList} from ${sql.identifier(table.name)} as t ${after} order by ${keyList} limit ${rowsPerBatch}`,
-    )) as unknown as { rows: Record<string, string | null>[] };
-    if (result.rows.length === 0) break;
-    const rows = result.rows.map((row) => columns.map((name) => row[name] ?? null));
+    );
+    if (result.length === 0) break;
+    const rows = result.map((row) => columns.map((name) => row[name] ?? null));
     await writer.write({ type: "rows", rows });
     for (const row of rows) checksum.add(row);
     written += rows.length;
@@ -144,10 +147,11 @@ async function tableChecksum(tx: Executor, name: string, columns: string[]): Pro
   const values = columns.map((column) => sql`coalesce(to_json(t.${sql.identifier(column)}::text)::text, 'null')`);
   const rowJson = sql`'[' || ${sql.join(values, sql` || ',' || `)} || ']'`;
   const digest = sql`('x' || encode(substr(sha256(convert_to(${rowJson}, 'UTF8')), 1, 8), 'hex'))::bit(64)::bigint`;
-  const result = (await tx.execute(
+  const result = await queryRows<{ n: number; sum: string }>(
+    tx,
     sql`select count(*)::int as n, coalesce(sum(${digest}), 0)::text as sum from ${sql.identifier(name)} as t`,
-  )) as unknown as { rows: { n: number; sum: string }[] };
-  return { count: Number(result.rows[0]!.n), checksum: checksumText(BigInt(result.rows[0]!.sum)) };
+  );
+  return { count: Number(result[0]!.n), checksum: checksumText(BigInt(result[0]!.sum)) };
 }
 
 /**

@@ -5,6 +5,7 @@ import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPglite, type Database } from "../db/client";
+import { queryRows } from "../db/rows";
 import { createDiskStorage } from "../storage";
 import { createTestDatabase } from "../testing/database";
 import { type BackupRecord } from "./archive";
@@ -203,10 +204,11 @@ async function emptyAll(database: Database): Promise<void> {
 async function contents(database: Database): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = {};
   for (const table of shopTables()) {
-    const result = (await database.db.execute(
+    const result = await queryRows<{ row: string }>(
+      database.db,
       sql.raw(`select t::text as row from "${table.name}" t order by t::text`),
-    )) as unknown as { rows: { row: string }[] };
-    out[table.name] = result.rows.map((row) => row.row);
+    );
+    out[table.name] = result.map((row) => row.row);
   }
   return out;
 }
@@ -263,12 +265,12 @@ describe.each(engines)("backup paging on $name", ({ name, open }) => {
     const pagesRead: Record<string, unknown>[][] = [];
     const faulty = {
       execute: (async (query: Parameters<Database["db"]["execute"]>[0]) => {
-        const result = (await source.db.execute(query)) as unknown as { rows: Record<string, unknown>[] };
-        if (result.rows.length > 0 && "update_id" in result.rows[0]!) {
-          pagesRead.push(result.rows);
-          if (pagesRead.length === 2) result.rows[0] = { ...pagesRead[0]!.at(-1)! };
+        const rows = await queryRows<Record<string, unknown>>(source.db, query);
+        if (rows.length > 0 && "update_id" in rows[0]!) {
+          pagesRead.push(rows);
+          if (pagesRead.length === 2) rows[0] = { ...pagesRead[0]!.at(-1)! };
         }
-        return result;
+        return { rows };
       }) as unknown as Database["db"]["execute"],
     };
     const records: BackupRecord[] = [];

@@ -1,6 +1,7 @@
 import { getTableName, is, sql, Table } from "drizzle-orm";
 import { getTableConfig, type PgTable } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../db/client";
+import { queryRows } from "../db/rows";
 import * as schema from "../db/schema";
 
 /** What backup and restore need to know of one table of the shop. */
@@ -58,10 +59,8 @@ export function shopTables(): TableInfo[] {
 export async function nonEmptyTables(db: DbOrTx, tables: TableInfo[]): Promise<{ name: string; rows: number }[]> {
   const found: { name: string; rows: number }[] = [];
   for (const table of tables) {
-    const result = (await db.execute(sql`select count(*)::int as n from ${sql.identifier(table.name)}`)) as unknown as {
-      rows: { n: number }[];
-    };
-    const rows = Number(result.rows[0]!.n);
+    const result = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from ${sql.identifier(table.name)}`);
+    const rows = Number(result[0]!.n);
     if (rows > 0) found.push({ name: table.name, rows });
   }
   return found;
@@ -69,8 +68,9 @@ export async function nonEmptyTables(db: DbOrTx, tables: TableInfo[]): Promise<{
 
 /** The migrations drizzle applied to this database (drizzle.__drizzle_migrations), oldest first. */
 export async function appliedMigrations(db: DbOrTx): Promise<{ hash: string; createdAt: string }[]> {
-  const result = (await db.execute(
+  const result = await queryRows<{ hash: string; created_at: string }>(
+    db,
     sql`select hash, created_at::text as created_at from drizzle.__drizzle_migrations order by created_at, id`,
-  )) as unknown as { rows: { hash: string; created_at: string }[] };
-  return result.rows.map((row) => ({ hash: row.hash, createdAt: row.created_at }));
+  );
+  return result.map((row) => ({ hash: row.hash, createdAt: row.created_at }));
 }

@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "./client";
 import { createLocks } from "./leader";
+import { queryRows } from "./rows";
 import { orders } from "./schema";
 import { createTestDatabase } from "../testing/database";
 import { runUpkeep, startDatabaseUpkeep, upkeepNeeded } from "./upkeep";
@@ -32,14 +33,14 @@ describe("database upkeep", () => {
   });
 
   const ordersRel = async () =>
-    ((await database.db.execute(sql`select relallvisible, reltuples from pg_class where relname = 'orders'`)) as unknown as { rows: Rel[] }).rows[0]!;
+    (await queryRows<Rel>(database.db, sql`select relallvisible, reltuples from pg_class where relname = 'orders'`))[0]!;
 
   it("is needed on PGlite always, and on PostgreSQL exactly when its autovacuum is off", async () => {
     if (database.kind === "pglite") {
       expect(await upkeepNeeded(database)).toBe(true);
     } else {
-      const setting = (await database.db.execute(sql`show autovacuum`)) as unknown as { rows: { autovacuum: string }[] };
-      expect(await upkeepNeeded(database)).toBe(setting.rows[0]!.autovacuum === "off");
+      const setting = await queryRows<{ autovacuum: string }>(database.db, sql`show autovacuum`);
+      expect(await upkeepNeeded(database)).toBe(setting[0]!.autovacuum === "off");
     }
   });
 

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Database, DbOrTx } from "./client";
 import type { Locks } from "./leader";
+import { queryRows } from "./rows";
 
 // The database's own housekeeping, when nobody else does it. PostgreSQL's autovacuum removes dead row
 // versions, keeps each table's visibility map (which lets an index answer alone: the dashboard's
@@ -19,21 +20,17 @@ export const UPKEEP_INTERVAL_MS = 60 * 60_000;
 /** PGlite always; PostgreSQL only when its autovacuum is off. */
 export async function upkeepNeeded(database: Pick<Database, "db" | "kind">): Promise<boolean> {
   if (database.kind === "pglite") return true;
-  const result = (await database.db.execute(sql`select current_setting('autovacuum') as autovacuum`)) as unknown as {
-    rows: { autovacuum: string }[];
-  };
-  return result.rows[0]?.autovacuum !== "on";
+  const result = await queryRows<{ autovacuum: string }>(database.db, sql`select current_setting('autovacuum') as autovacuum`);
+  return result[0]?.autovacuum !== "on";
 }
 
 /** One pass: VACUUM (ANALYZE) of each of the shop's tables in turn; a table someone holds locked is skipped this time. */
 export async function runUpkeep(db: DbOrTx): Promise<{ tables: number }> {
-  const result = (await db.execute(sql`select tablename from pg_tables where schemaname = 'public' order by tablename`)) as unknown as {
-    rows: { tablename: string }[];
-  };
-  for (const { tablename } of result.rows) {
+  const result = await queryRows<{ tablename: string }>(db, sql`select tablename from pg_tables where schemaname = 'public' order by tablename`);
+  for (const { tablename } of result) {
     await db.execute(sql`vacuum (analyze, skip_locked) ${sql.identifier(tablename)}`);
   }
-  return { tables: result.rows.length };
+  return { tables: result.length };
 }
 
 export type UpkeepLogger = {

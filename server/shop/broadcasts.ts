@@ -3,6 +3,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import type { BroadcastAudience, BroadcastInput, BroadcastProgress, BroadcastStatus, BroadcastSummary } from "../../contract";
 import { BROADCASTS_LISTED } from "../../contract";
 import type { Db, DbOrTx } from "../db/client";
+import { queryRows } from "../db/rows";
 import {
   blockedCustomers,
   botCustomers,
@@ -49,7 +50,7 @@ export const FAILED_UNKNOWN_OUTCOME = "The server stopped while this message was
  */
 export async function recordBotStart(db: DbOrTx, telegramUserId: string, telegramUsername: string | null, now: Date): Promise<{ wasOptedOut: boolean }> {
   // One statement (every /start runs it: docs/decisions/0016), and no write when nothing changed.
-  const result = (await db.execute(sql`
+  const result = await queryRows<{ was_opted_out: boolean }>(db, sql`
     with before as (select opted_out_at from ${botCustomers} where telegram_user_id = ${telegramUserId})
     insert into ${botCustomers} (telegram_user_id, telegram_username, started_at)
     values (${telegramUserId}, ${telegramUsername}, ${now.toISOString()}::timestamptz)
@@ -57,8 +58,8 @@ export async function recordBotStart(db: DbOrTx, telegramUserId: string, telegra
       set telegram_username = excluded.telegram_username, opted_out_at = null, unreachable_at = null
       where ${botCustomers}.opted_out_at is not null or ${botCustomers}.unreachable_at is not null
         or ${botCustomers}.telegram_username is distinct from excluded.telegram_username
-    returning (select opted_out_at from before) is not null as was_opted_out`)) as unknown as { rows: { was_opted_out: boolean }[] };
-  return { wasOptedOut: result.rows[0]?.was_opted_out === true };
+    returning (select opted_out_at from before) is not null as was_opted_out`);
+  return { wasOptedOut: result[0]?.was_opted_out === true };
 }
 
 /**
@@ -270,12 +271,12 @@ function toProgress(row: CountsRow): BroadcastProgress {
 }
 
 export async function getBroadcastProgress(db: DbOrTx, id: string): Promise<BroadcastProgress> {
-  const result = (await db.execute(sql`
+  const result = await queryRows<CountsRow>(db, sql`
     select b.id, b.total, ${counts}
     from ${broadcasts} b left join ${broadcastRecipients} r on r.broadcast_id = b.id
     where b.id = ${id} and b.kind = 'broadcast'
-    group by b.id`)) as unknown as { rows: CountsRow[] };
-  const row = result.rows[0];
+    group by b.id`);
+  const row = result[0];
   if (!row) throw notFound("Broadcast not found");
   return toProgress(row);
 }
@@ -289,12 +290,12 @@ export async function listBroadcasts(db: DbOrTx): Promise<BroadcastSummary[]> {
     .orderBy(desc(broadcasts.createdAt), desc(broadcasts.id))
     .limit(BROADCASTS_LISTED);
   if (latest.length === 0) return [];
-  const result = (await db.execute(sql`
+  const result = await queryRows<CountsRow>(db, sql`
     select b.id, b.total, ${counts}
     from ${broadcasts} b left join ${broadcastRecipients} r on r.broadcast_id = b.id
     where b.id in (${sql.join(latest.map((b) => sql`${b.id}::uuid`), sql`, `)})
-    group by b.id`)) as unknown as { rows: CountsRow[] };
-  const byId = new Map(result.rows.map((row) => [row.id, toProgress(row)]));
+    group by b.id`);
+  const byId = new Map(result.map((row) => [row.id, toProgress(row)]));
   return latest.map((b) => {
     const audience = b.audience.kind === "restock" ? { kind: "all" as const } : b.audience;
     return { ...byId.get(b.id)!, text: b.text, imageUrl: b.imageUrl, audience, createdAt: b.createdAt.toISOString() };
@@ -334,7 +335,7 @@ export async function claimNextRecipient(db: Db, options: { ratePerSecond?: numb
   return db.transaction(async (tx) => {
     await tx.execute(sql`select ${CLAIM_LOCK}`);
     // One statement claims the next row, if the overall rate allows one more and its chat may have one.
-    const claimed = (await tx.execute(sql`
+    const claimed = await queryRows<{ broadcast_id: string; telegram_user_id: string; text: string; image_url: string | null; product_id: string | null }>(tx, sql`
       with next as (
         select p.broadcast_id, p.telegram_user_id from ${broadcastRecipients} p
         where (select count(*) from ${broadcastRecipients} w where w.claimed_at > clock_timestamp() - ${window}) < ${rate}
@@ -350,10 +351,8 @@ export async function claimNextRecipient(db: Db, options: { ratePerSecond?: numb
       update ${broadcastRecipients} r set state = 'sending', claimed_at = clock_timestamp()
       from next, ${broadcasts} b
       where r.broadcast_id = next.broadcast_id and r.telegram_user_id = next.telegram_user_id and b.id = r.broadcast_id
-      returning r.broadcast_id, r.telegram_user_id, b.text, b.image_url, b.product_id`)) as unknown as {
-      rows: { broadcast_id: string; telegram_user_id: string; text: string; image_url: string | null; product_id: string | null }[];
-    };
-    const row = claimed.rows[0];
+      returning r.broadcast_id, r.telegram_user_id, b.text, b.image_url, b.product_id`);
+    const row = claimed[0];
     if (row) {
       return {
         kind: "claimed",
@@ -362,16 +361,14 @@ export async function claimNextRecipient(db: Db, options: { ratePerSecond?: numb
     }
     // Nothing claimed: the rate is used up (wait until the oldest claim leaves the window), the waiting
     // rows are held back by their chat's interval or a retry_after (look again soon), or none wait.
-    const state = (await tx.execute(sql`
+    const state = await queryRows<{ recent: number; rate_wait_ms: number | null; pending_wait_ms: number | null }>(tx, sql`
       select
         (select count(*)::int from ${broadcastRecipients} where claimed_at > clock_timestamp() - ${window}) as recent,
         (select extract(epoch from (min(claimed_at) + ${window} - clock_timestamp())) * 1000
           from ${broadcastRecipients} where claimed_at > clock_timestamp() - ${window})::float8 as rate_wait_ms,
         (select extract(epoch from (min(not_before) - clock_timestamp())) * 1000
-          from ${broadcastRecipients} where state = 'pending')::float8 as pending_wait_ms`)) as unknown as {
-      rows: { recent: number; rate_wait_ms: number | null; pending_wait_ms: number | null }[];
-    };
-    const { recent, rate_wait_ms: rateWait, pending_wait_ms: pendingWait } = state.rows[0]!;
+          from ${broadcastRecipients} where state = 'pending')::float8 as pending_wait_ms`);
+    const { recent, rate_wait_ms: rateWait, pending_wait_ms: pendingWait } = state[0]!;
     if (pendingWait === null) return { kind: "idle" };
     if (Number(recent) >= rate) return { kind: "wait", ms: Math.max(1, Math.ceil(Number(rateWait ?? 1))) };
     return { kind: "wait", ms: Math.min(Math.max(50, Math.ceil(Number(pendingWait))), 1_000) };

@@ -3,6 +3,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MessageListQuerySchema, OrderListQuerySchema } from "../../contract";
 import type { Database } from "../db/client";
+import { queryRows } from "../db/rows";
 import { createTestDatabase } from "../testing/database";
 import { customerMessages, orders } from "../db/schema";
 import { addressTokenMatch, protectAddress } from "./address-vault";
@@ -72,8 +73,8 @@ describe("the paged lists' query plans", () => {
   });
 
   const plan = async (query: SQL | { getSQL(): SQL }) => {
-    const result = (await database.db.execute(sql`explain ${query}`)) as unknown as { rows: Record<string, string>[] };
-    return result.rows.map((row) => Object.values(row)[0]).join("\n");
+    const result = await queryRows<Record<string, string>>(database.db, sql`explain ${query}`);
+    return result.map((row) => Object.values(row)[0]).join("\n");
   };
 
   // Each case with the index it must read (the planner may add others to a BitmapOr).

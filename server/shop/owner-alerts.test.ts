@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Database } from "../db/client";
+import { queryRows } from "../db/rows";
 import { orders, ownerAlertSettings, products } from "../db/schema";
 import { createTestDatabase } from "../testing/database";
 import { insertCustomerMessage, insertOrder, insertProduct } from "../testing/factories";
@@ -32,7 +33,7 @@ describe("owner alerts", () => {
   let database: Database;
   const db = () => database.db;
   const outbox = async () =>
-    ((await db().execute(sql`select kind, ref, payload, state from owner_alerts order by id`)) as unknown as { rows: OutboxRow[] }).rows;
+    queryRows<OutboxRow>(db(), sql`select kind, ref, payload, state from owner_alerts order by id`);
 
   beforeAll(async () => {
     database = await createTestDatabase();

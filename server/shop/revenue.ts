@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { ORDER_STATUSES, type RevenueQuery, type RevenueReport } from "../../contract";
 import type { DbOrTx } from "../db/client";
+import { queryRows } from "../db/rows";
 import { orderItems, orders } from "../db/schema";
 import { isRevenue } from "./stats";
 
@@ -26,7 +27,7 @@ export async function getRevenueReport(db: DbOrTx, query: RevenueQuery, now: Dat
   const from = sql`(${first} at time zone ${timeZone})`;
   const to = sql`((${last} + ${step}) at time zone ${timeZone})`;
 
-  const series = (await db.execute(sql`
+  const series = await queryRows<{ date: string; revenue: string; orders: number }>(db, sql`
     with buckets as (select generate_series(${first}, ${last}, ${step}) as bucket),
     sales as (
       select date_trunc(${unit}, ${orders.paidAt} at time zone ${timeZone}) as bucket,
@@ -39,9 +40,9 @@ export async function getRevenueReport(db: DbOrTx, query: RevenueQuery, now: Dat
       coalesce(sales.revenue, 0)::numeric(14, 2)::text as revenue,
       coalesce(sales.orders, 0)::int as orders
     from buckets left join sales on sales.bucket = buckets.bucket
-    order by buckets.bucket`)) as unknown as { rows: { date: string; revenue: string; orders: number }[] };
+    order by buckets.bucket`);
 
-  const bestSellers = (await db.execute(sql`
+  const bestSellers = await queryRows<{ productId: string; name: string | null; quantity: number; revenue: string }>(db, sql`
     select ${orderItems.productId} as "productId",
       (array_agg(${orderItems.productName} order by ${orders.paidAt} desc))[1] as name,
       sum(${orderItems.quantity})::int as quantity,
@@ -50,18 +51,18 @@ export async function getRevenueReport(db: DbOrTx, query: RevenueQuery, now: Dat
     where ${isRevenue} and ${orders.paidAt} >= ${from} and ${orders.paidAt} < ${to}
     group by ${orderItems.productId}
     order by quantity desc, sum(${orderItems.price} * ${orderItems.quantity}) desc, ${orderItems.productId}
-    limit ${BEST_SELLERS}`)) as unknown as { rows: { productId: string; name: string | null; quantity: number; revenue: string }[] };
+    limit ${BEST_SELLERS}`);
 
-  const byStatus = (await db.execute(sql`
+  const byStatus = await queryRows<{ status: string; count: number }>(db, sql`
     select ${orders.status} as status, count(*)::int as count from ${orders}
     where ${orders.createdAt} >= ${from} and ${orders.createdAt} < ${to} and not ${orders.isTest}
-    group by ${orders.status}`)) as unknown as { rows: { status: string; count: number }[] };
-  const counts = new Map(byStatus.rows.map((row) => [row.status, Number(row.count)]));
+    group by ${orders.status}`);
+  const counts = new Map(byStatus.map((row) => [row.status, Number(row.count)]));
 
   return {
     unit,
-    series: series.rows.map((row) => ({ date: row.date, revenue: String(row.revenue), orders: Number(row.orders) })),
-    bestSellers: bestSellers.rows.map((row) => ({
+    series: series.map((row) => ({ date: row.date, revenue: String(row.revenue), orders: Number(row.orders) })),
+    bestSellers: bestSellers.map((row) => ({
       productId: row.productId,
       name: row.name ?? "Deleted product",
       quantity: Number(row.quantity),

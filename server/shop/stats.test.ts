@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ORDER_STATUSES } from "../../contract";
 import type { Database } from "../db/client";
+import { queryRows } from "../db/rows";
 import { orderItems, orders } from "../db/schema";
 import { PAYMENT_STATUSES } from "../payments/gateway";
 import { createTestDatabase } from "../testing/database";
@@ -90,9 +91,9 @@ describe("the dashboard's all-time revenue", () => {
         const stats = await getDashboardStats(db, new Date(), "Europe/London");
         expect(stats.totalRevenue).toBe(await recountTotalRevenue(db));
         // The recount itself leaves test orders out: the same sum over real orders only.
-        const real = await db.execute(sql`select coalesce(sum(total_amount), 0)::numeric(14, 2)::text as total from orders
+        const real = await queryRows<{ total: string }>(db, sql`select coalesce(sum(total_amount), 0)::numeric(14, 2)::text as total from orders
           where status in ('processing', 'dispatched', 'completed') and payment_status is distinct from 'refunded' and not is_test`);
-        expect(stats.totalRevenue).toBe((real as unknown as { rows: { total: string }[] }).rows[0]!.total);
+        expect(stats.totalRevenue).toBe(real[0]!.total);
       }),
       { numRuns: 40 },
     );

@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { DashboardStats } from "../../contract";
 import type { DbOrTx } from "../db/client";
+import { queryRows } from "../db/rows";
 import { customerMessages, orders, products } from "../db/schema";
 
 /** Orders whose money arrived (DESIGN decision 6). */
@@ -30,10 +31,8 @@ export const isLowStock = sql`${products.stock} <= ${products.lowStockThreshold}
  * Revenues are two-decimal strings ("0.00" when nothing was sold).
  */
 export async function getDashboardStats(db: DbOrTx, now: Date, timeZone: string): Promise<DashboardStats> {
-  const result = (await db.execute(dashboardStatsQuery(now, timeZone))) as unknown as {
-    rows: Record<keyof DashboardStats, string | number>[];
-  };
-  const row = result.rows[0]!;
+  const result = await queryRows<Record<keyof DashboardStats, string | number>>(db, dashboardStatsQuery(now, timeZone));
+  const row = result[0]!;
   return {
     totalProducts: Number(row.totalProducts),
     pendingOrders: Number(row.pendingOrders),
@@ -72,8 +71,9 @@ export function dashboardStatsQuery(now: Date, timeZone: string): SQL {
 
 /** All-time revenue counted the slow way, over every order: what the running total must always equal. */
 export async function recountTotalRevenue(db: DbOrTx): Promise<string> {
-  const result = (await db.execute(
+  const result = await queryRows<{ total: string }>(
+    db,
     sql`select coalesce(sum(${orders.totalAmount}) filter (where ${isRevenue}), 0)::numeric(14, 2)::text as total from ${orders}`,
-  )) as unknown as { rows: { total: string }[] };
-  return result.rows[0]!.total;
+  );
+  return result[0]!.total;
 }

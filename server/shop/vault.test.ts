@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db/client";
+import { queryRows } from "../db/rows";
 import { customerMessages, orders } from "../db/schema";
 import { createTestDatabase, TEST_MASTER_KEY } from "../testing/database";
 import { insertCustomerMessage, insertOrder } from "../testing/factories";
@@ -140,8 +141,8 @@ describe("what an earlier version stored in clear", () => {
         (select json_agg(c) from bot_conversations c) as c, (select json_agg(a) from audit_log a) as a`)) as unknown,
     );
     expect(raw).not.toMatch(/Old Timer|Past Lane|old clear message/);
-    const columns = (await db().execute(sql`select column_name from information_schema.columns where table_name = 'orders'`)) as unknown as { rows: { column_name: string }[] };
-    expect(columns.rows.map((row) => row.column_name)).not.toContain("shipping_address");
+    const columns = await queryRows<{ column_name: string }>(db(), sql`select column_name from information_schema.columns where table_name = 'orders'`);
+    expect(columns.map((row) => row.column_name)).not.toContain("shipping_address");
 
     const [row] = await db().select().from(orders);
     expect(await revealAddress(db(), row!)).toMatchObject({ kind: "clear", address: { name: "Old Timer", postcode: "OT1 1AA", contact: null } });

@@ -7,6 +7,7 @@ import { telegramUpdates } from "../db/schema";
 import { createTestDatabase } from "../testing/database";
 import { silentLog } from "../testing/bot-harness";
 import { groupCommit } from "../db/group-commit";
+import { queryRows } from "../db/rows";
 import { openConversation, saveConversation } from "../shop/conversations";
 import { recordBotStart } from "../shop/broadcasts";
 import {
@@ -215,10 +216,11 @@ describe("the inbox of Telegram updates", () => {
           // It waits on the first one's row in the unique index until this transaction commits.
           await expect
             .poll(async () => {
-              const waiting = (await second.db.execute(
+              const waiting = await queryRows<{ n: number }>(
+                second.db,
                 sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
-              )) as unknown as { rows: { n: number }[] };
-              return waiting.rows[0]!.n;
+              );
+              return waiting[0]!.n;
             })
             .toBeGreaterThan(0);
         }
@@ -236,7 +238,7 @@ describe("the inbox of Telegram updates", () => {
     const { db } = database;
     await storeUpdate(db, BOT, message(1, 1), new Date());
     const setting = async (on: typeof db | Parameters<Parameters<typeof db.transaction>[0]>[0]) =>
-      ((await on.execute(sql`show synchronous_commit`)) as unknown as { rows: { synchronous_commit: string }[] }).rows[0]!.synchronous_commit;
+      (await queryRows<{ synchronous_commit: string }>(on, sql`show synchronous_commit`))[0]!.synchronous_commit;
     await db.transaction(async (tx) => {
       await markHandled(tx, BOT, [1], new Date());
       expect(await setting(tx)).toBe("off");
@@ -477,8 +479,8 @@ describe("the inbox of Telegram updates", () => {
     const { db } = database;
     const vacuums = async () =>
       Number(
-        ((await db.execute(sql`select vacuum_count from pg_stat_user_tables where relname = 'telegram_updates'`)) as unknown as { rows: { vacuum_count: number | string }[] })
-          .rows[0]!.vacuum_count,
+        (await queryRows<{ vacuum_count: number | string }>(db, sql`select vacuum_count from pg_stat_user_tables where relname = 'telegram_updates'`))[0]!
+          .vacuum_count,
       );
     const before = await vacuums();
     const worker = startInboxWorker({ db, botId: BOT, now: () => new Date(), log: silentLog, vacuumEvery: 5, handle: async () => {} });

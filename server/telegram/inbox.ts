@@ -2,6 +2,7 @@ import { and, eq, inArray, isNotNull, isNull, lt, ne, or, sql } from "drizzle-or
 import type { Update } from "grammy/types";
 import type { DbOrTx } from "../db/client";
 import { groupCommit } from "../db/group-commit";
+import { queryRows } from "../db/rows";
 import { telegramUpdates } from "../db/schema";
 
 // The inbox (DESIGN decision 11, docs/decisions/0012-telegram-inbox.md): an update from Telegram is
@@ -152,7 +153,7 @@ async function insertUpdates(
     (update) =>
       sql`(${botId}::bigint, ${update.update_id}::bigint, ${receivedAt}::timestamptz, ${chatKeyOf(update)}::text, ${JSON.stringify(update)}::jsonb, ${claim.has(update.update_id)}::boolean)`,
   );
-  const result = (await db.execute(sql`
+  const result = await queryRows<{ update_id: number | string; claimed: boolean; conversation: unknown; start_record: unknown }>(db, sql`
     with ${marks}
     incoming (bot_id, update_id, received_at, chat_key, payload, may_claim) as (values ${sql.join(rows, sql`, `)}),
     decided as (
@@ -172,10 +173,8 @@ async function insertUpdates(
       case when t.claimed_until is not null then (select c.state from bot_conversations c where c.telegram_user_id = t.chat_key) end as conversation,
       case when t.claimed_until is not null then
         (select json_build_object('username', b.telegram_username, 'reachable', b.opted_out_at is null and b.unreachable_at is null)
-           from bot_customers b where b.telegram_user_id = t.chat_key) end as start_record`)) as unknown as {
-    rows: { update_id: number | string; claimed: boolean; conversation: unknown; start_record: unknown }[];
-  };
-  for (const row of result.rows) {
+           from bot_customers b where b.telegram_user_id = t.chat_key) end as start_record`);
+  for (const row of result) {
     inserted.set(Number(row.update_id), {
       claimed: row.claimed,
       conversation: parseJson(row.conversation),
@@ -251,7 +250,7 @@ export async function claimUpdates(db: DbOrTx, botId: number, limit: number, cla
 }
 
 async function claimOnce(db: DbOrTx, botId: number, limit: number, claimMs: number): Promise<ClaimedUpdate[]> {
-  const result = (await db.execute(sql`
+  const result = await queryRows<{ update_id: number | string; payload: Update | string | null; attempts: number; conversation: unknown; start_record: unknown }>(db, sql`
     update telegram_updates as t
        set claimed_until = now() + ${claimMs} * interval '1 millisecond', attempts = t.attempts + 1
       from (
@@ -271,10 +270,8 @@ async function claimOnce(db: DbOrTx, botId: number, limit: number, claimMs: numb
     returning t.update_id, t.payload, t.attempts,
       (select c.state from bot_conversations c where c.telegram_user_id = t.chat_key) as conversation,
       (select json_build_object('username', b.telegram_username, 'reachable', b.opted_out_at is null and b.unreachable_at is null)
-         from bot_customers b where b.telegram_user_id = t.chat_key) as start_record`)) as unknown as {
-    rows: { update_id: number | string; payload: Update | string | null; attempts: number; conversation: unknown; start_record: unknown }[];
-  };
-  return result.rows
+         from bot_customers b where b.telegram_user_id = t.chat_key) as start_record`);
+  return result
     .map((row) => ({
       updateId: Number(row.update_id),
       update: parseJson(row.payload) as Update | null,

@@ -7,6 +7,7 @@ import { startFakeTelegram, type FakeTelegram } from "../testing/fake-telegram";
 import { createBroadcastSender, type BroadcastSender } from "./broadcast-sender";
 import { OPTED_OUT_REPLY } from "./features/opt-out";
 import { OPTED_IN_REPLY } from "./features/start";
+import { queryRows } from "../db/rows";
 
 // /stop and /start (issue 14, item 3): a customer who sent /stop gets no broadcast, with a reply
 // saying so; /start brings them back, and the next broadcast reaches them.
@@ -67,7 +68,7 @@ describe("/stop and /start for broadcasts", () => {
     await db.execute(sql`create function count_start_upsert() returns trigger language plpgsql as $$
       begin insert into start_upserts values (new.telegram_user_id); return new; end $$`);
     await db.execute(sql`create trigger count_start_upsert before insert on bot_customers for each row execute function count_start_upsert()`);
-    const upserts = async () => ((await db.execute(sql`select count(*)::int as n from start_upserts`)) as unknown as { rows: { n: number }[] }).rows[0];
+    const upserts = async () => (await queryRows<{ n: number }>(db, sql`select count(*)::int as n from start_upserts`))[0];
     try {
       const cara = shop.customer(94_000_003, "cara");
       await cara.send("/start");

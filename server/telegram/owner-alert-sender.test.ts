@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openPostgres, type Database } from "../db/client";
+import { queryRows } from "../db/rows";
 import { orders } from "../db/schema";
 import { addToCart } from "../shop/cart";
 import { checkout } from "../shop/checkout";
@@ -60,7 +61,7 @@ describe("the owner alert sender", () => {
 
   type Row = { id: number; kind: string; state: string; attempts: number; error: string | null };
   const outbox = async () =>
-    ((await server.deps.db.execute(sql`select id, kind, state, attempts, error from owner_alerts order by id`)) as unknown as { rows: Row[] }).rows;
+    queryRows<Row>(server.deps.db, sql`select id, kind, state, attempts, error from owner_alerts order by id`);
 
   /** Waits until no alert is waiting or in a sender's hands. */
   async function drained(timeoutMs = 10_000) {

@@ -11,6 +11,7 @@ import { startFakeNowPayments, type FakeNowPayments } from "../testing/fake-nowp
 import { startFakeTelegram, type FakeTelegram } from "../testing/fake-telegram";
 import { TEST_IPN_SECRET, TEST_NOWPAYMENTS_API_KEY } from "../testing/payments-setup";
 import { postIpn } from "../testing/sign-ipn";
+import { queryRows } from "../db/rows";
 
 // Owner-only mode end to end on the server (issue 15, item 2): the owner turns private addresses on
 // with a key made as the browser makes it, a customer buys through the bot, and afterwards the
@@ -97,8 +98,8 @@ describe("a purchase with private addresses on", () => {
     expect(row!.status).toBe("processing");
     const tables = (Object.values(schema) as unknown[]).filter((value): value is Table => is(value, Table)).map((table) => getTableName(table));
     for (const table of tables) {
-      const result = (await db.execute(sql.raw(`select * from "${table}"`))) as unknown as { rows: unknown[] };
-      const text = JSON.stringify(result.rows);
+      const result = await queryRows<unknown>(db, sql.raw(`select * from "${table}"`));
+      const text = JSON.stringify(result);
       for (const clear of CLEAR) expect(text, `${table} holds "${clear}"`).not.toContain(clear);
     }
     // The server's own reader gets the sealed form back, never the address.

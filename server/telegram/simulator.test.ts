@@ -11,6 +11,7 @@ import { startFakeNowPayments, type FakeNowPayments } from "../testing/fake-nowp
 import { startFakeTelegram, type FakeTelegram } from "../testing/fake-telegram";
 import { TEST_IPN_SECRET, TEST_NOWPAYMENTS_API_KEY } from "../testing/payments-setup";
 import { postIpn } from "../testing/sign-ipn";
+import { queryRows } from "../db/rows";
 
 // Bot Preview's chat simulator (issue 14, item 1; docs/decisions/0023): the admin plays the test
 // customer through the real bot; nothing reaches Telegram or the payment gateway, the test order is
@@ -210,8 +211,8 @@ describe("the chat simulator", () => {
     expect(csv.status).toBe(200);
     expect(await csv.text()).not.toContain(testOrderId.slice(0, 8));
     // No owner alert: the owner is the one playing the test customer.
-    const alerts = await setup.shop.server.deps.db.execute(sql`select kind, ref from owner_alerts where ref = ${testOrderId}`);
-    expect((alerts as unknown as { rows: unknown[] }).rows).toEqual([]);
+    const alerts = await queryRows<unknown>(setup.shop.server.deps.db, sql`select kind, ref from owner_alerts where ref = ${testOrderId}`);
+    expect(alerts).toEqual([]);
     // No broadcast reaches the test customer, though /start recorded them like anyone.
     await recordBotStart(setup.shop.server.deps.db, "777000111", null, new Date());
     const broadcast = await createBroadcast(setup.shop.server.deps.db, { text: "News", imageUrl: null, audience: { kind: "all" } }, new Date());

@@ -1,5 +1,6 @@
 import { getTableName, is, sql, Table } from "drizzle-orm";
 import type { DbOrTx } from "../db/client";
+import { queryRows } from "../db/rows";
 import * as schema from "../db/schema";
 
 /**
@@ -20,10 +21,11 @@ export async function databaseChecksum(db: DbOrTx): Promise<string> {
     .sort();
   const parts: string[] = [];
   for (const name of names) {
-    const result = (await db.execute(
+    const result = await queryRows<{ hash: string }>(
+      db,
       sql.raw(`select md5(coalesce(string_agg(t::text, ',' order by t::text), '')) as hash from "${name}" t`),
-    )) as unknown as { rows: { hash: string }[] };
-    parts.push(`${name}:${result.rows[0]!.hash}`);
+    );
+    parts.push(`${name}:${result[0]!.hash}`);
   }
   return parts.join(" ");
 }

@@ -6,7 +6,7 @@ import { orders } from "../../db/schema";
 import { useAdminServer } from "../../testing/app";
 import { insertOrder } from "../../testing/factories";
 import { addressTerms, searchTerms } from "../../shop/address-vault";
-import { minutesAfter, nextLink, walkPages } from "./list-pages";
+import { minutesAfter, nextLink, walkPages } from "../../testing/list-pages";
 
 // GET /api/orders with limit, cursor, filters, search and sorts (issue 12): the Orders screen pages
 // on the server. Without limit it still answers the whole list (SPEC §7).

@@ -1,0 +1,125 @@
+import { z } from "zod";
+import { DateTimestampSchema, MoneySchema, OBJECT_PATH_PATTERN, wholeNumber } from "./common";
+import { IdSchema, listSort, MAX_MONEY, MoneyTextSchema, optionalText, searchText, uuidOrNull } from "./fields";
+import { PageQuerySchema } from "./paging";
+
+// The catalogue: categories, products, their images, and the product list's query.
+
+export const MAX_IMAGE_BYTES = 5_242_880;
+
+// --- Categories ---
+export const CategoryInputSchema = z.object({
+  name: z.string().trim().min(1, "Category Name is required").max(200),
+  description: optionalText,
+  icon: optionalText,
+  parentId: uuidOrNull,
+});
+export type CategoryInput = z.input<typeof CategoryInputSchema>;
+export const CategorySchema = z
+  .object({
+    id: IdSchema,
+    name: z.string(),
+    description: z.string().nullable(),
+    icon: z.string().nullable(),
+    /** null for a main category. */
+    parentId: IdSchema.nullable(),
+    createdAt: DateTimestampSchema,
+    updatedAt: DateTimestampSchema,
+  })
+  .meta({ id: "Category" });
+/** A category as the API answers it (JSON). */
+export type Category = z.input<typeof CategorySchema>;
+
+// --- Products ---
+export const BulkPricingTierSchema = z.object({
+  minQuantity: wholeNumber("min quantity", 2),
+  // A number with at most two decimals (pence); "4.50" is accepted too and stored as 4.5.
+  price: z
+    .union([z.number(), z.string().trim()], { error: "tier price must be an amount such as 4.99" })
+    .transform((value, ctx) => {
+      const text = typeof value === "number" ? String(value) : value;
+      if (!/^\d+(\.\d{1,2})?$/.test(text) || Number(text) > MAX_MONEY) {
+        ctx.addIssue({ code: "custom", message: "tier price must be an amount from 0 to 99999999.99 with at most two decimals" });
+        return z.NEVER;
+      }
+      return Number(text);
+    }),
+});
+export type BulkPricingTier = z.infer<typeof BulkPricingTierSchema>;
+
+/** A product's low-stock threshold when none is given (products.low_stock_threshold's default). */
+export const LOW_STOCK_DEFAULT = 3;
+
+export const ProductInputSchema = z.object({
+  name: z.string().trim().min(1, "Product name is required").max(200),
+  description: z.string().trim().max(4000).default(""),
+  price: MoneySchema,
+  stock: wholeNumber("stock", 0).default(0),
+  categoryId: uuidOrNull,
+  // Only an image this server stored: never a script URL or a tracking pixel on another site.
+  imageUrl: optionalText.refine((value) => value === null || OBJECT_PATH_PATTERN.test(value), {
+    message: "must be an /objects/ path from this server (upload the image first)",
+  }),
+  bulkPricing: z
+    .array(BulkPricingTierSchema)
+    .max(20)
+    .nullish()
+    .transform((tiers) => (tiers && tiers.length > 0 ? [...tiers].sort((a, b) => a.minQuantity - b.minQuantity) : null)),
+  isActive: z.boolean().default(true),
+  /**
+   * The dashboard's Low Stock card and the "Low stock" filter count a product whose stock is at or below this.
+   * Left out: LOW_STOCK_DEFAULT for a new product, unchanged by an edit (SPEC's clients do not know it).
+   */
+  lowStockThreshold: wholeNumber("Low stock alert", 0, 100_000).optional(),
+  /**
+   * PUT only: the stock the edit form showed. An unchanged stock is then left as the database has it,
+   * and a change made from a stale form answers 409 (DESIGN decision 2, docs/decisions/0007).
+   */
+  expectedStock: wholeNumber("expectedStock", 0).optional(),
+});
+export type ProductInput = z.input<typeof ProductInputSchema>;
+export const ProductSchema = z
+  .object({
+    id: IdSchema,
+    name: z.string(),
+    description: z.string(),
+    price: MoneyTextSchema,
+    stock: z.int(),
+    categoryId: IdSchema.nullable(),
+    /** An /objects/ path on this server. */
+    imageUrl: z.string().nullable(),
+    /** Tiers by ascending minQuantity; null when the product has none. */
+    bulkPricing: z.array(z.object({ minQuantity: z.int(), price: z.number() })).nullable(),
+    isActive: z.boolean(),
+    /** Low stock when stock is at or below this (issue 13). */
+    lowStockThreshold: z.int(),
+    createdAt: DateTimestampSchema,
+    updatedAt: DateTimestampSchema,
+  })
+  .meta({ id: "Product" });
+/** A product as the API answers it (JSON). */
+export type Product = z.input<typeof ProductSchema>;
+
+// --- Uploads ---
+export const ProductImageInputSchema = z.object({ imageURL: z.string().trim().min(1, "imageURL is required") });
+/** POST /api/objects/upload: where the browser PUTs the image bytes next (a one-time path on this server). */
+export const UploadUrlSchema = z.object({ uploadURL: z.string() }).meta({ id: "UploadUrl" });
+/** The stored image's path, which becomes a product's imageUrl. */
+export const ObjectPathSchema = z.object({ objectPath: z.string() }).meta({ id: "ObjectPath" });
+
+// --- The product list's query (paged lists: contract/paging.ts) ---
+export const PRODUCT_STATUS_FILTERS = ["all", "in-stock", "out-of-stock", "low-stock", "active", "inactive"] as const;
+export type ProductStatusFilter = (typeof PRODUCT_STATUS_FILTERS)[number];
+export const ProductListQuerySchema = PageQuerySchema.extend({
+  q: searchText("Case-insensitive; matches within the name or the description"),
+  categoryId: z
+    .uuid({ message: "must be a valid id" })
+    .optional()
+    .meta({ description: "Only products in this category; a main category includes its subcategories" }),
+  status: z
+    .enum(PRODUCT_STATUS_FILTERS, { error: `must be one of ${PRODUCT_STATUS_FILTERS.join(", ")}` })
+    .optional()
+    .meta({ description: "in-stock (stock above 0), out-of-stock, low-stock (stock at or below the product's lowStockThreshold), active or inactive (the bot hides inactive ones)" }),
+  sort: listSort,
+});
+export type ProductListQuery = z.output<typeof ProductListQuerySchema>;

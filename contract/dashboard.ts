@@ -1,0 +1,64 @@
+import { z } from "zod";
+import { IdSchema, MoneyTextSchema } from "./fields";
+import { ORDER_STATUSES } from "./orders";
+
+// The dashboard: its counts and the revenue chart.
+
+export const DashboardStatsSchema = z
+  .object({
+    totalProducts: z.int(),
+    pendingOrders: z.int(),
+    processingOrders: z.int(),
+    unreadMessages: z.int(),
+    /** Paid orders since local midnight, over the last 7 days and over all time (DESIGN decision 6). */
+    dailyRevenue: MoneyTextSchema,
+    weeklyRevenue: MoneyTextSchema,
+    totalRevenue: MoneyTextSchema,
+    /** Active products whose stock is at or below their lowStockThreshold. */
+    lowStockProducts: z.int(),
+  })
+  .meta({ id: "DashboardStats" });
+export type DashboardStats = z.infer<typeof DashboardStatsSchema>;
+
+/** GET /api/dashboard/revenue: the chart's range, either `days` (daily points) or `months` (monthly points). */
+export const RevenueQuerySchema = z
+  .object({
+    days: z.coerce
+      .number({ error: "days must be a whole number" })
+      .int("days must be a whole number")
+      .min(1, "days must be at least 1")
+      .max(366, "days must be at most 366")
+      .optional()
+      .meta({ description: "Daily points for the last N days including today (default 30 when months is not given)" }),
+    months: z.coerce
+      .number({ error: "months must be a whole number" })
+      .int("months must be a whole number")
+      .min(1, "months must be at least 1")
+      .max(36, "months must be at most 36")
+      .optional()
+      .meta({ description: "Monthly points for the last N months including this one" }),
+  })
+  .refine((query) => query.days === undefined || query.months === undefined, { message: "give either days or months, not both" });
+export type RevenueQuery = z.output<typeof RevenueQuerySchema>;
+
+export const RevenuePointSchema = z.object({
+  /** YYYY-MM-DD for a day, YYYY-MM for a month, in the shop's time zone. */
+  date: z.string(),
+  /** Paid, non-refunded orders by the time the payment was confirmed (DESIGN decision 6), GBP. */
+  revenue: MoneyTextSchema,
+  orders: z.int(),
+});
+export type RevenuePoint = z.infer<typeof RevenuePointSchema>;
+
+export const RevenueReportSchema = z
+  .object({
+    unit: z.enum(["day", "month"]),
+    /** Every day or month of the range, oldest first, empty ones included. */
+    series: z.array(RevenuePointSchema),
+    /** Top 5 products by quantity sold in the range's revenue orders. */
+    bestSellers: z.array(z.object({ productId: IdSchema, name: z.string(), quantity: z.int(), revenue: MoneyTextSchema })),
+    /** Orders placed in the range, by status (every status, zeros included). */
+    ordersByStatus: z.array(z.object({ status: z.enum(ORDER_STATUSES), count: z.int() })),
+  })
+  .meta({ id: "RevenueReport" });
+export type RevenueReport = z.infer<typeof RevenueReportSchema>;

@@ -1,0 +1,157 @@
+import { z } from "zod";
+import { TimestampSchema } from "./common";
+import { datesInOrder, DATES_MESSAGE, fromDate, IdSchema, MoneyTextSchema, optionalText, searchText, toDate } from "./fields";
+import { PageQuerySchema } from "./paging";
+
+// Orders: their statuses, shipping, the admin's status changes, the order as answered, its audit
+// trail and items, and the order list's query.
+
+export const ORDER_STATUSES = ["pending", "processing", "dispatched", "completed", "failed"] as const;
+export const OrderStatusSchema = z.enum(ORDER_STATUSES);
+export type OrderStatus = z.infer<typeof OrderStatusSchema>;
+export const EXPIRED_ORDER_AGE_MS = 2 * 60 * 60 * 1000;
+
+export const ShippingAddressSchema = z.object({
+  name: z.string().trim().min(1, "name is required").max(200),
+  streetAddress: z.string().trim().min(1, "street address is required").max(500),
+  postcode: z.string().trim().min(1, "postcode is required").max(20),
+  contact: optionalText,
+});
+export type ShippingAddress = z.output<typeof ShippingAddressSchema>;
+
+/**
+ * Carriers whose tracking page the dispatch message links to (issue 13); the links themselves are
+ * the shop's rule (server/shop/carriers.ts). Any other carrier may be typed; it just gets no link.
+ */
+export const KNOWN_CARRIERS = ["Royal Mail", "DPD", "Evri", "UPS", "DHL"] as const;
+export type KnownCarrier = (typeof KNOWN_CARRIERS)[number];
+export const TRACKING_NUMBER_MAX_LENGTH = 100;
+export const CARRIER_MAX_LENGTH = 50;
+
+export const OrderStatusUpdateSchema = z.object({
+  status: OrderStatusSchema,
+  // Both optional, usually given with a dispatch; absent keeps the current one, empty or null clears it.
+  // They reach the customer's Telegram message and a tracking link, so only what such values are made
+  // of is accepted: no line breaks or other control characters, no markup.
+  trackingNumber: z
+    .string({ error: "Tracking number must be text" })
+    .trim()
+    .max(TRACKING_NUMBER_MAX_LENGTH, `Tracking number must be at most ${TRACKING_NUMBER_MAX_LENGTH} characters`)
+    .regex(/^[A-Za-z0-9 -]*$/, "Tracking number may contain only letters, digits, spaces and hyphens")
+    .nullish(),
+  carrier: z
+    .string({ error: "Carrier must be text" })
+    .trim()
+    .max(CARRIER_MAX_LENGTH, `Carrier must be at most ${CARRIER_MAX_LENGTH} characters`)
+    .regex(/^[\p{L}\p{N} .&'()-]*$/u, "Carrier may contain only letters, digits, spaces and . & ' ( ) -")
+    .nullish(),
+});
+export type OrderStatusUpdate = z.input<typeof OrderStatusUpdateSchema>;
+
+export const ORDER_ADMIN_FLAGS = ["refund_due", "refunded_after_dispatch"] as const;
+export const OrderAdminFlagSchema = z.enum(ORDER_ADMIN_FLAGS);
+export type OrderAdminFlag = z.infer<typeof OrderAdminFlagSchema>;
+
+export const OrderSchema = z
+  .object({
+    id: IdSchema,
+    telegramUserId: z.string(),
+    telegramUsername: z.string().nullable(),
+    status: OrderStatusSchema,
+    totalAmount: MoneyTextSchema,
+    currency: z.string(),
+    paymentMethod: z.string().nullable(),
+    paymentStatus: z.string().nullable(),
+    paymentId: z.string().nullable(),
+    transactionHash: z.string().nullable(),
+    shippingAddress: z
+      .object({ name: z.string(), streetAddress: z.string(), postcode: z.string(), contact: z.string().nullable() })
+      .nullable(),
+    /**
+     * The address sealed to the owner's key (private addresses, contract/owner-seal.ts): the server
+     * cannot read it, the owner's browser opens it after unlocking. Then shippingAddress is null.
+     */
+    sealedShippingAddress: z.string().nullable(),
+    /** When the shipping address was erased (retention, or the customer asked to be forgotten); null while kept. */
+    addressErasedAt: TimestampSchema.nullable(),
+    postageOptionId: IdSchema.nullable(),
+    /** The postage as it was at checkout (name and price); null for orders without postage or older than snapshots. */
+    postageName: z.string().nullable(),
+    postagePrice: MoneyTextSchema.nullable(),
+    trackingNumber: z.string().nullable(),
+    /** Who carries the parcel, as given at dispatch; a known carrier is spelt as in KNOWN_CARRIERS. */
+    carrier: z.string().nullable(),
+    /** The carrier's tracking page for this parcel; null unless the carrier is known and a tracking number is set. */
+    trackingUrl: z.string().nullable(),
+    payAddress: z.string().nullable(),
+    payAmount: z.string().nullable(),
+    payCurrency: z.string().nullable(),
+    paymentExpiresAt: TimestampSchema.nullable(),
+    actuallyPaid: z.string().nullable(),
+    /** What is still missing of payAmount after a short payment (crypto, decimal text); null when nothing is. */
+    shortfall: z.string().nullable(),
+    /** When the payment was confirmed in full or accepted by the owner; revenue counts by it. */
+    paidAt: TimestampSchema.nullable(),
+    /** Something the owner must act on. */
+    adminFlag: OrderAdminFlagSchema.nullable(),
+    /** An order of Bot Preview's test customer: paid by simulation, not revenue, deletable whatever its status. */
+    isTest: z.boolean(),
+    createdAt: TimestampSchema,
+    updatedAt: TimestampSchema,
+  })
+  .meta({ id: "Order" });
+export type Order = z.infer<typeof OrderSchema>;
+
+/** One line of an order's audit trail (GET /api/orders/{id}/events), oldest first. */
+export const OrderEventSchema = z
+  .object({
+    id: IdSchema,
+    orderId: IdSchema,
+    actor: z.enum(["admin", "gateway", "system", "customer"]),
+    action: z.string(),
+    detail: z.string().nullable(),
+    createdAt: TimestampSchema,
+  })
+  .meta({ id: "OrderEvent" });
+export type OrderEvent = z.infer<typeof OrderEventSchema>;
+
+export const OrderItemSchema = z
+  .object({
+    id: IdSchema,
+    orderId: IdSchema,
+    productId: IdSchema,
+    productName: z.string().nullable(),
+    quantity: z.int(),
+    price: MoneyTextSchema,
+    createdAt: TimestampSchema,
+  })
+  .meta({ id: "OrderItem" });
+export type OrderItem = z.infer<typeof OrderItemSchema>;
+
+/** POST /api/orders/cleanup-expired: the orders that failed by expiry just now. */
+export const ExpiredOrdersSchema = z.object({ expiredOrderIds: z.array(IdSchema) }).meta({ id: "ExpiredOrders" });
+
+// --- The order list's query (paged lists: contract/paging.ts) ---
+export const ORDER_SORTS = ["newest", "oldest", "total-desc", "total-asc"] as const;
+export type OrderSort = (typeof ORDER_SORTS)[number];
+export const ORDER_STATUS_FILTERS = ["all", ...ORDER_STATUSES] as const;
+
+export const OrderListQuerySchema = PageQuerySchema
+  .extend({
+    status: z
+      .enum(ORDER_STATUS_FILTERS, { error: `must be one of ${ORDER_STATUS_FILTERS.join(", ")}` })
+      .optional()
+      .meta({ description: "Only orders in this status (all: every status)" }),
+    q: searchText(
+      "Case-insensitive; matches the start of the order id (# optional), the @username, the customer's name or the " +
+        "postcode (spaces ignored), or the whole Telegram user id",
+    ),
+    from: fromDate,
+    to: toDate,
+    sort: z
+      .enum(ORDER_SORTS, { error: `must be one of ${ORDER_SORTS.join(", ")}` })
+      .default("newest")
+      .meta({ description: "newest (default), oldest, total-desc or total-asc; ties by id" }),
+  })
+  .refine(datesInOrder, DATES_MESSAGE);
+export type OrderListQuery = z.output<typeof OrderListQuerySchema>;

@@ -1,0 +1,20 @@
+import { z } from "zod";
+
+// What the payment gateway's and Telegram's webhooks answer.
+
+/** POST /api/payments/webhook: what the IPN did. */
+export const PaymentWebhookAnswerSchema = z
+  .object({
+    ok: z.literal(true),
+    /** applied: the order changed; duplicate: this status was seen before; stale: it would move the order back. */
+    outcome: z.enum(["applied", "duplicate", "stale"]),
+    orderStatus: z.string(),
+  })
+  .meta({ id: "PaymentWebhookAnswer" });
+/**
+ * POST /api/telegram/webhook: `{ ok: true }` to Telegram; to the admin's Bot Preview tester, also
+ * the Bot API calls the bot would have made (method plus its parameters), instead of making them.
+ */
+export const TelegramWebhookAnswerSchema = z
+  .object({ ok: z.literal(true), replies: z.array(z.looseObject({ method: z.string() })).optional() })
+  .meta({ id: "TelegramWebhookAnswer" });
