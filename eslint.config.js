@@ -32,6 +32,20 @@ export default tseslint.config(
     rules: restrictImports(HTTP, SERVICES),
   },
   {
+    // Background work is declared once, in server/jobs.ts, and started by main.ts: no route starts any.
+    files: ["server/http/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "CallExpression[callee.property.name='addHook'][arguments.0.value='onReady']",
+          message: "Routes start no background work: declare it as a job in server/jobs.ts (started by main.ts).",
+        },
+      ],
+    },
+  },
+  {
     files: ["server/payments/**/*.ts"],
     ignores: ["**/*.test.ts"],
     rules: restrictImports(HTTP, SERVICES, TELEGRAM),
