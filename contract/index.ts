@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-// The API's shapes (SPEC §3, §5, §7), shared by the server and the web forms.
+// The API's shapes (docs/product.md §3, §5, §7), shared by the server and the web forms.
 // Depends on zod only.
 
 export const CURRENCIES = ["BTC", "LTC", "XMR"] as const;
@@ -89,7 +89,7 @@ export const DateTimestampSchema = z.codec(z.iso.datetime(), z.date(), {
 /** A GBP amount as numeric(10,2) text, e.g. "4.99". */
 const MoneyTextSchema = z.string().meta({ description: 'A GBP amount with two decimals, e.g. "4.99"', examples: ["4.99"] });
 
-/** Every error answer (DESIGN decision 8): 400 names the invalid field; also 401, 403, 404, 409, 413, 415, 429, 5xx. */
+/** Every error answer (docs/product.md rule 8): 400 names the invalid field; also 401, 403, 404, 409, 413, 415, 429, 5xx. */
 export const ApiErrorSchema = z
   .object({ error: z.string().meta({ description: "A sentence for a person", examples: ["Invalid price: is required"] }) })
   .meta({ id: "ApiError", description: "Refused or failed, with a sentence saying why" });
@@ -118,7 +118,7 @@ export const BotSettingsInputSchema = z.object({
   nowpaymentsApiKey: optionalText,
   nowpaymentsIpnSecret: optionalText,
   webhookUrl: optionalText,
-  /** A paid status short of the amount due by more than this percentage is a short payment (DESIGN decision 3). */
+  /** A paid status short of the amount due by more than this percentage is a short payment (docs/product.md rule 3). */
   underpaymentTolerancePercent: z
     .union([z.number(), z.string().trim()], { error: "Underpayment tolerance must be from 0 to 15" })
     .transform((value, ctx) => {
@@ -217,12 +217,12 @@ export const ProductInputSchema = z.object({
   isActive: z.boolean().default(true),
   /**
    * The dashboard's Low Stock card and the "Low stock" filter count a product whose stock is at or below this.
-   * Left out: LOW_STOCK_DEFAULT for a new product, unchanged by an edit (SPEC's clients do not know it).
+   * Left out: LOW_STOCK_DEFAULT for a new product, unchanged by an edit (clients written to docs/product.md §7 do not know it).
    */
   lowStockThreshold: wholeNumber("Low stock alert", 0, 100_000).optional(),
   /**
    * PUT only: the stock the edit form showed. An unchanged stock is then left as the database has it,
-   * and a change made from a stale form answers 409 (DESIGN decision 2, docs/decisions/0007).
+   * and a change made from a stale form answers 409 (docs/product.md rule 2, docs/decisions/0007).
    */
   expectedStock: wholeNumber("expectedStock", 0).optional(),
 });
@@ -273,7 +273,7 @@ const estimatedDays = z
 
 const postagePrice = z
   .union([z.string().trim(), z.number().transform(String)], {
-    // A missing price (absent or null) gets SPEC §5's sentence rather than zod's type message.
+    // A missing price (absent or null) gets docs/product.md §5's sentence rather than zod's type message.
     error: (issue) => (issue.input == null ? "Price is required" : "Please enter a valid price (e.g., 4.99)"),
   })
   .refine((value) => value !== "", "Price is required")
@@ -477,7 +477,7 @@ export const DashboardStatsSchema = z
     pendingOrders: z.int(),
     processingOrders: z.int(),
     unreadMessages: z.int(),
-    /** Paid orders since local midnight, over the last 7 days and over all time (DESIGN decision 6). */
+    /** Paid orders since local midnight, over the last 7 days and over all time (docs/product.md rule 6). */
     dailyRevenue: MoneyTextSchema,
     weeklyRevenue: MoneyTextSchema,
     totalRevenue: MoneyTextSchema,
@@ -511,7 +511,7 @@ export type RevenueQuery = z.output<typeof RevenueQuerySchema>;
 export const RevenuePointSchema = z.object({
   /** YYYY-MM-DD for a day, YYYY-MM for a month, in the shop's time zone. */
   date: z.string(),
-  /** Paid, non-refunded orders by the time the payment was confirmed (DESIGN decision 6), GBP. */
+  /** Paid, non-refunded orders by the time the payment was confirmed (docs/product.md rule 6), GBP. */
   revenue: MoneyTextSchema,
   orders: z.int(),
 });
@@ -550,7 +550,7 @@ export const TelegramWebhookAnswerSchema = z
 
 // --- Paged lists (issue 12) ---
 // GET /api/orders, /api/messages, /api/products and /api/messages/conversations take these query
-// parameters. Without `limit` the first three answer every matching row, as SPEC §7's lists always
+// parameters. Without `limit` the first three answer every matching row, as docs/product.md §7's lists always
 // did; with it they answer one page (still a JSON array) plus `X-Total-Count` (rows matching the
 // filters) and, unless it is the last page, `Link: <...>; rel="next"`, whose `cursor` asks for the next
 // page. Pages are keyset pages: a row added meanwhile neither repeats nor hides another.
