@@ -69,6 +69,20 @@ export default tseslint.config(
     rules: restrictImports(HTTP, SERVICES, TEST_SUPPORT),
   },
   {
+    // Background work is declared once, in server/jobs.ts, and started by main.ts: no route starts any.
+    files: ["server/http/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "CallExpression[callee.property.name='addHook'][arguments.0.value='onReady']",
+          message: "Routes start no background work: declare it as a job in server/jobs.ts (started by main.ts).",
+        },
+      ],
+    },
+  },
+  {
     files: ["server/payments/**/*.ts"],
     ignores: ["**/*.test.ts"],
     rules: restrictImports(HTTP, SERVICES, TELEGRAM, TEST_SUPPORT),

@@ -80,7 +80,7 @@ test.describe("bot health, long polling", () => {
     await expectBadge(page, "Running");
     await expect(card.getByTestId("bot-status-username")).toHaveText("@test_shop_bot");
     await expect(card).toContainText("Long polling");
-    // SPEC's status text stays; green is only for the live badge.
+    // The status text of docs/product.md §2 stays; green is only for the live badge.
     await expect(page.getByText("Active", { exact: true })).toBeVisible();
     // No PUBLIC_URL: nothing to register.
     await expect(card.getByRole("button", { name: "Register webhook now" })).toHaveCount(0);

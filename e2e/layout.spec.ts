@@ -8,7 +8,7 @@ test.describe("layout", () => {
     await page.goto("/");
     const nav = page.getByRole("navigation", { name: "Main" });
     await expect(nav.getByRole("link")).toHaveText(ENTRIES);
-    const titles: Record<string, string> = { Postage: "Dashboard" }; // SPEC §2: no title for /postage
+    const titles: Record<string, string> = { Postage: "Dashboard" }; // docs/product.md §2: no title for /postage
     for (const entry of ENTRIES) {
       await nav.getByRole("link", { name: entry, exact: true }).click();
       await expect(nav.getByRole("link", { name: entry, exact: true })).toHaveAttribute("aria-current", "page");

@@ -24,7 +24,7 @@ test.describe("messages", () => {
   });
 
   test("conversations: one per customer, latest first, avatar, last message, unread dot; opening marks read", async ({ adminPage: page, seed, api }) => {
-    // Customer ids of different lengths get different avatar colours (SPEC §9: by id length).
+    // Customer ids of different lengths get different avatar colours (docs/product.md §9: by id length).
     await seed.message({ telegramUserId: "1234", telegramUsername: "alice_smith", message: "Hi, is the phone in stock?", isRead: true, createdAt: ago(50) });
     await seed.message({ telegramUserId: "1234", telegramUsername: null, message: "Yes, it is.", isFromCustomer: false, isRead: true, createdAt: ago(45) });
     await seed.message({ telegramUserId: "56789", telegramUsername: "bob", message: "Where is my order?", createdAt: ago(30) });

@@ -13,7 +13,7 @@ test.describe("postage", () => {
     await expect(page.getByText("No postage options")).toBeVisible();
     await expect(page.getByRole("heading", { name: "Postage Options" })).toBeVisible();
     await expect(page.getByText("Manage shipping methods and pricing for your store")).toBeVisible();
-    // SPEC §2: the top bar has no title for /postage, so it falls back to Dashboard.
+    // docs/product.md §2: the top bar has no title for /postage, so it falls back to Dashboard.
     await expect(page.getByTestId("page-title")).toHaveText("Dashboard");
   });
 

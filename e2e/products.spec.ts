@@ -50,7 +50,7 @@ test.describe("products", () => {
     await page.getByRole("button", { name: "Add Product" }).click();
     const dialog = page.getByRole("dialog");
     await expect(dialog.getByRole("heading", { name: "Add New Product" })).toBeVisible();
-    // SPEC §4 defaults: price '0', stock 0, active.
+    // docs/product.md §4 defaults: price '0', stock 0, active.
     await expect(dialog.getByLabel("Price (£)")).toHaveValue("0");
     await expect(dialog.getByLabel("Price (£)")).toHaveAttribute("step", "0.01");
     await expect(dialog.getByLabel("Stock", { exact: true })).toHaveValue("0");
@@ -232,7 +232,7 @@ test.describe("products", () => {
     await expect(rows).toHaveText([/Phone Mini/]);
 
     // The search asks the server once with the text typed (after typing pauses); it matches names
-    // (SPEC: name search), ignoring case, and never the description ("light" is only in one).
+    // (docs/product.md §2: name search), ignoring case, and never the description ("light" is only in one).
     const searches: string[] = [];
     page.on("request", (request) => {
       const url = new URL(request.url());

@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from "./testing/app";
 import { Bot, HttpError } from "grammy";
 import { createTelegramNotifier } from "./telegram/notifier";
 
-// Secrets never reach the log (DESIGN decision 9): with Telegram unreachable, grammY's errors carry
+// Secrets never reach the log (docs/product.md rule 9): with Telegram unreachable, grammY's errors carry
 // the request URL .../bot<token>/getMe; the captured log must hold no token, key or password.
 
 const TOKEN = "7000000042:AAHsecretPartOfTheBotToken_x-y";

@@ -3,7 +3,7 @@ import { LogController, type FastifyReply, type FastifyRequest } from "fastify";
 import pino, { type DestinationStream, type Logger } from "pino";
 import type { Config } from "./config";
 
-// Logs never carry secrets (DESIGN decision 9), nor what customers told the shop. Two layers:
+// Logs never carry secrets (docs/product.md rule 9), nor what customers told the shop. Two layers:
 // - redact: the places where we know secrets or personal data sit (cookies, signatures, the
 //   settings' secret fields, shipping addresses, usernames, Telegram updates, request bodies);
 // - a scrubbing destination: every finished line loses any Telegram bot token, wherever a library

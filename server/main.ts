@@ -5,16 +5,15 @@ import { ConfigError, loadConfig, loadEnvFile } from "./config";
 import { loadSecretKey } from "./crypto";
 import { DatabaseLockedError, openDatabase } from "./db/client";
 import { createLocks } from "./db/leader";
-import { startDatabaseUpkeep } from "./db/upkeep";
 import { buildApp } from "./http/app";
+import { backgroundJobs, createJobRunner } from "./jobs";
 import { addressToOpen, createLogger } from "./logging";
 import { webRoutes } from "./http/web";
 import { createServices } from "./services";
 import { encryptExistingData } from "./shop/encrypt-existing";
 import { requireMatchingKey, WrongSecretKeyError } from "./shop/key-check";
-import { startPaymentJobs } from "./payments/jobs";
 
-// Wiring only: config -> database -> services -> HTTP (+ bot, payment jobs) -> graceful shutdown.
+// Wiring only: config -> database -> services -> HTTP (+ the background jobs, jobs.ts) -> graceful shutdown.
 async function main() {
   loadEnvFile();
   const config = loadConfig();
@@ -62,23 +61,16 @@ async function main() {
   }
   const app = await buildApp(services, { loggerInstance: log, extraRoutes: [webRoutes] });
 
-  const stopHooks: (() => Promise<void> | void)[] = [];
-  // Rescue sweep + expired-order cleanup, every few minutes and once now.
-  const paymentJobs = startPaymentJobs({ ...services, logger: log, locks, intervalMs: config.paymentJobsIntervalMs });
-  stopHooks.push(() => paymentJobs.stop());
-  // VACUUM and ANALYZE where no autovacuum does them (PGlite; PostgreSQL with it off): db/upkeep.ts.
-  const upkeep = startDatabaseUpkeep({ database, locks, log });
-  stopHooks.push(() => upkeep.stop());
-  // The Telegram bot: by webhook when PUBLIC_URL is https, else long polling; off without a token.
-  // A save of Bot Settings on any instance rebuilds it on every instance (telegram/runner.ts).
-  stopHooks.push(() => services.bot.stop());
+  // The background work (jobs.ts): payment jobs, database upkeep, the broadcast and owner-alert
+  // senders, then, once the server listens, the Telegram bot.
+  const jobs = createJobRunner(backgroundJobs(services, { database, locks, log }));
 
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, "shutting down");
-    for (const stop of stopHooks) await stop();
+    await jobs.stop(); // in reverse order, each after the work in hand is recorded
     await app.close(); // finishes requests in flight
     await database.close();
     process.exit(0);
@@ -86,8 +78,9 @@ async function main() {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
 
+  await jobs.start("beforeListen");
   await listen(app, config);
-  await services.bot.start(); // after listen: Telegram may call the webhook as soon as it is set
+  await jobs.start("afterListen"); // the bot: Telegram may call the webhook as soon as it is set
 }
 
 /**

@@ -20,7 +20,7 @@ import { createOwnerAlertSender, type OwnerAlertSender } from "./telegram/owner-
 // The composition root (docs/decisions/0011-layers.md): every service the server runs on is built
 // here, once, from the configuration and the open database. The adapters (http/, telegram/,
 // payments/ jobs) each declare the slice they need and are handed this object; nothing is patched
-// in afterwards, and nothing here starts anything (main.ts starts the bot and the timers).
+// in afterwards, and nothing here starts anything (main.ts starts the background jobs, jobs.ts).
 
 export type Services = {
   db: Db;
@@ -39,16 +39,16 @@ export type Services = {
   cache: ReadCache;
   /** The database's change notices (db/client.ts watchChanges): the live dashboard's events follow them. */
   changes: ChangeFeed;
-  /** The Telegram bot: built here, started by main.ts after the server listens. */
+  /** The Telegram bot: built here, started after the server listens (jobs.ts). */
   bot: BotRuntime;
   /**
-   * Sends the broadcast queue (issue 14). Built here, started by the broadcast routes when the app is
-   * ready (http/routes/broadcasts.ts). Optional: test servers that send no broadcasts run none.
+   * Sends the broadcast queue (issue 14). Built here, started with the background jobs (jobs.ts);
+   * the broadcast routes kick it. Optional: test servers that send no broadcasts run none.
    */
   broadcasts?: BroadcastSender;
   /**
-   * Sends the owner alerts' outbox (issue 14, item 5). Started by the owner-alert routes when the app
-   * is ready (http/routes/owner-alerts.ts). Optional: test servers that send no alerts run none.
+   * Sends the owner alerts' outbox (issue 14, item 5). Started with the background jobs (jobs.ts).
+   * Optional: test servers that send no alerts run none.
    */
   ownerAlerts?: OwnerAlertSender;
 };

@@ -10,7 +10,7 @@ import { ADMIN_LOGIN } from "./admin";
 import { createDeviceCookies, DEVICE_COOKIE, DEVICE_COOKIE_KEY_PURPOSE, DEVICE_COOKIE_LIFETIME_MS } from "./device-cookies";
 import { clientKey, CLIENT_WINDOW, DEVICE_WINDOW, GLOBAL_WINDOW } from "./login-throttle";
 
-// Failed-login throttling through the real HTTP API (DESIGN decision 9): atomic under parallel
+// Failed-login throttling through the real HTTP API (docs/product.md rule 9): atomic under parallel
 // bursts, blind to X-Forwarded-For unless TRUST_PROXY says otherwise, capped globally, and shared
 // by every server instance on one database.
 

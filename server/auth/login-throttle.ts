@@ -2,7 +2,7 @@ import { lt, sql } from "drizzle-orm";
 import type { DbOrTx } from "../db/client";
 import { loginThrottle } from "../db/schema";
 
-// Failed-login throttling (DESIGN decision 9, ASVS 2.2.1). The counters live in the database, so
+// Failed-login throttling (docs/product.md rule 9, ASVS 2.2.1). The counters live in the database, so
 // every server instance on one PostgreSQL shares them and memory never grows with attackers.
 // Each attempt is counted *before* the password is checked, in one atomic upsert, so parallel
 // guesses cannot all slip through between a check and the recording of their failure.

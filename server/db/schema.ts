@@ -17,7 +17,7 @@ import {
 } from "drizzle-orm/pg-core";
 import { TEST_CUSTOMER_ID } from "../../contract/simulator";
 
-// Field names follow SPEC §3 (camelCase in code, snake_case in SQL).
+// Field names follow docs/product.md §3 (camelCase in code, snake_case in SQL).
 const id = () => uuid("id").primaryKey().default(sql`gen_random_uuid()`);
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
@@ -39,7 +39,7 @@ export const botSettings = pgTable("bot_settings", {
   nowpaymentsApiKey: text("nowpayments_api_key"),
   nowpaymentsIpnSecret: text("nowpayments_ipn_secret"),
   webhookUrl: text("webhook_url"),
-  // A paid status with less than (100 - this)% of the amount due is a short payment (DESIGN decision 3).
+  // A paid status with less than (100 - this)% of the amount due is a short payment (docs/product.md rule 3).
   underpaymentTolerancePercent: numeric("underpayment_tolerance_percent", { precision: 4, scale: 2 }).notNull().default("1"),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
@@ -52,7 +52,7 @@ export const categories = pgTable(
     name: text("name").notNull(),
     description: text("description"),
     icon: text("icon"),
-    // Restrict: a category with subcategories is refused a delete (DESIGN decision 5).
+    // Restrict: a category with subcategories is refused a delete (docs/product.md rule 5).
     parentId: uuid("parent_id").references((): AnyPgColumn => categories.id, { onDelete: "restrict" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -81,7 +81,7 @@ export const products = pgTable(
     index("products_category_id_idx").on(t.categoryId),
     // The Products list's order with its id tie-break (server/shop/product-list.ts).
     index("products_created_at_id_idx").on(t.createdAt, t.id),
-    // DESIGN decision 2: stock never goes below zero, whatever code path writes it.
+    // docs/product.md rule 2: stock never goes below zero, whatever code path writes it.
     check("products_stock_nonnegative", sql`${t.stock} >= 0`),
     check("products_low_stock_threshold_nonnegative", sql`${t.lowStockThreshold} >= 0`),
   ],
@@ -117,7 +117,7 @@ export const orders = pgTable(
     address: text("address"),
     /** Blind index tokens of the address (keyed HMACs of the postcode, its outward code, the name and its words): the owner's search. */
     addressSearch: text("address_search").array(),
-    // No foreign key: deleting a postage option changes nothing on past orders (DESIGN decision 5);
+    // No foreign key: deleting a postage option changes nothing on past orders (docs/product.md rule 5);
     // the name and price it had at checkout are kept below.
     postageOptionId: uuid("postage_option_id"),
     postageName: text("postage_name"),
@@ -125,7 +125,7 @@ export const orders = pgTable(
     trackingNumber: text("tracking_number"),
     /** Who carries the parcel (issue 13): a known carrier's name gets a tracking link in the dispatch message. */
     carrier: text("carrier"),
-    // What the customer must send, as the gateway answered it (beyond SPEC §3, for the bot).
+    // What the customer must send, as the gateway answered it (beyond docs/product.md §3, for the bot).
     payAddress: text("pay_address"),
     payAmount: text("pay_amount"),
     payCurrency: text("pay_currency"),
@@ -203,7 +203,7 @@ export const orderItems = pgTable(
     orderId: uuid("order_id")
       .notNull()
       .references(() => orders.id, { onDelete: "cascade" }),
-    // No foreign key: past orders keep the id of a product that was deleted (DESIGN decision 5).
+    // No foreign key: past orders keep the id of a product that was deleted (docs/product.md rule 5).
     productId: uuid("product_id").notNull(),
     productName: text("product_name"),
     quantity: integer("quantity").notNull(),
@@ -256,7 +256,7 @@ export const cartItems = pgTable(
   (t) => [uniqueIndex("cart_items_user_product_idx").on(t.telegramUserId, t.productId)],
 );
 
-// --- Beyond SPEC §3: what authentication, uploads, payments and the bot need ---
+// --- Beyond docs/product.md §3: what authentication, uploads, payments and the bot need ---
 
 export const adminCredentials = pgTable("admin_credentials", {
   id: integer("id").primaryKey(),
@@ -342,7 +342,7 @@ export const telegramUpdates = pgTable(
 );
 
 /**
- * Failed-login counters (DESIGN decision 9), in the database so every server instance on one
+ * Failed-login counters (docs/product.md rule 9), in the database so every server instance on one
  * PostgreSQL shares them. One row per client key and one "global" row; a fixed window each.
  */
 export const loginThrottle = pgTable(

@@ -8,7 +8,7 @@ import { databaseChecksum } from "../testing/checksum";
 import { registeredRoutes, type RegisteredRoute } from "./security";
 import { createWebRoutes } from "./web";
 
-// Access is decided on the matched route, deny by default (DESIGN decision 9). These tests are
+// Access is decided on the matched route, deny by default (docs/product.md rule 9). These tests are
 // generated from the router itself: every route the app registers, in every spelling of its path,
 // without a session and from another site. A route added later is covered without editing this file.
 

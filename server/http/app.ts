@@ -78,7 +78,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
     // One line per request ("GET /api/orders 200 4.2ms") instead of Fastify's two (server/logging.ts).
     logController: new RequestLineLogController(),
-    // Proxy headers are believed only from the proxies TRUST_PROXY names (DESIGN decision 9).
+    // Proxy headers are believed only from the proxies TRUST_PROXY names (docs/product.md rule 9).
     trustProxy: trustProxyOption(deps.config.trustProxy),
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,

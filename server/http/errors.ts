@@ -3,7 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { ShopError } from "../shop/errors";
 
-// DESIGN decision 8: every non-2xx answer is JSON { error: "<human sentence>" }.
+// docs/product.md rule 8: every non-2xx answer is JSON { error: "<human sentence>" }.
 const STATUS_BY_KIND = { invalid: 400, not_found: 404, conflict: 409, unavailable: 502 } as const;
 
 export class HttpError extends Error {

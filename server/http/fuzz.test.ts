@@ -6,7 +6,7 @@ import { databaseChecksum } from "../testing/checksum";
 import { signIpn } from "../testing/sign-ipn";
 import { registeredRoutes, type RegisteredRoute } from "./security";
 
-// Hostile input against every endpoint, generated (DESIGN decision 8: bad input never causes a 5xx,
+// Hostile input against every endpoint, generated (docs/product.md rule 8: bad input never causes a 5xx,
 // every error is { error: sentence }, and a refused request changes nothing). Seeded, so a failure
 // replays: run again with the seed and path fast-check prints.
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../testing/app";
 import { createWebRoutes } from "./web";
 
-// Browser hardening headers (DESIGN decision 9) on the app's pages, its API answers and errors.
+// Browser hardening headers (docs/product.md rule 9) on the app's pages, its API answers and errors.
 
 function webDist(): string {
   const dist = fs.mkdtempSync(path.join(os.tmpdir(), "shop-headers-web-"));

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import helmet from "helmet";
 
 /**
- * Browser hardening on every answer (DESIGN decision 9), with helmet:
+ * Browser hardening on every answer (docs/product.md rule 9), with helmet:
  * - a Content-Security-Policy the built app satisfies: scripts only from this origin (Vite emits no
  *   inline script), no plugins, no framing by any site, images from here and data:/blob: (previews);
  *   inline style *attributes* stay allowed because Radix positions popovers with them;

@@ -5,7 +5,7 @@ import { rawRequest, seedShop, type ShopIds } from "../testing/attack";
 import { databaseChecksum } from "../testing/checksum";
 import { signIpn } from "../testing/sign-ipn";
 
-// Each hostile input found by the security review, as a regression test (DESIGN decision 8):
+// Each hostile input found by the security review, as a regression test (docs/product.md rule 8):
 // answered 4xx with { error: sentence }, and nothing in the database changed.
 
 describe("hostile input found in review", () => {

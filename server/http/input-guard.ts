@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { HttpError } from "./errors";
 
-// Hostile input stops here, before any schema, handler or recursive work sees it (DESIGN decision 8):
+// Hostile input stops here, before any schema, handler or recursive work sees it (docs/product.md rule 8):
 // - JSON nested deeper than any real request (the IPN's signature check sorts keys recursively);
 // - text PostgreSQL cannot store or that would be changed on the way: NUL characters, and lone
 //   UTF-16 surrogates (written to the database as U+FFFD, silently changing what was sent).

@@ -14,7 +14,7 @@ import type { Routes } from "./deps";
 export const OPENAPI_PATH = "/api/openapi.json";
 export const DOCS_PREFIX = "/api/docs";
 
-/** The error answers every route may give (DESIGN decision 8), declared beside each route's success answer. */
+/** The error answers every route may give (docs/product.md rule 8), declared beside each route's success answer. */
 export const ERROR_ANSWERS = { "4xx": ApiErrorSchema, "5xx": ApiErrorSchema } as const;
 
 /**
@@ -52,7 +52,7 @@ export function documentedOnly(jsonSchema: Record<string, unknown>) {
 const SESSION_SCHEME = "adminSession";
 
 /**
- * One line per operation for the rendered reference (SPEC §7's "answer / use"). A route added
+ * One line per operation for the rendered reference (docs/product.md §7's "answer / use"). A route added
  * without one fails server/http/openapi.test.ts, so the reference never lists a bare path.
  */
 const SUMMARIES: Record<string, string> = {
@@ -213,7 +213,7 @@ export async function registerOpenApi(app: FastifyInstance) {
         title: "Shop back office API",
         version: "1",
         description:
-          "The calls the admin dashboard makes (SPEC §7) and the webhooks. Every error answers `{ \"error\": \"<sentence>\" }`. " +
+          "The calls the admin dashboard makes (docs/product.md §7) and the webhooks. Every error answers `{ \"error\": \"<sentence>\" }`. " +
           "Calls need the admin's session cookie (POST /api/auth/login sets it) unless marked as open; " +
           "writes from another site are refused (403).",
       },

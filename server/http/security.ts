@@ -6,7 +6,7 @@ import { HttpError } from "./errors";
 export const SESSION_COOKIE = "sid";
 
 /**
- * Who may call a route (DESIGN decision 9), declared in the route's own options:
+ * Who may call a route (docs/product.md rule 9), declared in the route's own options:
  * `app.get(path, { config: { access: "public" } }, handler)`.
  * - "admin" (the default, also when nothing is declared): a valid admin session.
  * - "public": anyone; the route does its own checking where it needs any (login, webhooks).

@@ -11,7 +11,7 @@ export type PayCoin = "btc" | "ltc" | "xmr";
 
 /**
  * Payment statuses (NOWPayments' vocabulary, which other gateways are mapped onto).
- * DESIGN decision 3 says what each one does to an order (see ipn.ts).
+ * docs/product.md rule 3 says what each one does to an order (see ipn.ts).
  */
 export const PAYMENT_STATUSES = [
   "waiting",

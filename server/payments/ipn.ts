@@ -77,7 +77,7 @@ export function verifyIpnSignature(body: unknown, signature: string | undefined,
   return matched;
 }
 
-// --- Applying a payment status to its order (DESIGN decision 3) ---
+// --- Applying a payment status to its order (docs/product.md rule 3) ---
 
 const PAID: readonly string[] = ["confirmed", "sending", "finished"] satisfies PaymentStatus[];
 const FAILURE: readonly string[] = ["failed", "expired"] satisfies PaymentStatus[];
@@ -183,7 +183,7 @@ type Effect = {
  * deliveries cause each effect once and the status only moves forward. The customer is told
  * after the commit; a message that cannot be delivered never undoes the payment's effect.
  *
- * DESIGN decision 3 (docs/decisions/0005): a paid status whose actually_paid falls short of
+ * docs/product.md rule 3 (docs/decisions/0005): a paid status whose actually_paid falls short of
  * pay_amount by more than the tolerance is applied as partially_paid (the order stays pending
  * and shows its shortfall); paid in full moves a pending order to processing and stamps paidAt;
  * refunded takes a paid order out of Ready to Dispatch and revenue.
@@ -401,7 +401,7 @@ async function effectOf(
 }
 
 /**
- * Money for an order that already failed (DESIGN decision 1, docs/decisions/0002): paid in full
+ * Money for an order that already failed (docs/product.md rule 1, docs/decisions/0002): paid in full
  * after it expired, the order takes its stock again and is revived. Otherwise (paid short, the
  * owner had cancelled it, or its stock is gone) it stays failed, flagged "refund_due", and the
  * owner settles it: accept the payment (POST /api/orders/{id}/accept-payment) or refund it.

@@ -10,7 +10,7 @@ import type { PaymentGateway } from "./gateway";
 import { rescueUnsettledPayments } from "./rescue";
 
 // The payment jobs on a timer: the rescue sweep (rescue.ts) and the expired-order cleanup of
-// DESIGN decision 1 (docs/decisions/0004). Both are safe with two server instances on one
+// docs/product.md rule 1 (docs/decisions/0004). Both are safe with two server instances on one
 // PostgreSQL: the sweep goes through applyPaymentUpdate (row lock + deduplication) and the
 // cleanup claims each order with one conditional UPDATE ... RETURNING.
 // Safe is not enough with N instances: each would ask the gateway about every open payment, N

@@ -6,7 +6,7 @@ import { categories } from "../db/schema";
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from "./db-errors";
 import { conflict, invalid, notFound } from "./errors";
 
-// Categories have two levels (SPEC §4): a main category (parentId null) and its subcategories.
+// Categories have two levels (docs/product.md §4): a main category (parentId null) and its subcategories.
 
 export type CategoryValues = z.output<typeof CategoryInputSchema>;
 export type CategoryRow = typeof categories.$inferSelect;
@@ -82,7 +82,7 @@ export function updateCategory(db: DbOrTx, id: string, values: CategoryValues): 
     .catch(parentGone);
 }
 
-/** DESIGN decision 5: refused while it has subcategories; its products become uncategorised (FK set null). */
+/** docs/product.md rule 5: refused while it has subcategories; its products become uncategorised (FK set null). */
 export async function deleteCategory(db: DbOrTx, id: string): Promise<void> {
   try {
     await db.transaction(async (tx) => {

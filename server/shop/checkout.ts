@@ -17,7 +17,7 @@ import { getBotSettings } from "./settings";
 import { isTestCustomer, simulationGateway } from "./simulator";
 import { releaseOrderStock, reserveStock } from "./stock";
 
-// Checkout (DESIGN decisions 1-3): the order, its items, the stock reservation and the emptied
+// Checkout (docs/product.md rules 1-3): the order, its items, the stock reservation and the emptied
 // cart are created in one transaction; then the payment is created at the gateway. If the
 // gateway refuses, the order fails at once and its stock goes back on the shelf.
 //

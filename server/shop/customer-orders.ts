@@ -111,7 +111,7 @@ export function describeOrderStatus(
 
 /**
  * When the customer must have paid by: the gateway's expiry when it gave one (its address stops
- * taking the payment then), else the shop's own deadline, created + 2 hours (DESIGN decision 1).
+ * taking the payment then), else the shop's own deadline, created + 2 hours (docs/product.md rule 1).
  */
 export function paymentDeadline(order: { createdAt: Date; paymentExpiresAt: Date | null }): Date {
   return order.paymentExpiresAt ?? new Date(order.createdAt.getTime() + EXPIRED_ORDER_AGE_MS);

@@ -8,7 +8,7 @@ export function isUuid(value: string): boolean {
   return UUID_PATTERN.test(value);
 }
 
-/** How the admin and the customer see an order: its first 8 characters (SPEC §1). */
+/** How the admin and the customer see an order: its first 8 characters (docs/product.md §1). */
 export function shortOrderId(id: string): string {
   return id.slice(0, 8);
 }

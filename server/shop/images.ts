@@ -5,7 +5,7 @@ import { uploadTokens } from "../db/schema";
 import { newObjectId, type ObjectStorage } from "../storage";
 import { conflict, invalid, notFound } from "./errors";
 
-// Product images (SPEC §7 upload calls, DESIGN decision 9): the admin asks for an upload URL, sends
+// Product images (docs/product.md §7 upload calls, docs/product.md rule 9): the admin asks for an upload URL, sends
 // the image bytes to it once, then confirms the image, which becomes the product's imageUrl
 // ("/objects/<id>", served publicly so Telegram and <img> can load it).
 

@@ -55,7 +55,7 @@ export async function markMessageRead(db: DbOrTx, id: string): Promise<CustomerM
 }
 
 /**
- * The admin's reply (DESIGN decision 7): delivered through Telegram first and stored only once
+ * The admin's reply (docs/product.md rule 7): delivered through Telegram first and stored only once
  * delivered, so a stored reply is one the customer received. When Telegram refuses, the notifier's
  * error goes up and nothing is stored. Admin messages are stored as read.
  */

@@ -88,7 +88,7 @@ export function orderPageQuery(db: DbOrTx, query: OrderListQuery, filters: SQL[]
   return query.limit === undefined ? select : select.limit(query.limit + 1);
 }
 
-/** Every order matching the filters, in the chosen order (the list without `limit`, as SPEC §7 has it). */
+/** Every order matching the filters, in the chosen order (the list without `limit`, as docs/product.md §7 has it). */
 export async function listOrdersMatching(db: DbOrTx, filters: OrderFilters): Promise<Order[]> {
   const query = { ...filters, limit: undefined, cursor: undefined };
   const rows = await orderPageQuery(db, query, await filterConditions(db, query));

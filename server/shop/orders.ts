@@ -126,7 +126,7 @@ const MONEY_ARRIVED_STATUSES: readonly string[] = ["partially_paid", "confirmed"
 /** Payment statuses of money the owner may accept: it arrived and was not sent back. */
 const ACCEPTABLE_PAYMENT_STATUSES: readonly string[] = ["partially_paid", "confirmed", "sending", "finished"];
 
-/** Whether any money arrived for the order, even if short or refunded since (DESIGN decision 1: it is never deleted). */
+/** Whether any money arrived for the order, even if short or refunded since (docs/product.md rule 1: it is never deleted). */
 export function hasReceivedMoney(order: Pick<OrderRow, "paymentStatus" | "actuallyPaid">): boolean {
   return isPositiveDecimal(order.actuallyPaid) || MONEY_ARRIVED_STATUSES.includes(order.paymentStatus ?? "");
 }
@@ -177,7 +177,7 @@ export async function reclaimOrderStock(tx: DbOrTx, order: Pick<OrderRow, "id" |
 }
 
 /**
- * The only status changes an admin may make by editing an order (DESIGN decision 4). Failing an
+ * The only status changes an admin may make by editing an order (docs/product.md rule 4). Failing an
  * order belongs to the payment rules, the expiry and Cancel; moving back is never allowed.
  */
 const ADMIN_TRANSITIONS: Partial<Record<OrderStatus, OrderStatus>> = {
@@ -244,7 +244,7 @@ export async function updateOrderStatus(
 }
 
 /**
- * The owner accepts the money that arrived as payment in full (issue 10, DESIGN decision 4): a
+ * The owner accepts the money that arrived as payment in full (issue 10, docs/product.md rule 4): a
  * pending order paid short, or a failed order whose money arrived after it expired or was
  * cancelled, as long as its items can be taken off the shelf again. The order becomes processing
  * (Ready to Dispatch) and counts as revenue from now; the customer is told it is paid.
@@ -305,7 +305,7 @@ export async function acceptPayment(deps: OrderActionDeps, id: string): Promise<
 }
 
 /**
- * The owner cancels a pending order (issue 10, DESIGN decision 4): it fails, its stock goes back
+ * The owner cancels a pending order (issue 10, docs/product.md rule 4): it fails, its stock goes back
  * on the shelf once, and the customer is told. When money had arrived, the order is flagged
  * "refund_due" so the owner remembers to send it back.
  */
@@ -361,8 +361,8 @@ export async function getOrderEvents(db: DbOrTx, id: string): Promise<OrderEvent
 }
 
 /**
- * Only failed orders can be deleted (DESIGN decision 4); a test order whatever its status, and only when no money ever arrived for
- * them (decision 1): an order with money is the record of that money. Its items go with it.
+ * Only failed orders can be deleted (docs/product.md rule 4); a test order whatever its status, and only when no money ever arrived for
+ * them (docs/product.md rule 1): an order with money is the record of that money. Its items go with it.
  */
 export async function deleteOrder(db: Db, id: string, now: Date): Promise<void> {
   await db.transaction(async (tx) => {
@@ -388,7 +388,7 @@ export async function deleteOrder(db: Db, id: string, now: Date): Promise<void> 
   });
 }
 
-/** Payment statuses that mean no money is on its way (DESIGN decision 1); null is an order never sent to the gateway. */
+/** Payment statuses that mean no money is on its way (docs/product.md rule 1); null is an order never sent to the gateway. */
 export const UNPAID_PAYMENT_STATUSES = ["waiting", "expired", "failed"] as const;
 
 export type ExpiryResult = {
@@ -398,7 +398,7 @@ export type ExpiryResult = {
 };
 
 /**
- * Fails pending orders whose payment never arrived (DESIGN decision 1) once their deadline has
+ * Fails pending orders whose payment never arrived (docs/product.md rule 1) once their deadline has
  * passed: the later of created + EXPIRED_ORDER_AGE_MS and the gateway's payment expiry, which is
  * what the customer was told ("Please pay by ..."). Their stock goes back on the shelf, the trail
  * says why, and each customer is told. An order with money on its way or arrived (confirming,

@@ -20,7 +20,7 @@ function filterConditions(filters: ProductFilters): SQL[] {
   const conditions: SQL[] = [];
   if (filters.q) {
     const pattern = `%${escapeLike(filters.q)}%`;
-    // SPEC §3 (Products): a name search, case-insensitive, anywhere in the name.
+    // docs/product.md §3 (Products): a name search, case-insensitive, anywhere in the name.
     conditions.push(sql`${products.name} ilike ${pattern} escape '\\'`);
   }
   if (filters.categoryId) {

@@ -32,7 +32,7 @@ export async function createProduct(db: DbOrTx, values: ProductValues): Promise<
 }
 
 /**
- * DESIGN decision 2 (docs/decisions/0007): an edit never writes back stock it did not mean to change.
+ * docs/product.md rule 2 (docs/decisions/0007): an edit never writes back stock it did not mean to change.
  * The form sends the stock it showed as `expectedStock`:
  * - stock equal to it: the owner did not touch stock, so the database's count (maybe lowered by a
  *   sale since the form opened) stays; the other fields save;
@@ -60,7 +60,7 @@ export async function updateProduct(db: DbOrTx, id: string, values: ProductValue
 }
 
 /**
- * DESIGN decision 5: the product leaves every cart (FK cascade); past order items keep its id and
+ * docs/product.md rule 5: the product leaves every cart (FK cascade); past order items keep its id and
  * name snapshot, since order_items has no foreign key to products.
  */
 export async function deleteProduct(db: DbOrTx, id: string): Promise<void> {

@@ -18,7 +18,7 @@ type Row = typeof botSettings.$inferSelect;
 
 const SECRET_FIELDS = ["botToken", "nowpaymentsApiKey", "nowpaymentsIpnSecret"] as const;
 
-/** SPEC's Bot Preview text when no welcome message is set. */
+/** The Bot Preview's text when no welcome message is set (docs/product.md §2). */
 export const DEFAULT_WELCOME_MESSAGE =
   "Welcome to our shop! Browse our products, place orders and pay securely with cryptocurrency.";
 

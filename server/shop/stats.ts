@@ -4,7 +4,7 @@ import type { DbOrTx } from "../db/client";
 import { queryRows } from "../db/rows";
 import { customerMessages, orders, products } from "../db/schema";
 
-/** Orders whose money arrived (DESIGN decision 6). */
+/** Orders whose money arrived (docs/product.md rule 6). */
 export const PAID_ORDER_STATUSES = ["processing", "dispatched", "completed"] as const;
 
 /**
@@ -25,7 +25,7 @@ export const isLowStock = sql`${products.stock} <= ${products.lowStockThreshold}
  * revenue is the running total a trigger keeps (drizzle/0005_revenue_totals.sql; shop/stats.test.ts recounts it).
  * Revenue counts paid orders whose payment was not refunded (an order refunded after dispatch keeps
  * its status but is no longer money earned), by the time the payment was confirmed (paidAt), not when
- * the order was placed: a short payment accepted days later counts on that day (DESIGN decision 3,
+ * the order was placed: a short payment accepted days later counts on that day (docs/product.md rule 3,
  * docs/decisions/0005). Daily revenue starts at midnight in the shop's time zone, computed by
  * PostgreSQL so summer time changes are handled; weekly revenue covers the 7 days before `now`.
  * Revenues are two-decimal strings ("0.00" when nothing was sold).

@@ -3,7 +3,7 @@ import type { DbOrTx } from "../db/client";
 import { orderItems, orders, products } from "../db/schema";
 import { conflict } from "./errors";
 
-// DESIGN decision 2: stock is reserved when an order is created and released when it fails.
+// docs/product.md rule 2: stock is reserved when an order is created and released when it fails.
 
 export type StockLine = { productId: string; productName: string; quantity: number };
 

@@ -5,7 +5,7 @@ import { groupCommit } from "../db/group-commit";
 import { queryRows } from "../db/rows";
 import { telegramUpdates } from "../db/schema";
 
-// The inbox (DESIGN decision 11, docs/decisions/0012-telegram-inbox.md): an update from Telegram is
+// The inbox (docs/product.md rule 11, docs/decisions/0012-telegram-inbox.md): an update from Telegram is
 // stored (unique per bot and update_id) and acknowledged at once; a worker in every server instance
 // takes stored updates and handles them, one at a time per customer and in the order Telegram
 // numbered them, many customers at once. An update Telegram delivers twice is stored once; one left

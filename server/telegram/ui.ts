@@ -51,7 +51,7 @@ export function data(value: string): string {
 /** Button labels longer than this are cut, so rows stay readable on a phone. */
 export const label = (text: string, max = 40) => fit(text.replace(/\s+/g, " ").trim(), max);
 
-// The main menu's entries are SPEC §2's Bot Preview feature list, word for word.
+// The main menu's entries are docs/product.md §2's Bot Preview feature list, word for word.
 export const MENU = {
   browse: "Browse Products",
   cart: "My Cart",

@@ -172,7 +172,7 @@ describe("Telegram webhook without bot settings", () => {
     }
   });
 
-  it("uses SPEC's default welcome text in the preview when settings have none", async () => {
+  it("uses the default welcome text of docs/product.md §2 in the preview when settings have none", async () => {
     // The settings form requires a welcome message; an older record may still have an empty one.
     const server = await startTestServer();
     try {

@@ -7,6 +7,7 @@ import { createSecretBox } from "../crypto";
 import type { Database } from "../db/client";
 import { buildApp, type App, type BuildAppOptions } from "../http/app";
 import type { AppDeps } from "../http/deps";
+import { createJobRunner, senderJobs } from "../jobs";
 import { createDiskStorage } from "../storage";
 import { createNowPaymentsGatewayFromSettings } from "../payments/nowpayments";
 import { afterAll, beforeAll } from "vitest";
@@ -64,7 +65,9 @@ export type TestServer = {
 
 /**
  * The real HTTP server on 127.0.0.1 with a fresh database. `deps` overrides any dependency;
- * by default Telegram sends are recorded (pass a real notifier to test the wire).
+ * by default Telegram sends are recorded (pass a real notifier to test the wire). A broadcast or
+ * owner-alert sender given in `deps` is started and stopped with the server, through the same
+ * jobs list as main.ts (jobs.ts senderJobs).
  */
 export async function startTestServer(
   options: { deps?: Partial<AppDeps>; config?: Partial<Config>; app?: BuildAppOptions; database?: Database } = {},
@@ -90,6 +93,8 @@ export async function startTestServer(
     ...options.deps,
   };
   const app = await buildApp(deps, options.app);
+  const jobs = createJobRunner(senderJobs(deps));
+  await jobs.start("beforeListen");
   await app.listen({ host: "127.0.0.1", port: 0 });
   const address = app.server.address();
   if (!address || typeof address === "string") throw new Error("server did not listen on a port");
@@ -120,6 +125,7 @@ export async function startTestServer(
       return setCookie.split(";")[0]!;
     },
     async close() {
+      await jobs.stop();
       // A test that read only an answer's headers leaves its connection open; closing must not wait on it.
       const closing = app.close();
       app.server.closeAllConnections();

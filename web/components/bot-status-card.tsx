@@ -17,7 +17,7 @@ export const BOT_STATUS_KEY = ["/api/bot/status"] as const;
 const STATUS_POLL_MS = 15_000;
 
 /**
- * Unlike the shop's lists (read once, SPEC §9), the status is polled: whether Telegram answers
+ * Unlike the shop's lists (read once, docs/product.md §9), the status is polled: whether Telegram answers
  * changes without any write on this screen, and a stale "Running" is the lie this card replaces.
  */
 export function useBotStatus() {

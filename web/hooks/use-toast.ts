@@ -1,7 +1,7 @@
 import * as React from "react";
 import type { ToastActionElement, ToastProps } from "@/components/ui/toast";
 
-// SPEC §9: at most one toast at a time; a dismissed toast stays mounted (closed) for 1,000,000 ms
+// docs/product.md §9: at most one toast at a time; a dismissed toast stays mounted (closed) for 1,000,000 ms
 // before it is dropped, so its exit animation and Radix's own bookkeeping are never cut short.
 const TOAST_LIMIT = 1;
 const TOAST_REMOVE_DELAY = 1_000_000;

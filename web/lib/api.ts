@@ -2,7 +2,7 @@ import { MutationCache, QueryCache, QueryClient, type QueryFunction } from "@tan
 
 /**
  * A non-OK answer. Its message is "status: body text" (or the status text when the body is empty),
- * as SPEC §8 describes; `serverMessage` is the `{ error }` sentence of the body when there is one.
+ * as docs/product.md §8 describes; `serverMessage` is the `{ error }` sentence of the body when there is one.
  */
 export class ApiError extends Error {
   constructor(
@@ -62,7 +62,7 @@ export type ListParams = Record<string, string | number | boolean | null | undef
 const isParams = (part: unknown): part is ListParams => typeof part === "object" && part !== null && !Array.isArray(part);
 
 /**
- * The URL of a query key: its text parts joined with "/" (SPEC §7's generic read); a last part that
+ * The URL of a query key: its text parts joined with "/" (docs/product.md §7's generic read); a last part that
  * is an object is the query string. A key such as ["/api/orders", { limit: 3 }] still falls under
  * ["/api/orders"], so invalidating the list reloads its filtered reads too.
  */
@@ -80,7 +80,7 @@ export function queryKeyUrl(queryKey: readonly unknown[]): string {
 }
 
 /**
- * The generic read of SPEC §7: the query key's parts joined with "/" make the URL.
+ * The generic read of docs/product.md §7: the query key's parts joined with "/" make the URL.
  * With on401 "returnNull" a 401 answers null instead of throwing (used for the auth status).
  */
 export function getQueryFn<T>({ on401 }: { on401: "returnNull" | "throw" }): QueryFunction<T> {
@@ -130,7 +130,7 @@ export function takeSessionEnded(): boolean {
 }
 
 /**
- * SPEC §9: reads never go stale, are not refetched on focus, never polled, never retried;
+ * docs/product.md §9: reads never go stale, are not refetched on focus, never polled, never retried;
  * each screen reloads its list after its own writes. A 401 on any other read or write means the
  * session ended (a logout in another tab, an expiry): the auth status is checked again and the login
  * screen shows, at the same URL, so logging in again returns to the same screen (issue 13).

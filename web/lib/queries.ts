@@ -22,7 +22,7 @@ import type {
 import { apiRequest, AUTH_STATUS_KEY, getPageFn, LOGIN_MUTATION_KEY, getQueryFn, type ListParams, PAGE_MARK, type ServerPage } from "./api";
 import { rememberSettledHere } from "./settled-here";
 
-/** SPEC §9: the Dashboard shows 3 recent orders and 3 recent customer messages. */
+/** docs/product.md §9: the Dashboard shows 3 recent orders and 3 recent customer messages. */
 export const DASHBOARD_RECENT_COUNT = 3;
 
 /**
@@ -87,7 +87,7 @@ export function useAuthStatus() {
   return { ...query, isAuthenticated: query.data?.authenticated === true };
 }
 
-/** SPEC §4: the status is reloaded 100 ms after a successful login. */
+/** docs/product.md §4: the status is reloaded 100 ms after a successful login. */
 export const AUTH_RELOAD_DELAY_MS = 100;
 
 export function useLogin() {
@@ -122,7 +122,7 @@ export function useDashboardStats() {
 
 // --- Products ---
 
-/** Every product (the Categories screen counts them per category, SPEC §9). */
+/** Every product (the Categories screen counts them per category, docs/product.md §9). */
 export function useProducts() {
   return useQuery<Product[]>({ queryKey: queryKeys.products });
 }

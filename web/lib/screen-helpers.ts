@@ -2,13 +2,13 @@ import { useSyncExternalStore } from "react";
 
 // Small helpers shared by the Categories, Products, Postage, Orders and Messages screens.
 
-/** "£4.99" from "4.99", 4.99 or null (SPEC §9: GBP with two decimals). */
+/** "£4.99" from "4.99", 4.99 or null (docs/product.md §9: GBP with two decimals). */
 export function formatGBP(value: string | number | null | undefined): string {
   const n = Number(value ?? 0);
   return `£${(Number.isFinite(n) ? n : 0).toFixed(2)}`;
 }
 
-/** Order ids are shown as their first 8 characters (SPEC §1). */
+/** Order ids are shown as their first 8 characters (docs/product.md §1). */
 export function shortId(id: string): string {
   return id.slice(0, 8);
 }

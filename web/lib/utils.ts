@@ -7,7 +7,7 @@ export function cn(...inputs: ClassValue[]) {
 }
 
 /**
- * "1 day", "3 days": SPEC's texts are written for many ("{n} days"); one gets the singular
+ * "1 day", "3 days": the texts of docs/product.md are written for many ("{n} days"); one gets the singular
  * (issue 13). `plural` defaults to `singular` + "s".
  */
 export function countOf(count: number, singular: string, plural = `${singular}s`): string {

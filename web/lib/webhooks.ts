@@ -1,8 +1,8 @@
-// The two webhook addresses the dashboard shows for copying (SPEC §2, §7).
+// The two webhook addresses the dashboard shows for copying (docs/product.md §2, §7).
 export const TELEGRAM_WEBHOOK_PATH = "/api/telegram/webhook";
 export const PAYMENTS_WEBHOOK_PATH = "/api/payments/webhook";
 
-/** A placeholder hosting domain the Bot Settings screen can swap in (SPEC §2 'Use .replit.app domain'). */
+/** A placeholder hosting domain the Bot Settings screen can swap in (docs/product.md §2 'Use .replit.app domain'). */
 export const REPLIT_PLACEHOLDER_ORIGIN = "https://your-app-name.replit.app";
 
 export function currentOrigin(): string {

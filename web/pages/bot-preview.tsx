@@ -13,7 +13,7 @@ import { describeError } from "@/lib/api";
 import { useBotSettings, useTestTelegramWebhook } from "@/lib/queries";
 import { telegramWebhookUrl } from "@/lib/webhooks";
 
-/** SPEC §2: what the preview shows when no welcome message is set. */
+/** docs/product.md §2: what the preview shows when no welcome message is set. */
 const DEFAULT_WELCOME =
   "Welcome to our shop! Browse our products, place orders and pay securely with cryptocurrency.";
 
@@ -160,7 +160,7 @@ function Preview({ settings }: { settings: BotSettings }) {
               </dd>
               <dt className="text-muted-foreground">Status</dt>
               <dd>
-                {/* SPEC's 'Active': the bot is configured. Not green: whether it really runs is Bot Status's to say. */}
+                {/* The 'Active' of docs/product.md §2: the bot is configured. Not green: whether it really runs is Bot Status's to say. */}
                 <Badge variant="outline" title="The bot is configured; Bot Status shows whether it runs">
                   Active
                 </Badge>

@@ -91,7 +91,7 @@ function secretsOf(settings: BotSettings | null) {
   };
 }
 
-/** SPEC §4: with a stored record (it has an id) saving updates it, otherwise it creates one. */
+/** docs/product.md §4: with a stored record (it has an id) saving updates it, otherwise it creates one. */
 function SettingsForm({ settings }: { settings: BotSettings | null }) {
   const form = useForm<FormInput, unknown, FormOutput>({
     resolver: zodResolver(BotSettingsInputSchema),

@@ -20,7 +20,7 @@ export default function CategoriesPage() {
   const categories = useMemo(() => categoriesQuery.data ?? [], [categoriesQuery.data]);
   const mainCategories = categories.filter((c) => !c.parentId);
 
-  // SPEC §9: products per category = products whose categoryId equals the category id.
+  // docs/product.md §9: products per category = products whose categoryId equals the category id.
   const productCounts = useMemo(() => {
     const counts = new Map<string, number>();
     for (const product of productsQuery.data ?? []) {
@@ -99,7 +99,7 @@ export default function CategoriesPage() {
                           {main.name}
                         </p>
                         <p className="text-muted-foreground text-sm">
-                          {/* SPEC §2 wording, kept as written (not pluralised). */}
+                          {/* docs/product.md §2 wording, kept as written (not pluralised). */}
                           {productCount(main.id)} products • {children.length} subcategories
                         </p>
                         {main.description && (

@@ -31,7 +31,7 @@ export default function MessagesPage() {
   const selected = conversations.find((c) => c.telegramUserId === selectedUserId) ?? null;
   const latestUsername = [...thread].reverse().find((message) => message.telegramUsername)?.telegramUsername ?? null;
 
-  // SPEC §4: opening a conversation marks that customer's unread messages read. Each id is asked
+  // docs/product.md §4: opening a conversation marks that customer's unread messages read. Each id is asked
   // for once; the lists reload after each write.
   const requested = useRef(new Set<string>());
   useEffect(() => {

@@ -15,7 +15,7 @@ import { describeError } from "@/lib/api";
 import { DESKTOP_QUERY, useMediaQuery } from "@/lib/screen-helpers";
 
 const ALL = "all";
-/** The stock filters SPEC §2 offers (the server also knows active/inactive, which the screen does not show). */
+/** The stock filters docs/product.md §2 offers (the server also knows active/inactive, which the screen does not show). */
 const STOCK_FILTERS = ["in-stock", "out-of-stock", "low-stock"] as const;
 type StockFilter = "all" | (typeof STOCK_FILTERS)[number];
 

@@ -9,7 +9,7 @@ import { ERROR_ANSWERS } from "../openapi";
 import { hasAdminSession, PUBLIC, SESSION_COOKIE } from "../security";
 
 const done = { 200: SuccessSchema, ...ERROR_ANSWERS };
-// Not logged in answers 401 with { authenticated: false } (SPEC §7 reads it as null).
+// Not logged in answers 401 with { authenticated: false } (docs/product.md §7 reads it as null).
 const status = { 200: AuthStatusSchema, 401: AuthStatusSchema, ...ERROR_ANSWERS };
 
 export const authRoutes: Routes = (app, deps) => {

@@ -11,15 +11,11 @@ import type { Routes } from "../deps";
 import { ERROR_ANSWERS } from "../openapi";
 
 // The Broadcasts screen (issue 14, item 3): queue a message to an audience, follow its progress.
-// The sending runs in the background (telegram/broadcast-sender.ts): it starts when the app is
-// ready and stops, after the sends in flight are recorded, when the app closes.
+// The sending runs in the background (telegram/broadcast-sender.ts), started and stopped with the
+// server's other background jobs (server/jobs.ts); a route only kicks it.
 
 export const broadcastRoutes: Routes = (app, deps) => {
   const sender = deps.broadcasts;
-  if (sender) {
-    app.addHook("onReady", async () => sender.start());
-    app.addHook("onClose", async () => sender.stop());
-  }
 
   app.post(
     "/api/broadcasts",

@@ -9,7 +9,7 @@ import { addressTerms, searchTerms } from "../../shop/address-vault";
 import { minutesAfter, nextLink, walkPages } from "../../testing/list-pages";
 
 // GET /api/orders with limit, cursor, filters, search and sorts (issue 12): the Orders screen pages
-// on the server. Without limit it still answers the whole list (SPEC §7).
+// on the server. Without limit it still answers the whole list (docs/product.md §7).
 
 
 describe("GET /api/orders, paged and filtered", () => {

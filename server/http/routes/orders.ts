@@ -52,7 +52,7 @@ export const orderRoutes: Routes = (app, deps) => {
     return { success: true as const };
   });
 
-  // The owner settles a pending order's money (DESIGN decision 4, docs/decisions/0006).
+  // The owner settles a pending order's money (docs/product.md rule 4, docs/decisions/0006).
   app.post("/api/orders/:id/accept-payment", { schema: { params: IdParams, ...anOrder } }, async (request) =>
     acceptPayment({ ...deps, logger: request.log }, request.params.id),
   );

@@ -5,16 +5,10 @@ import { ERROR_ANSWERS } from "../openapi";
 
 // Owner alerts in Bot Settings (issue 14, item 5): which chat gets them, which kinds, the one-time
 // link code. Admin only, as every route that does not say otherwise (security.ts). The sending runs
-// in the background (telegram/owner-alert-sender.ts): it starts when the app is ready and stops,
-// after the alert in hand is recorded, when the app closes.
+// in the background (telegram/owner-alert-sender.ts), started and stopped with the server's other
+// background jobs (server/jobs.ts).
 
 export const ownerAlertRoutes: Routes = (app, deps) => {
-  const sender = deps.ownerAlerts;
-  if (sender) {
-    app.addHook("onReady", async () => sender.start());
-    app.addHook("onClose", async () => sender.stop());
-  }
-
   app.get(
     "/api/owner-alerts",
     { schema: { summary: "The owner alerts: the linked Telegram chat and the kinds switched on", response: { 200: OwnerAlertsSchema, ...ERROR_ANSWERS } } },

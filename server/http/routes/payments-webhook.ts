@@ -39,7 +39,7 @@ function describeIpnFieldProblem(fields: Record<string, unknown>): string | null
   return null;
 }
 
-// NOWPayments' IPN (DESIGN decisions 3 and 9). Open to anyone (WEBHOOK): the signature is the check.
+// NOWPayments' IPN (docs/product.md rules 3 and 9). Open to anyone (WEBHOOK): the signature is the check.
 // The answer comes right after the commit; the customer's Telegram message goes out afterwards,
 // so a slow Telegram never makes the gateway wait (it gives up after a few seconds).
 /** For the document only: the handler checks the signature first, then these fields itself. */

@@ -111,7 +111,7 @@ describe("postage options API", () => {
     expect(response.status).toBe(200);
     expect((await list()).some((o: { id: string }) => o.id === option.id)).toBe(false);
     const [after] = await db.select().from(orders).where(eq(orders.id, order!.id));
-    // Nothing on the order changes (DESIGN decision 5): no foreign key nulls its option id.
+    // Nothing on the order changes (docs/product.md rule 5): no foreign key nulls its option id.
     expect(after).toMatchObject({ totalAmount: "8.19", postageOptionId: option.id, postageName: "Going away", postagePrice: option.price });
   });
 });

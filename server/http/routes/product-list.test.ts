@@ -8,14 +8,14 @@ import { insertProduct } from "../../testing/factories";
 import { minutesAfter, nextLink, walkPages } from "../../testing/list-pages";
 
 // GET /api/products with limit, cursor, q, categoryId and status (issue 12): the Products screen's
-// filters on the server. Without limit it still answers every product (SPEC §7).
+// filters on the server. Without limit it still answers every product (docs/product.md §7).
 
 
 describe("GET /api/products, paged and filtered", () => {
   const admin = useAdminServer();
   beforeEach(async () => {
     await admin.db().delete(products);
-    // Subcategories first: a main category with children refuses to go (DESIGN decision 5).
+    // Subcategories first: a main category with children refuses to go (docs/product.md rule 5).
     await admin.db().delete(categories).where(isNotNull(categories.parentId));
     await admin.db().delete(categories);
   });
@@ -61,7 +61,7 @@ describe("GET /api/products, paged and filtered", () => {
     await db().update(products).set({ lowStockThreshold: 12 }).where(eq(products.name, "Mug"));
     await db().update(products).set({ lowStockThreshold: 0 }).where(eq(products.name, "Espresso 100%"));
     expect(await names("status=low-stock")).toEqual(["Mug", "Sencha"]);
-    // Names only, as SPEC's "name search": the description does not count.
+    // Names only, as the "name search" of docs/product.md §2: the description does not count.
     expect(await names("q=green")).toEqual([]);
     expect(await names("q=SEN")).toEqual(["Sencha"]);
     expect(await names("q=EARL")).toEqual(["Earl Grey"]);

@@ -55,7 +55,7 @@ describe("products API", () => {
     });
     expect(Date.parse(first.createdAt)).not.toBeNaN();
     const second = await create({ name: "Tea", price: 3, stock: 5 });
-    // SPEC §3 defaults: description given as empty, stock 0 when absent, active.
+    // docs/product.md §3 defaults: description given as empty, stock 0 when absent, active.
     expect(second).toMatchObject({ name: "Tea", description: "", price: "3.00", stock: 5, isActive: true, categoryId: null });
 
     const list = await (await server.request("GET", "/api/products", { cookie })).json();
@@ -102,7 +102,7 @@ describe("products API", () => {
     expect(custom).toMatchObject({ lowStockThreshold: 0 });
     const edited = await server.request("PUT", `/api/products/${custom.id}`, { cookie, body: { name: "Mug", price: 3, lowStockThreshold: 12 } });
     expect(await edited.json()).toMatchObject({ lowStockThreshold: 12 });
-    // An edit that does not name it (SPEC's PUT body has no such field) leaves it as it was.
+    // An edit that does not name it (the PUT body of docs/product.md §7 has no such field) leaves it as it was.
     const renamed = await server.request("PUT", `/api/products/${custom.id}`, { cookie, body: { name: "Big Mug", price: 3 } });
     expect(await renamed.json()).toMatchObject({ name: "Big Mug", lowStockThreshold: 12 });
     expect(await errorOf(await post({ ...PRODUCT, lowStockThreshold: -1 }))).toBe("Invalid lowStockThreshold: Low stock alert must be at least 0");

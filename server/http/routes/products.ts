@@ -17,7 +17,7 @@ export const productRoutes: Routes = (app, deps) => {
     const { query } = request;
     if (isPaged(query)) return sendPage(request, reply, await listProductPage(deps.db, query));
     if (query.q !== undefined || query.categoryId !== undefined || query.status !== undefined) return listProductsMatching(deps.db, query);
-    // The whole catalogue (SPEC §7's call): serialized once per change to the products (issue 12).
+    // The whole catalogue (docs/product.md §7's call): serialized once per change to the products (issue 12).
     const answer = await deps.cache.read(`admin:products:${query.sort}`, ["products"], async () =>
       serializeJson(allProducts, await listProductsMatching(deps.db, query)),
     );

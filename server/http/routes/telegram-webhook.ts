@@ -9,7 +9,7 @@ import { HttpError } from "../errors";
 import { documentedOnly, ERROR_ANSWERS } from "../openapi";
 import { hasAdminSession, isCrossSite, WEBHOOK } from "../security";
 
-// Telegram's webhook (DESIGN decision 9). Open to anyone (WEBHOOK); the check is here: Telegram's
+// Telegram's webhook (docs/product.md rule 9). Open to anyone (WEBHOOK); the check is here: Telegram's
 // secret token header, or a logged-in admin (the Bot Preview tester, which gets back what the bot
 // would have sent instead of it going to Telegram).
 

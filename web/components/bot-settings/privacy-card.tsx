@@ -10,7 +10,7 @@ import { toast } from "@/hooks/use-toast";
 import { apiRequest, describeError } from "@/lib/api";
 
 // Privacy on Bot Settings (issue 15, item 3): how long addresses and customer messages are kept.
-// Its own form and Save: it is not part of the bot's settings (SPEC's form stays as it is).
+// Its own form and Save: it is not part of the bot's settings (the form of docs/product.md §2 stays as it is).
 
 const PRIVACY_KEY = ["/api/privacy-settings"] as const;
 

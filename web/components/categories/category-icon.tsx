@@ -30,7 +30,7 @@ import {
 } from "lucide-react";
 import { createElement } from "react";
 
-// Categories store an icon-font class such as "fas fa-laptop" (SPEC §2). No icon font is shipped,
+// Categories store an icon-font class such as "fas fa-laptop" (docs/product.md §2). No icon font is shipped,
 // so the common names are drawn with the matching lucide icon; any other class shows a tag.
 const ICONS: Record<string, LucideIcon> = {
   laptop: Laptop,

@@ -15,7 +15,7 @@ import {
 
 export type NavItem = { href: string; label: string; icon: LucideIcon };
 
-/** The sidebar's entries, in SPEC §2's order. */
+/** The sidebar's entries, in docs/product.md §2's order. */
 export const NAV_ITEMS: NavItem[] = [
   { href: "/", label: "Dashboard", icon: LayoutDashboard },
   { href: "/bot-settings", label: "Bot Settings", icon: Settings },
@@ -30,7 +30,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: "/activity", label: "Activity", icon: History },
 ];
 
-/** The top bar's titles. SPEC §2: /postage has no entry, so it (like any unknown path) shows Dashboard. */
+/** The top bar's titles. docs/product.md §2: /postage has no entry, so it (like any unknown path) shows Dashboard. */
 const TITLES: Record<string, string> = {
   "/": "Dashboard",
   "/bot-settings": "Bot Settings",

@@ -13,7 +13,7 @@ export function initials(c: { telegramUsername: string | null; telegramUserId: s
   return c.telegramUserId.slice(0, 2).toUpperCase() || "?";
 }
 
-/** SPEC §9: five avatar colours, chosen by the length of the customer's id. */
+/** docs/product.md §9: five avatar colours, chosen by the length of the customer's id. */
 export const AVATAR_COLORS = [
   "bg-blue-700",
   "bg-green-700",

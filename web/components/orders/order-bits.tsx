@@ -28,7 +28,7 @@ export function OrderStatusBadge({ status }: { status: OrderStatus }) {
   );
 }
 
-/** SPEC §2: @username, else the user id, else 'Telegram User'. */
+/** docs/product.md §2: @username, else the user id, else 'Telegram User'. */
 export function customerLabel(order: Pick<Order, "telegramUsername" | "telegramUserId">): string {
   if (order.telegramUsername) return `@${order.telegramUsername}`;
   // Bot Preview's test customer has no username; its reserved id would read like a real customer's.

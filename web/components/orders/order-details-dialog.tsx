@@ -37,7 +37,7 @@ function PostageLine({ order }: { order: Order }) {
   let price: string;
   if (order.postageName) {
     // The snapshot taken at checkout: what the customer chose and paid, even if the option changed or
-    // was deleted since (DESIGN decision 5). The option's description, while it exists, still helps.
+    // was deleted since (docs/product.md rule 5). The option's description, while it exists, still helps.
     title = option?.description ? `${order.postageName} - ${option.description}` : order.postageName;
     price = formatGBP(order.postagePrice);
   } else if (!order.postageOptionId) {

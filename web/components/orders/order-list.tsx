@@ -72,7 +72,7 @@ function RowActions({ order, onView, onDispatch, onDelete, dispatchingId }: RowA
   );
 }
 
-/** SPEC's "Inc. shipping" under the total, only when the order has postage to include (issue 13). */
+/** The "Inc. shipping" under the total (docs/product.md §2), only when the order has postage to include (issue 13). */
 const hasPostage = (order: Order) => order.postageOptionId !== null || order.postageName !== null;
 
 export function OrderTable({ orders, selectedIds, onSelect, onSelectAll, ...actions }: ListProps) {
@@ -81,7 +81,7 @@ export function OrderTable({ orders, selectedIds, onSelect, onSelectAll, ...acti
       <TableHeader>
         <TableRow>
           <TableHead className="pl-4">
-            {/* In the first column rather than one of its own: the columns stay SPEC's six. */}
+            {/* In the first column rather than one of its own: the columns stay the six of docs/product.md §2. */}
             <span className="flex items-center gap-3">
               <SelectAllOrders orders={orders} selectedIds={selectedIds} onSelectAll={onSelectAll} />
               Order ID

@@ -1,7 +1,7 @@
 import type { Order, OrderAdminFlag, OrderEvent } from "../../../contract";
 
 // What the order details dialog says about an order's money, and which settling actions it offers
-// (DESIGN decisions 3 and 4). The server decides; these only choose what to show.
+// (docs/product.md rules 3 and 4). The server decides; these only choose what to show.
 
 /** Gateway statuses that mean money reached the gateway, in part or in full. */
 const MONEY_STATUSES = new Set(["partially_paid", "confirmed", "sending", "finished"]);

@@ -21,7 +21,7 @@ import { canAcceptPayment, canCancel, coinOf, moneyReceived } from "./order-mone
 type Settlement = "accept" | "cancel";
 
 /**
- * The owner settles an order's money (DESIGN decision 4): accept what arrived (a short payment, or
+ * The owner settles an order's money (docs/product.md rule 4): accept what arrived (a short payment, or
  * money after expiry) or cancel a pending order. Both ask first; the server has the last word and
  * its sentence is shown when it refuses.
  */

@@ -12,7 +12,7 @@ import { shortId } from "@/lib/screen-helpers";
 
 type TemplateKey = "out-of-stock" | "shipping-delay" | "payment-verification" | "custom";
 
-/** SPEC §5's four templates; each names the order by its first 8 characters. */
+/** docs/product.md §5's four templates; each names the order by its first 8 characters. */
 export const MESSAGE_TEMPLATES: { key: TemplateKey; label: string; text: (orderRef: string) => string }[] = [
   {
     key: "out-of-stock",

@@ -18,7 +18,7 @@ type DispatchOutcome =
 const count = (n: number, singular: string, plural: string) => `${n} ${n === 1 ? singular : plural}`;
 
 /**
- * SPEC §7's dispatch flow: mark the order dispatched, then ask the server to notify the customer.
+ * docs/product.md §7's dispatch flow: mark the order dispatched, then ask the server to notify the customer.
  * The second step can fail on its own (Telegram unreachable); the order stays dispatched then.
  */
 export function useDispatchOrder() {
@@ -46,7 +46,7 @@ export function useDispatchOrder() {
     }
   };
 
-  /** One order, with SPEC's toasts; answers whether the order is now dispatched. */
+  /** One order, with the toasts of docs/product.md §8; answers whether the order is now dispatched. */
   const dispatch = async (orderId: string, details?: DispatchDetails): Promise<boolean> => {
     const outcome = await dispatchQuietly(orderId, details);
     if (outcome.result === "refused") {

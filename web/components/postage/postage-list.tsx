@@ -14,7 +14,7 @@ type ListProps = {
 
 const days = (option: PostageOption) => (option.estimatedDays != null ? countOf(option.estimatedDays, "day") : "-");
 
-/** SPEC §2: clicking the badge switches the option between Active and Inactive. */
+/** docs/product.md §2: clicking the badge switches the option between Active and Inactive. */
 function StatusToggle({ option, onToggle }: { option: PostageOption; onToggle: ListProps["onToggle"] }) {
   return (
     <Badge

@@ -7,7 +7,7 @@ export type CategoryOption = { id: string; label: string; isChild: boolean };
 
 /**
  * Categories for a select: each main category followed by its subcategories, which carry a marker
- * (SPEC §2). Subcategories whose parent is missing still appear, at the end.
+ * (docs/product.md §2). Subcategories whose parent is missing still appear, at the end.
  */
 export function categoryOptions(categories: Category[]): CategoryOption[] {
   const mains = categories.filter((c) => !c.parentId);

@@ -9,7 +9,7 @@ import { describeError } from "@/lib/api";
 import { uploadFile } from "@/lib/upload";
 
 /**
- * One product image, uploaded in the three steps of SPEC §7: ask for an upload URL, PUT the bytes
+ * One product image, uploaded in the three steps of docs/product.md §7: ask for an upload URL, PUT the bytes
  * there (with progress), then turn the URL into the object path that becomes the product's imageUrl.
  */
 export function ImageUpload({

@@ -25,7 +25,7 @@ import { useCreateProduct, useReloadProducts, useUpdateProduct } from "@/lib/que
 import { ApiError, describeError } from "@/lib/api";
 import { categoryOptions, NO_CATEGORY } from "./category-options";
 
-// The form keeps what was typed (strings); SPEC §5's parsing rules turn it into the API's shape on save.
+// The form keeps what was typed (strings); docs/product.md §5's parsing rules turn it into the API's shape on save.
 const ProductFormSchema = z.object({
   name: ProductInputSchema.shape.name,
   description: z.string(),
@@ -45,12 +45,12 @@ const ProductFormSchema = z.object({
   bulkPricing: z.array(z.object({ minQuantity: z.string(), price: z.string() })),
   isActive: z.boolean(),
   // Not an input: the stock shown when the form was opened or its stock reloaded, sent as
-  // expectedStock so a save never writes back stock sold meanwhile (DESIGN decision 2).
+  // expectedStock so a save never writes back stock sold meanwhile (docs/product.md rule 2).
   expectedStock: z.number().nullable(),
 });
 type ProductForm = z.infer<typeof ProductFormSchema>;
 
-/** SPEC §4: a new product costs '0', has stock 0 and is active. */
+/** docs/product.md §4: a new product costs '0', has stock 0 and is active. */
 const NEW_PRODUCT: ProductForm = {
   name: "",
   description: "",
@@ -88,7 +88,7 @@ function numberOr(text: string, parse: (text: string) => number, fallback: numbe
   return Number.isNaN(n) ? fallback : n;
 }
 
-/** SPEC §5: stock is an integer (non-numeric 0); a tier's min quantity non-numeric 2, its price 0; no tiers is null. */
+/** docs/product.md §5: stock is an integer (non-numeric 0); a tier's min quantity non-numeric 2, its price 0; no tiers is null. */
 export function toProductInput(values: ProductForm): ProductInput {
   return {
     name: values.name,

@@ -25,7 +25,7 @@ function Thumbnail({ product, className }: { product: Product; className?: strin
   );
 }
 
-/** SPEC §2: bulk tiers read 'N+ for £price'. */
+/** docs/product.md §2: bulk tiers read 'N+ for £price'. */
 function BulkTiers({ product }: { product: Product }) {
   if (!product.bulkPricing?.length) return null;
   return (

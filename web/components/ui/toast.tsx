@@ -4,7 +4,7 @@ import { Toast as ToastPrimitives } from "radix-ui";
 import * as React from "react";
 import { cn } from "@/lib/utils";
 
-// Radix defaults kept on purpose (SPEC §9): 5000 ms display, swipe right 50 px to dismiss, F8 hotkey.
+// Radix defaults kept on purpose (docs/product.md §9): 5000 ms display, swipe right 50 px to dismiss, F8 hotkey.
 const ToastProvider = ToastPrimitives.Provider;
 
 /** Top of the screen on phones, bottom right (at most 420 px wide) on wider screens. */
