@@ -28,7 +28,7 @@ export default tseslint.config(
   },
   {
     files: ["server/**/*.ts", "scripts/**/*.ts"],
-    ignores: ["server/main.ts", "server/http/**", "server/testing/**", "**/*.test.ts"],
+    ignores: ["server/main.ts", "server/http/**", "**/*.test.ts"],
     rules: restrictImports(HTTP, SERVICES),
   },
   {

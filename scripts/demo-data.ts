@@ -11,8 +11,8 @@ import {
   type BulkPricingTier,
   type ShippingAddress,
 } from "../server/db/schema";
-import { protectAddress } from "../server/shop/address-vault";
-import { protectMessage } from "../server/shop/message-vault";
+import { protectAddress } from "../server/shop/vaults/address-vault";
+import { protectMessage } from "../server/shop/vaults/message-vault";
 import { CliError } from "./cli";
 
 // A believable small shop for trying the back office: every screen has something to show.

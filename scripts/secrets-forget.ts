@@ -1,7 +1,7 @@
 import { loadSecretKey } from "../server/crypto";
-import { encryptExistingData } from "../server/shop/encrypt-existing";
-import { forgetSecretsOfAnotherKey, whatForgettingLoses, type ForgetReport } from "../server/shop/forget-secrets";
-import { keyMatches } from "../server/shop/key-check";
+import { encryptExistingData } from "../server/shop/privacy/encrypt-existing";
+import { forgetSecretsOfAnotherKey, whatForgettingLoses, type ForgetReport } from "../server/shop/privacy/forget-secrets";
+import { keyMatches } from "../server/shop/privacy/key-check";
 import { CliError, openConfiguredDatabase, runScript } from "./cli";
 
 // npm run secrets:forget [-- --yes]

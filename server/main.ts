@@ -10,8 +10,8 @@ import { buildApp } from "./http/app";
 import { addressToOpen, createLogger } from "./logging";
 import { webRoutes } from "./http/web";
 import { createServices } from "./services";
-import { encryptExistingData } from "./shop/encrypt-existing";
-import { requireMatchingKey, WrongSecretKeyError } from "./shop/key-check";
+import { encryptExistingData } from "./shop/privacy/encrypt-existing";
+import { requireMatchingKey, WrongSecretKeyError } from "./shop/privacy/key-check";
 import { startPaymentJobs } from "./payments/jobs";
 
 // Wiring only: config -> database -> services -> HTTP (+ bot, payment jobs) -> graceful shutdown.

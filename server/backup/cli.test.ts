@@ -5,9 +5,9 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createSecretBox, loadSecretKey } from "../crypto";
 import { openPglite } from "../db/client";
-import { createBotSettings } from "../shop/settings";
+import { createBotSettings } from "../shop/settings/settings";
 import { createDiskStorage } from "../storage";
-import { databaseChecksum } from "../testing/checksum";
+import { databaseChecksum } from "../../test-support/checksum";
 
 // `npm run backup` and `npm run restore` as an operator runs them: real processes on real DATA_DIRs.
 

@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPglite, type Database } from "../db/client";
 import { createDiskStorage } from "../storage";
-import { createTestDatabase } from "../testing/database";
+import { createTestDatabase } from "../../test-support/database";
 import { type BackupRecord } from "./archive";
 import { writeBackup, writeTable } from "./backup";
 import { restoreBackup } from "./restore";

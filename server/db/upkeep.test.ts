@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "./client";
 import { createLocks } from "./leader";
 import { orders } from "./schema";
-import { createTestDatabase } from "../testing/database";
+import { createTestDatabase } from "../../test-support/database";
 import { runUpkeep, startDatabaseUpkeep, upkeepNeeded } from "./upkeep";
 
 // The shop's own VACUUM (ANALYZE) where no autovacuum runs (db/upkeep.ts): what it leaves behind is

@@ -15,8 +15,8 @@ import {
   RATE_WINDOW_MS,
   retryLater,
   type ClaimedRecipient,
-} from "../shop/broadcasts";
-import { getBotSettings } from "../shop/settings";
+} from "../shop/customers/broadcasts";
+import { getBotSettings } from "../shop/settings/settings";
 import type { ObjectStorage } from "../storage";
 import type { BotLogger } from "./context";
 import { objectIdOf } from "./product-photo";

@@ -1,7 +1,7 @@
 import { Api, GrammyError, HttpError } from "grammy";
-import { unavailable } from "../shop/errors";
-import type { CustomerNotifier } from "../shop/ports";
-import { isTestCustomer } from "../shop/simulator";
+import { unavailable } from "../shop/common/errors";
+import type { CustomerNotifier } from "../shop/common/ports";
+import { isTestCustomer } from "../shop/simulator/simulator";
 
 /**
  * A notifier over grammY's Api client. The token is looked up at each send, so a token saved

@@ -12,10 +12,10 @@ import {
   retryAlertLater,
   skipReason,
   type ClaimedAlert,
-} from "../shop/owner-alerts";
-import { reasonOf } from "../shop/ports";
-import type { ChangeFeed } from "../shop/read-cache";
-import { getBotSettings } from "../shop/settings";
+} from "../shop/customers/owner-alerts";
+import { reasonOf } from "../shop/common/ports";
+import type { ChangeFeed } from "../shop/catalogue/read-cache";
+import { getBotSettings } from "../shop/settings/settings";
 import type { BotLogger } from "./context";
 
 // Sends the owner alerts' outbox (shop/owner-alerts.ts; docs/decisions/0020-owner-alerts-outbox.md).

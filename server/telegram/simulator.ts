@@ -3,8 +3,8 @@ import { InputFile, type Bot } from "grammy";
 import type { Message, Update, UserFromGetMe } from "grammy/types";
 import type { SimulatorButton, SimulatorEvent, SimulatorMessage } from "../../contract";
 import { telegramFileCache } from "../db/schema";
-import { conflict, notFound } from "../shop/errors";
-import { getBotSettings } from "../shop/settings";
+import { conflict, notFound } from "../shop/common/errors";
+import { getBotSettings } from "../shop/settings/settings";
 import {
   addSimulatorMessage,
   deleteSimulatorMessage,
@@ -13,7 +13,7 @@ import {
   resetTestCustomer,
   TEST_CUSTOMER_ID,
   TEST_CUSTOMER_NAME,
-} from "../shop/simulator";
+} from "../shop/simulator/simulator";
 import type { ObjectStorage } from "../storage";
 import { createBot } from "./bot";
 import type { BotContext, BotDeps, BotLogger } from "./context";

@@ -7,8 +7,8 @@ import {
   MessageListQuerySchema,
   UnreadCountSchema,
 } from "../../../contract";
-import { listConversationPage, listConversations, listMessagePage, listMessagesMatching } from "../../shop/message-list";
-import { countUnread, listThread, markMessageRead, sendAdminReply } from "../../shop/messages";
+import { listConversationPage, listConversations, listMessagePage, listMessagesMatching } from "../../shop/customers/message-list";
+import { countUnread, listThread, markMessageRead, sendAdminReply } from "../../shop/customers/messages";
 import type { Routes } from "../deps";
 import { isPaged, sendPage } from "../paging";
 import { ERROR_ANSWERS, pagedList } from "../openapi";

@@ -17,8 +17,8 @@ import {
   getOrderItems,
   notifyDispatch,
   updateOrderStatus,
-} from "../../shop/orders";
-import { listOrderPage, listOrdersMatching } from "../../shop/order-list";
+} from "../../shop/orders/orders";
+import { listOrderPage, listOrdersMatching } from "../../shop/orders/order-list";
 import type { Routes } from "../deps";
 import { isPaged, sendPage } from "../paging";
 import { ERROR_ANSWERS, pagedList } from "../openapi";

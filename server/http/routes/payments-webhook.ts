@@ -1,9 +1,9 @@
 import { PaymentWebhookAnswerSchema } from "../../../contract";
-import { applyPaymentUpdate, verifyIpnSignature } from "../../payments/ipn";
-import { parseNowPayment } from "../../payments/nowpayments";
-import { PAYMENT_WEBHOOK_PATH } from "../../shop/checkout";
-import { gatewayAmountText } from "../../shop/crypto-amounts";
-import { getBotSettings } from "../../shop/settings";
+import { applyPaymentUpdate, verifyIpnSignature } from "../../shop/payments/payment-updates";
+import { parseNowPayment } from "../../gateways/nowpayments/client";
+import { PAYMENT_WEBHOOK_PATH } from "../../shop/ordering/checkout";
+import { gatewayAmountText } from "../../shop/common/crypto-amounts";
+import { getBotSettings } from "../../shop/settings/settings";
 import type { Routes } from "../deps";
 import { HttpError } from "../errors";
 import { documentedOnly, ERROR_ANSWERS } from "../openapi";

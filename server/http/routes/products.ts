@@ -1,6 +1,6 @@
 import { IdParamsSchema, ProductInputSchema, ProductListQuerySchema, ProductSchema, SuccessSchema } from "../../../contract";
-import { listProductPage, listProductsMatching } from "../../shop/product-list";
-import { createProduct, deleteProduct, updateProduct } from "../../shop/products";
+import { listProductPage, listProductsMatching } from "../../shop/catalogue/product-list";
+import { createProduct, deleteProduct, updateProduct } from "../../shop/catalogue/products";
 import type { Routes } from "../deps";
 import { sendSerialized, serializeJson } from "../cached-json";
 import { isPaged, sendPage } from "../paging";

@@ -1,6 +1,6 @@
 import { DashboardStatsSchema, RevenueQuerySchema, RevenueReportSchema } from "../../../contract";
-import { getRevenueReport } from "../../shop/revenue";
-import { getDashboardStats } from "../../shop/stats";
+import { getRevenueReport } from "../../shop/insights/revenue";
+import { getDashboardStats } from "../../shop/insights/stats";
 import type { Routes } from "../deps";
 import { ERROR_ANSWERS } from "../openapi";
 
