@@ -6,10 +6,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createSecretBox, loadSecretKey } from "../server/crypto";
 import { openPglite } from "../server/db/client";
 import { dataKeys } from "../server/db/schema";
-import { keyMatches } from "../server/shop/privacy/key-check";
-import { listMessagesMatching } from "../server/shop/customers/message-list";
-import { listOrdersMatching } from "../server/shop/orders/order-list";
-import { createBotSettings, getBotSettings } from "../server/shop/settings/settings";
+import { keyMatches } from "../server/shop/privacy";
+import { listMessagesMatching } from "../server/shop/customers";
+import { listOrdersMatching } from "../server/shop/orders";
+import { createBotSettings, getBotSettings } from "../server/shop/settings";
 import { forgetUnwrappedKeys, useMasterKey } from "../server/shop/vaults/vault";
 
 // `npm run keys:rotate` as an operator runs it, on a real DATA_DIR (docs/decisions/0024-encryption-at-rest.md).

@@ -1,7 +1,5 @@
 import { loadSecretKey } from "../server/crypto";
-import { encryptExistingData } from "../server/shop/privacy/encrypt-existing";
-import { forgetSecretsOfAnotherKey, whatForgettingLoses, type ForgetReport } from "../server/shop/privacy/forget-secrets";
-import { keyMatches } from "../server/shop/privacy/key-check";
+import { encryptExistingData, forgetSecretsOfAnotherKey, whatForgettingLoses, type ForgetReport, keyMatches } from "../server/shop/privacy";
 import { CliError, openConfiguredDatabase, runScript } from "./cli";
 
 // npm run secrets:forget [-- --yes]

@@ -7,7 +7,7 @@ import { buildServer } from "../scripts/build-server";
 import { createSecretBox, loadSecretKey } from "./crypto";
 import { openPglite } from "./db/client";
 import { botSettings } from "./db/schema";
-import { createBotSettings } from "./shop/settings/settings";
+import { createBotSettings } from "./shop/settings";
 
 // The server and the maintenance scripts as an operator runs them: real processes, a real folder.
 

@@ -10,8 +10,7 @@ import { buildApp } from "./http/app";
 import { addressToOpen, createLogger } from "./logging";
 import { webRoutes } from "./http/web";
 import { createServices } from "./services";
-import { encryptExistingData } from "./shop/privacy/encrypt-existing";
-import { requireMatchingKey, WrongSecretKeyError } from "./shop/privacy/key-check";
+import { encryptExistingData, requireMatchingKey, WrongSecretKeyError } from "./shop/privacy";
 import { startPaymentJobs } from "./payments/jobs";
 
 // Wiring only: config -> database -> services -> HTTP (+ bot, payment jobs) -> graceful shutdown.

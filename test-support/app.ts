@@ -10,8 +10,8 @@ import type { AppDeps } from "../server/http/deps";
 import { createDiskStorage } from "../server/storage";
 import { createNowPaymentsGatewayFromSettings } from "../server/gateways/nowpayments/client";
 import { afterAll, beforeAll } from "vitest";
-import type { CustomerNotifier } from "../server/shop/common/ports";
-import { createReadCache } from "../server/shop/catalogue/read-cache";
+import type { CustomerNotifier } from "../server/shop/common";
+import { createReadCache } from "../server/shop/catalogue";
 import { createTestDatabase } from "./database";
 
 export const TEST_PASSWORD = "correct horse battery staple";

@@ -4,9 +4,9 @@ import type { Config } from "../server/config";
 import type { Database } from "../server/db/client";
 import type { AppDeps } from "../server/http/deps";
 import { createTelegramNotifier } from "../server/telegram/notifier";
-import { recordMessageToTestCustomer } from "../server/shop/simulator/simulator";
+import { recordMessageToTestCustomer } from "../server/shop/simulator";
 import { createBotRunner, webhookSecretFor, type BotRuntime } from "../server/telegram/runner";
-import { createBotSettings, getBotSettings } from "../server/shop/settings/settings";
+import { createBotSettings, getBotSettings } from "../server/shop/settings";
 import { startTestServer, type TestServer } from "./app";
 import { TEST_IPN_SECRET, TEST_NOWPAYMENTS_API_KEY } from "./payments-setup";
 import {

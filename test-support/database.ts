@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import pg from "pg";
 import { openPglite, openPostgres, type Database } from "../server/db/client";
-import { useMasterKey } from "../server/shop/vaults/vault";
+import { useMasterKey } from "../server/shop/vaults";
 
 /** The master key of in-process tests: secrets and data keys. */
 export const TEST_MASTER_KEY = Buffer.alloc(32, 7);

@@ -1,9 +1,8 @@
 import type { DbOrTx } from "../server/db/client";
 import crypto from "node:crypto";
 import { customerMessages, orderItems, orders, products, type ShippingAddress } from "../server/db/schema";
-import { ERASED_ADDRESS, protectAddress } from "../server/shop/vaults/address-vault";
-import { protectMessage } from "../server/shop/vaults/message-vault";
-import { reserveStock } from "../server/shop/orders/stock";
+import { ERASED_ADDRESS, protectAddress, protectMessage } from "../server/shop/vaults";
+import { reserveStock } from "../server/shop/orders";
 
 // Rows the API cannot create (orders come from the bot, customer messages from Telegram), inserted
 // directly. Every field can be overridden; the defaults make a plausible row.

@@ -1,6 +1,6 @@
 import type { SecretBox } from "../server/crypto";
 import type { DbOrTx } from "../server/db/client";
-import { createBotSettings } from "../server/shop/settings/settings";
+import { createBotSettings } from "../server/shop/settings";
 
 // Bot settings with gateway keys, for tests that check out and pay (fake-nowpayments.ts).
 export const TEST_NOWPAYMENTS_API_KEY = "test-nowpayments-api-key";

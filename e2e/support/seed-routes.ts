@@ -3,7 +3,7 @@ import { z } from "zod";
 import { ORDER_ADMIN_FLAGS, ORDER_STATUSES } from "../../contract";
 import * as schema from "../../server/db/schema";
 import type { Routes } from "../../server/http/deps";
-import { protectNewAddress } from "../../server/shop/vaults/address-vault";
+import { protectNewAddress } from "../../server/shop/vaults";
 import { insertCustomerMessage, insertOrder } from "../../test-support/factories";
 
 // Test-only routes, mounted by the e2e server script and never by the real server: they reset the

@@ -9,7 +9,7 @@ import { seedDemo } from "../../scripts/demo-data";
 import { createSecretBox } from "../crypto";
 import { openPglite, type Database } from "../db/client";
 import { products } from "../db/schema";
-import { createBotSettings, getBotSettings } from "../shop/settings/settings";
+import { createBotSettings, getBotSettings } from "../shop/settings";
 import { createDiskStorage, type ObjectStorage } from "../storage";
 import { createTestDatabase } from "../../test-support/database";
 import { CHUNK_BYTES, type BackupRecord } from "./archive";

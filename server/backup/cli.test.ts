@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createSecretBox, loadSecretKey } from "../crypto";
 import { openPglite } from "../db/client";
-import { createBotSettings } from "../shop/settings/settings";
+import { createBotSettings } from "../shop/settings";
 import { createDiskStorage } from "../storage";
 import { databaseChecksum } from "../../test-support/checksum";
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { formatKeyId } from "../../contract/owner-seal";
-import { recordAudit, summariseChange } from "../shop/common/audit";
-import { describeForget } from "../shop/privacy/privacy";
+import { recordAudit, summariseChange } from "../shop/common";
+import { describeForget } from "../shop/privacy";
 import type { AppDeps } from "./deps";
 import { hasAdminSession, SAFE_METHODS } from "./security";
 

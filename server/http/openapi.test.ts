@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { startTestServer, type TestServer } from "../../test-support/app";
-import { recordOrderEvent } from "../shop/orders/order-events";
+import { recordOrderEvent } from "../shop/orders";
 import { fillPath, seedShop, type ShopIds } from "../../test-support/attack";
 import { DOCS_PREFIX, OPENAPI_PATH } from "./openapi";
 import { registeredRoutes } from "./security";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startShopWithBot, type ShopWithBot } from "../../test-support/bot-harness";
 import { fillPath, seedShop, type ShopIds } from "../../test-support/attack";
 import { startFakeTelegram, telegramUser, textUpdate, type FakeTelegram } from "../../test-support/fake-telegram";
-import { getBotSettings } from "../shop/settings/settings";
+import { getBotSettings } from "../shop/settings";
 import { registeredRoutes } from "./security";
 
 // Bot Settings' secrets are never read back in clear (docs/SECURITY.md, "What is logged"): not by

@@ -2,12 +2,11 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import type { Locks } from "../db/leader";
 import { jobRuns } from "../db/schema";
-import { cleanupExpiredOrders } from "../shop/orders/orders";
-import { settleAbandonedCheckouts } from "../shop/ordering/checkout";
-import { applyRetention } from "../shop/privacy/privacy";
-import { consoleLogger, type CustomerNotifier, type ShopLogger } from "../shop/common/ports";
-import type { PaymentGateway } from "../shop/payments/gateway-port";
-import { rescueUnsettledPayments } from "../shop/payments/rescue";
+import { cleanupExpiredOrders } from "../shop/orders";
+import { settleAbandonedCheckouts } from "../shop/ordering";
+import { applyRetention } from "../shop/privacy";
+import { consoleLogger, type CustomerNotifier, type ShopLogger } from "../shop/common";
+import { type PaymentGateway, rescueUnsettledPayments } from "../shop/payments";
 
 // The payment jobs on a timer: the rescue sweep (rescue.ts) and the expired-order cleanup of
 // DESIGN decision 1 (docs/decisions/0004). Both are safe with two server instances on one

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DashboardStats, Order, OrderItem, Product } from "../../contract";
-import { addToCart, getCart } from "../shop/ordering/cart";
-import { checkout } from "../shop/ordering/checkout";
+import { addToCart, getCart, checkout } from "../shop/ordering";
 import { createRecordingNotifier, startTestServer, type TestServer } from "../../test-support/app";
 import { startFakeNowPayments, type FakeNowPayments } from "../../test-support/fake-nowpayments";
 import { postIpn } from "../../test-support/sign-ipn";

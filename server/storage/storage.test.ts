@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db/client";
 import { uploadTokens } from "../db/schema";
-import { confirmProductImage, createUploadUrl, receiveUpload } from "../shop/catalogue/images";
+import { confirmProductImage, createUploadUrl, receiveUpload } from "../shop/catalogue";
 import { createTestDatabase } from "../../test-support/database";
 import { startFakeS3, type FakeS3 } from "../../test-support/fake-s3";
 import { storageFor } from "./configured";

@@ -7,7 +7,7 @@ import { createSecretBox } from "../crypto";
 import type { Database } from "../db/client";
 import { botCustomers, broadcastRecipients, broadcasts } from "../db/schema";
 import { createBroadcast, getBroadcastProgress, recordBotStart, SKIPPED_UNREACHABLE } from "../shop/customers/broadcasts";
-import { createBotSettings } from "../shop/settings/settings";
+import { createBotSettings } from "../shop/settings";
 import { createDiskStorage } from "../storage";
 import { createTestDatabase } from "../../test-support/database";
 import { startFakeTelegram, type FakeTelegram, type TelegramCall } from "../../test-support/fake-telegram";

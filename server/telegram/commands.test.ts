@@ -3,7 +3,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { customerMessages } from "../db/schema";
-import { addToCart, getCart } from "../shop/ordering/cart";
+import { addToCart, getCart } from "../shop/ordering";
 import {
   CHECKOUT_STAGES,
   ConversationStateSchema,

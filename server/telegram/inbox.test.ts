@@ -7,8 +7,7 @@ import { telegramUpdates } from "../db/schema";
 import { createTestDatabase } from "../../test-support/database";
 import { silentLog } from "../../test-support/bot-harness";
 import { groupCommit } from "../db/group-commit";
-import { openConversation, saveConversation } from "../shop/customers/conversations";
-import { recordBotStart } from "../shop/customers/broadcasts";
+import { openConversation, saveConversation, recordBotStart } from "../shop/customers";
 import {
   botIdOf,
   claimUpdates,

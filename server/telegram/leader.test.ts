@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createLocks } from "../db/leader";
-import { createBotSettings } from "../shop/settings/settings";
+import { createBotSettings } from "../shop/settings";
 import { silentLog } from "../../test-support/bot-harness";
 import { startTestServer, type TestServer } from "../../test-support/app";
 import { startFakeTelegram, telegramUser, textUpdate, type FakeTelegram } from "../../test-support/fake-telegram";

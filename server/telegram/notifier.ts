@@ -1,7 +1,6 @@
 import { Api, GrammyError, HttpError } from "grammy";
-import { unavailable } from "../shop/common/errors";
-import type { CustomerNotifier } from "../shop/common/ports";
-import { isTestCustomer } from "../shop/simulator/simulator";
+import { unavailable, type CustomerNotifier } from "../shop/common";
+import { isTestCustomer } from "../shop/simulator";
 
 /**
  * A notifier over grammY's Api client. The token is looked up at each send, so a token saved

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { botCustomers } from "../db/schema";
-import { createBroadcast, getBroadcastProgress } from "../shop/customers/broadcasts";
+import { createBroadcast, getBroadcastProgress } from "../shop/customers";
 import { silentLog, startShopWithConfiguredBot, type ShopWithBot } from "../../test-support/bot-harness";
 import { startFakeTelegram, type FakeTelegram } from "../../test-support/fake-telegram";
 import { createBroadcastSender, type BroadcastSender } from "./broadcast-sender";

@@ -2,20 +2,10 @@ import { Api, GrammyError } from "grammy";
 import type { Config } from "../config";
 import type { SecretBox } from "../crypto";
 import type { Db } from "../db/client";
-import {
-  claimNextAlert,
-  finishAlert,
-  getOwnerAlertSettings,
-  ownerAlertText,
-  pruneAlerts,
-  releaseAlertClaims,
-  retryAlertLater,
-  skipReason,
-  type ClaimedAlert,
-} from "../shop/customers/owner-alerts";
-import { reasonOf } from "../shop/common/ports";
-import type { ChangeFeed } from "../shop/catalogue/read-cache";
-import { getBotSettings } from "../shop/settings/settings";
+import { claimNextAlert, finishAlert, getOwnerAlertSettings, ownerAlertText, pruneAlerts, releaseAlertClaims, retryAlertLater, skipReason, type ClaimedAlert } from "../shop/customers";
+import { reasonOf } from "../shop/common";
+import type { ChangeFeed } from "../shop/catalogue";
+import { getBotSettings } from "../shop/settings";
 import type { BotLogger } from "./context";
 
 // Sends the owner alerts' outbox (shop/owner-alerts.ts; docs/decisions/0020-owner-alerts-outbox.md).

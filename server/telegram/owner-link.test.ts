@@ -2,7 +2,7 @@ import { Bot } from "grammy";
 import type { Update } from "grammy/types";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ownerAlertSettings } from "../db/schema";
-import { getOwnerAlertSettings, getOwnerAlerts, issueLinkCode } from "../shop/customers/owner-alerts";
+import { getOwnerAlertSettings, getOwnerAlerts, issueLinkCode } from "../shop/customers";
 import { startShopWithBot, type ShopWithBot } from "../../test-support/bot-harness";
 import { FAKE_BOT_INFO, newUpdateId, startFakeTelegram, telegramUser, textUpdate, type FakeTelegram } from "../../test-support/fake-telegram";
 import { configurePayments } from "../../test-support/payments-setup";

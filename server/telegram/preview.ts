@@ -1,7 +1,7 @@
 import { InputFile } from "grammy";
 import type { Update, UserFromGetMe } from "grammy/types";
-import { conflict } from "../shop/common/errors";
-import { getBotSettings } from "../shop/settings/settings";
+import { conflict } from "../shop/common";
+import { getBotSettings } from "../shop/settings";
 import { createBot } from "./bot";
 import type { BotDeps, BotLogger } from "./context";
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Order, PrivateAddresses } from "../../contract";
 import { createOwnerKey, openSealedAddress, unlockOwnerKey, type OwnerKeySetup } from "../../contract/owner-seal";
 import * as schema from "../db/schema";
-import { revealAddress } from "../shop/vaults/address-vault";
+import { revealAddress } from "../shop/vaults";
 import { ORDER_EXPORT_COLUMNS } from "../shop/insights/orders-export";
 import { startShopWithBot, type Customer, type ShopWithBot } from "../../test-support/bot-harness";
 import { parseCsv } from "../../test-support/csv";

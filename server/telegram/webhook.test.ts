@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createBotSettings, DEFAULT_WELCOME_MESSAGE } from "../shop/settings/settings";
+import { createBotSettings, DEFAULT_WELCOME_MESSAGE } from "../shop/settings";
 import { startShopWithBot, type ShopWithBot } from "../../test-support/bot-harness";
 import { startFakeTelegram, telegramUser, textUpdate, type FakeTelegram } from "../../test-support/fake-telegram";
 import { startTestServer } from "../../test-support/app";

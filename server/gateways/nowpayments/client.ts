@@ -1,11 +1,11 @@
 import type { Config } from "../../config";
 import type { SecretBox } from "../../crypto";
 import type { DbOrTx } from "../../db/client";
-import { gatewayAmountText } from "../../shop/common/crypto-amounts";
-import { unavailable } from "../../shop/common/errors";
-import { formatPence } from "../../shop/catalogue/pricing";
-import { getBotSettings } from "../../shop/settings/settings";
-import { DEFAULT_GATEWAY_TIMEOUT_MS, NOT_CONFIGURED_MESSAGE, type CreatePaymentRequest, type GatewayPayment, type PaymentGateway } from "../../shop/payments/gateway-port";
+import { gatewayAmountText, unavailable } from "../../shop/common";
+import { formatPence } from "../../shop/catalogue";
+import { getBotSettings } from "../../shop/settings";
+import { DEFAULT_GATEWAY_TIMEOUT_MS, NOT_CONFIGURED_MESSAGE, type CreatePaymentRequest, type GatewayPayment, type PaymentGateway } from "../../shop/payments";
+import { readIpn } from "./notification";
 
 // A small NOWPayments client over fetch (DESIGN "Stack"): the two calls of their API v1 the shop
 // makes, POST /payment (create) and GET /payment/{id} (status), with the key in x-api-key.
@@ -17,6 +17,8 @@ export type NowPaymentsOptions = {
   getApiKey: () => Promise<string | null | undefined>;
   /** How long one call may take before the customer is told to try again. */
   timeoutMs?: number;
+  /** The IPN secret that signs notifications, read at each one; absent: notifications are refused. */
+  getIpnSecret?: () => Promise<string | null | undefined>;
 };
 
 /**
@@ -128,12 +130,15 @@ export function createNowPaymentsGateway(options: NowPaymentsOptions): PaymentGa
     async getPayment(paymentId: string) {
       return parseNowPayment(await call("GET", `/payment/${encodeURIComponent(paymentId)}`));
     },
+    async readNotification(notification) {
+      return readIpn(notification, (await options.getIpnSecret?.()) ?? null);
+    },
   };
 }
 
 /**
- * The shop's NOWPayments gateway: the API key is read from Bot Settings at each call, so a key saved
- * there is used at once. Built once, at start-up (server/services.ts).
+ * The shop's NOWPayments gateway: the API key and the IPN secret are read from Bot Settings at each
+ * call, so a key saved there is used at once. Built once, at start-up (server/services.ts).
  */
 export function createNowPaymentsGatewayFromSettings(deps: {
   db: DbOrTx;
@@ -143,5 +148,6 @@ export function createNowPaymentsGatewayFromSettings(deps: {
   return createNowPaymentsGateway({
     apiUrl: deps.config.nowpaymentsApiUrl,
     getApiKey: async () => (await getBotSettings(deps.db, deps.secrets))?.nowpaymentsApiKey,
+    getIpnSecret: async () => (await getBotSettings(deps.db, deps.secrets))?.nowpaymentsIpnSecret,
   });
 }

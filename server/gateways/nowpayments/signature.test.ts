@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { signIpn } from "../../../test-support/sign-ipn";
-import { decimalShortfall, ipnSignedForms, verifyIpnSignature } from "../../shop/payments/payment-updates";
+import { decimalShortfall } from "../../shop/common";
+import { ipnSignedForms, verifyIpnSignature } from "./signature";
 
 describe("IPN signature", () => {
   const secret = "s3cret";

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { botSettings } from "../../db/schema";
 import { createSecretBox } from "../../crypto";
-import { getBotSettings } from "../../shop/settings/settings";
+import { getBotSettings } from "../../shop/settings";
 import { idleBot, startTestServer, type TestServer } from "../../../test-support/app";
 import { startShopWithBot, type ShopWithBot } from "../../../test-support/bot-harness";
 import { startFakeTelegram, telegramUser, textUpdate, type FakeTelegram } from "../../../test-support/fake-telegram";

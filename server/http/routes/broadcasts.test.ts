@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSecretBox } from "../../crypto";
 import type { Database } from "../../db/client";
-import { recordBotStart } from "../../shop/customers/broadcasts";
-import { createBotSettings } from "../../shop/settings/settings";
+import { recordBotStart } from "../../shop/customers";
+import { createBotSettings } from "../../shop/settings";
 import { createDiskStorage } from "../../storage";
 import { startTestServer, UNKNOWN_ID, type TestServer } from "../../../test-support/app";
 import { createTestDatabase } from "../../../test-support/database";

@@ -5,7 +5,7 @@ import {
   CustomerParamsSchema,
   CustomerSchema,
 } from "../../../contract";
-import { blockCustomer, getCustomerDetail, listCustomerPage, listCustomers, unblockCustomer } from "../../shop/customers/customers";
+import { blockCustomer, getCustomerDetail, listCustomerPage, listCustomers, unblockCustomer } from "../../shop/customers";
 import type { Routes } from "../deps";
 import { ERROR_ANSWERS, pagedList } from "../openapi";
 import { isPaged, sendPage } from "../paging";

@@ -4,7 +4,7 @@ import pg from "pg";
 import { describe, expect, it, vi } from "vitest";
 import { blockedCustomers, orders } from "../../db/schema";
 import { createLogger } from "../../logging";
-import type { ChangeFeed } from "../../shop/catalogue/read-cache";
+import type { ChangeFeed } from "../../shop/catalogue";
 import { startTestServer, useAdminServer } from "../../../test-support/app";
 import { createTestDatabase } from "../../../test-support/database";
 import { insertCustomerMessage, insertOrder } from "../../../test-support/factories";

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { CustomerMessage } from "../../../contract";
 import { customerMessages, orders } from "../../db/schema";
-import { unavailable } from "../../shop/common/errors";
-import { recordCustomerMessage } from "../../shop/customers/messages";
+import { unavailable } from "../../shop/common";
+import { recordCustomerMessage } from "../../shop/customers";
 import { createRecordingNotifier, startTestServer, type TestServer, UNKNOWN_ID } from "../../../test-support/app";
 import { insertCustomerMessage, insertOrder } from "../../../test-support/factories";
 

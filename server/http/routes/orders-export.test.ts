@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { protectAddress } from "../../shop/vaults/address-vault";
+import { protectAddress } from "../../shop/vaults";
 import http from "node:http";
 import zlib from "node:zlib";
 import { beforeEach, describe, expect, it } from "vitest";

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Order, OrderEvent, OrderItem } from "../../../contract";
 import { orderItems, orders, products } from "../../db/schema";
-import { unavailable } from "../../shop/common/errors";
+import { unavailable } from "../../shop/common";
 import { createRecordingNotifier, startTestServer, type TestServer, UNKNOWN_ID } from "../../../test-support/app";
 import { insertOrder, insertProduct } from "../../../test-support/factories";
 

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { OwnerAlerts, OwnerLinkCode } from "../../../contract";
 import { ownerAlertSettings } from "../../db/schema";
-import { redeemLinkCode } from "../../shop/customers/owner-alerts";
+import { redeemLinkCode } from "../../shop/customers";
 import { idleBot, useAdminServer } from "../../../test-support/app";
 import { FAKE_BOT_INFO } from "../../../test-support/fake-telegram";
 

@@ -1,9 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { botSettings, orders, paymentEvents, products } from "../../db/schema";
-import { addToCart } from "../../shop/ordering/cart";
-import { checkout } from "../../shop/ordering/checkout";
-import { cleanupExpiredOrders } from "../../shop/orders/orders";
+import { addToCart, checkout } from "../../shop/ordering";
+import { cleanupExpiredOrders } from "../../shop/orders";
 import { createRecordingNotifier, startTestServer, type TestServer } from "../../../test-support/app";
 import { insertProduct } from "../../../test-support/factories";
 import { startFakeNowPayments, type FakeNowPayments } from "../../../test-support/fake-nowpayments";

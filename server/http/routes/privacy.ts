@@ -1,5 +1,5 @@
 import { CustomerParamsSchema, ForgetResultSchema, PrivacySettingsSchema } from "../../../contract";
-import { forgetCustomer, getPrivacySettings, savePrivacySettings } from "../../shop/privacy/privacy";
+import { forgetCustomer, getPrivacySettings, savePrivacySettings } from "../../shop/privacy";
 import type { Routes } from "../deps";
 import { ERROR_ANSWERS } from "../openapi";
 

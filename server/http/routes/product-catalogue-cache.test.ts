@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ProductSchema, type Product } from "../../../contract";
 import { products } from "../../db/schema";
-import { listProductsMatching } from "../../shop/catalogue/product-list";
+import { listProductsMatching } from "../../shop/catalogue";
 import { useAdminServer } from "../../../test-support/app";
 
 // GET /api/products without filters is serialized once per change to the products and kept in the

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cartItems, orderItems, orders, products } from "../../db/schema";
-import { reserveStock } from "../../shop/orders/stock";
+import { reserveStock } from "../../shop/orders";
 import { startTestServer, type TestServer, UNKNOWN_ID } from "../../../test-support/app";
 
 const PRODUCT = {

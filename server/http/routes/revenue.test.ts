@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { RevenueReport } from "../../../contract";
 import { orders, products } from "../../db/schema";
-import { getRevenueReport } from "../../shop/insights/revenue";
+import { getRevenueReport } from "../../shop/insights";
 import { startTestServer, type TestServer } from "../../../test-support/app";
 import { insertOrder, insertProduct } from "../../../test-support/factories";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { DashboardStats } from "../../../contract";
 import { customerMessages, orders, products } from "../../db/schema";
-import { getDashboardStats } from "../../shop/insights/stats";
+import { getDashboardStats } from "../../shop/insights";
 import { startTestServer, type TestServer } from "../../../test-support/app";
 import { insertCustomerMessage, insertOrder, insertProduct } from "../../../test-support/factories";
 

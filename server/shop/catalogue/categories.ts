@@ -3,8 +3,7 @@ import type { z } from "zod";
 import type { CategoryInputSchema } from "../../../contract";
 import type { DbOrTx } from "../../db/client";
 import { categories } from "../../db/schema";
-import { FOREIGN_KEY_VIOLATION, pgErrorCode } from "../common/db-errors";
-import { conflict, invalid, notFound } from "../common/errors";
+import { FOREIGN_KEY_VIOLATION, pgErrorCode, conflict, invalid, notFound } from "../common";
 
 // Categories have two levels (SPEC §4): a main category (parentId null) and its subcategories.
 

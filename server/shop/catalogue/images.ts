@@ -3,7 +3,7 @@ import { and, eq, gt, isNull, lt } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { uploadTokens } from "../../db/schema";
 import { newObjectId, type ObjectStorage } from "../../storage";
-import { conflict, invalid, notFound } from "../common/errors";
+import { conflict, invalid, notFound } from "../common";
 
 // Product images (SPEC §7 upload calls, DESIGN decision 9): the admin asks for an upload URL, sends
 // the image bytes to it once, then confirms the image, which becomes the product's imageUrl

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import type { PostageOptionInputSchema, PostageOptionPatchSchema } from "../../../contract";
 import type { DbOrTx } from "../../db/client";
 import { postageOptions } from "../../db/schema";
-import { notFound } from "../common/errors";
+import { notFound } from "../common";
 
 export type PostageValues = z.output<typeof PostageOptionInputSchema>;
 export type PostagePatch = z.output<typeof PostageOptionPatchSchema>;

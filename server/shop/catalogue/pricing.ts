@@ -1,5 +1,5 @@
 import type { BulkPricingTier } from "../../db/schema";
-import { invalid } from "../common/errors";
+import { invalid } from "../common";
 
 // Money is integer pence inside the code (DESIGN "Habits"): "4.99" strings only at the edges,
 // so totals never pick up floating-point pennies.

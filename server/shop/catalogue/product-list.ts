@@ -2,9 +2,9 @@ import { and, asc, count, desc, eq, gt, inArray, lte, or, type SQL, sql } from "
 import type { ProductListQuery } from "../../../contract";
 import type { DbOrTx } from "../../db/client";
 import { categories, products } from "../../db/schema";
-import { afterKey, decodeCursor, escapeLike, type KeyPart, keyText, type Page, pageFromRows } from "../common/paging";
+import { afterKey, decodeCursor, escapeLike, type KeyPart, keyText, type Page, pageFromRows } from "../common";
 import type { ProductRow } from "./products";
-import { isLowStock } from "../insights/stats";
+import { isLowStock } from "../insights";
 
 // The Products screen's list on the server (issue 12): the screen's filters (category with its
 // subcategories, in/out of stock, a name search) plus active/inactive, paged by keyset.

@@ -3,8 +3,7 @@ import type { z } from "zod";
 import type { ProductInputSchema } from "../../../contract";
 import type { DbOrTx } from "../../db/client";
 import { categories, products } from "../../db/schema";
-import { FOREIGN_KEY_VIOLATION, pgErrorCode } from "../common/db-errors";
-import { conflict, invalid, notFound } from "../common/errors";
+import { FOREIGN_KEY_VIOLATION, pgErrorCode, conflict, invalid, notFound } from "../common";
 
 export type ProductValues = z.output<typeof ProductInputSchema>;
 export type ProductRow = typeof products.$inferSelect;

@@ -9,8 +9,8 @@ import {
   listMainCategories,
   listSubcategories,
 } from "./catalogue";
-import { reasonOf, type ShopLogger } from "../common/ports";
-import { getBotSettings } from "../settings/settings";
+import { reasonOf, type ShopLogger } from "../common";
+import { getBotSettings } from "../settings";
 
 // What the bot reads on every update (the settings, the category tree, the active products) kept in
 // the server's memory, so /start and a tap on Browse Products ask the database nothing they asked a

@@ -20,7 +20,7 @@ import {
   SKIPPED_OPTED_OUT,
   SKIPPED_UNREACHABLE,
 } from "./broadcasts";
-import { ShopError } from "../common/errors";
+import { ShopError } from "../common";
 
 // The broadcast rules (issue 14, item 3): who each audience is, who is skipped, and the queue's
 // claims (one at a time per chat, at most N a second, a dead claim never sent again).

@@ -1,4 +1,4 @@
-import { TEST_CUSTOMER_SQL } from "../simulator/simulator";
+import { TEST_CUSTOMER_SQL } from "../simulator";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { BroadcastAudience, BroadcastInput, BroadcastProgress, BroadcastStatus, BroadcastSummary } from "../../../contract";
 import { BROADCASTS_LISTED } from "../../../contract";
@@ -14,8 +14,8 @@ import {
   restockWaits,
   type BroadcastAudienceRow,
 } from "../../db/schema";
-import { conflict, notFound } from "../common/errors";
-import { isRevenue } from "../insights/stats";
+import { conflict, notFound } from "../common";
+import { isRevenue } from "../insights";
 
 // Broadcasts (issue 14, item 3): who a broadcast goes to, and the durable queue its messages go
 // through. The rules of the queue (docs/decisions/0019-broadcast-queue.md):

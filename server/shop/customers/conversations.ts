@@ -4,7 +4,7 @@ import { z } from "zod";
 import { CurrencySchema } from "../../../contract";
 import type { DbOrTx } from "../../db/client";
 import { botConversations } from "../../db/schema";
-import { open, seal, VaultError } from "../vaults/vault";
+import { open, seal, VaultError } from "../vaults";
 
 // Where each customer is in a conversation with the bot. Kept in the database (not in memory)
 // so a restart, or a second server instance, carries on at the same step.

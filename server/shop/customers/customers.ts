@@ -1,4 +1,4 @@
-import { TEST_CUSTOMER_SQL } from "../simulator/simulator";
+import { TEST_CUSTOMER_SQL } from "../simulator";
 import { desc, eq, type SQL, sql } from "drizzle-orm";
 import {
   CUSTOMER_MESSAGES_SHOWN,
@@ -12,15 +12,13 @@ import {
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../../db/client";
 import { blockedCustomers, customerMessages, orders } from "../../db/schema";
-import { notFound } from "../common/errors";
+import { notFound, afterKey, decodeCursor, escapeLike, type KeyPart, keyText, type Page, pageFromRows } from "../common";
 import { messageUsernameSearchKey } from "./message-list";
 import { messagesOf } from "./messages";
-import { usernameSearchKey } from "../orders/order-list";
-import { ordersOf } from "../orders/orders";
-import { addressSearchCondition, revealAddresses } from "../vaults/address-vault";
-import { afterKey, decodeCursor, escapeLike, type KeyPart, keyText, type Page, pageFromRows } from "../common/paging";
-import type { ReadCache } from "../catalogue/read-cache";
-import { isRevenue } from "../insights/stats";
+import { usernameSearchKey, ordersOf } from "../orders";
+import { addressSearchCondition, revealAddresses } from "../vaults";
+import type { ReadCache } from "../catalogue";
+import { isRevenue } from "../insights";
 
 // The Customers screen (issue 13). There is no customers table: a customer is a Telegram user id
 // that has an order, a message, or a block, and their numbers are counted from those rows. The

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../logging";
 import { createTestDatabase } from "../../../test-support/database";
 import { createLiveFeed, type LiveEvent } from "./live-events";
-import type { ChangeFeed } from "../catalogue/read-cache";
+import type { ChangeFeed } from "../catalogue";
 
 // The live feed survives failures (issue 20, item 8): a browser only sees a resync or no order-paid
 // event, so each failure is logged with its reason (docs/SECURITY.md, "What is logged"). Here the

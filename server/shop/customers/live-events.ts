@@ -3,8 +3,8 @@ import { and, asc, eq, gte, isNotNull } from "drizzle-orm";
 import type { LiveEventName, LiveOrderPaid } from "../../../contract";
 import type { DbOrTx } from "../../db/client";
 import { orders } from "../../db/schema";
-import { consoleLogger, reasonOf, type ShopLogger } from "../common/ports";
-import type { ChangeFeed } from "../catalogue/read-cache";
+import { consoleLogger, reasonOf, type ShopLogger } from "../common";
+import type { ChangeFeed } from "../catalogue";
 
 // What the live dashboard is told (issue 13; GET /api/events in http/routes/events.ts). The source
 // of truth is the database's change notices (drizzle/0007_customers_and_live.sql): every committed

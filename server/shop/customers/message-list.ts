@@ -3,8 +3,8 @@ import type { Conversation, ConversationListQuery, CustomerMessage, MessageListQ
 import type { DbOrTx } from "../../db/client";
 import { customerMessages } from "../../db/schema";
 import { messagesOf } from "./messages";
-import { messageSearchCondition, revealMessages } from "../vaults/message-vault";
-import { afterKey, decodeCursor, escapeLike, type KeyPart, keyText, type Page, pageFromRows } from "../common/paging";
+import { messageSearchCondition, revealMessages } from "../vaults";
+import { afterKey, decodeCursor, escapeLike, type KeyPart, keyText, type Page, pageFromRows } from "../common";
 
 // The Messages screen's lists on the server (issue 12): messages filtered and paged, and one row
 // per customer (the conversation list) so the screen no longer downloads every message.

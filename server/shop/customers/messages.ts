@@ -4,10 +4,8 @@ import type { z } from "zod";
 import type { CustomerMessage, MessageInputSchema } from "../../../contract";
 import type { DbOrTx } from "../../db/client";
 import { customerMessages, orders } from "../../db/schema";
-import { invalid, notFound } from "../common/errors";
-import { isUuid } from "../common/ids";
-import type { CustomerNotifier } from "../common/ports";
-import { protectMessage, revealMessages } from "../vaults/message-vault";
+import { invalid, notFound, isUuid, type CustomerNotifier } from "../common";
+import { protectMessage, revealMessages } from "../vaults";
 
 type MessageRow = typeof customerMessages.$inferSelect;
 export type AdminReply = z.output<typeof MessageInputSchema>;

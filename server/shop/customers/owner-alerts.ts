@@ -3,9 +3,8 @@ import { and, asc, eq, gt, isNotNull, sql } from "drizzle-orm";
 import { OWNER_LINK_CODE_MINUTES, type OwnerAlertKinds, type OwnerAlerts, type OwnerAlertsInput } from "../../../contract";
 import type { DbOrTx } from "../../db/client";
 import { customerMessages, orderItems, orders, ownerAlertSettings } from "../../db/schema";
-import { readableAddress } from "../vaults/address-vault";
-import { revealMessages } from "../vaults/message-vault";
-import { shortOrderId } from "../common/ids";
+import { readableAddress, revealMessages } from "../vaults";
+import { shortOrderId } from "../common";
 
 // Owner alerts (issue 14, item 5; docs/decisions/0020-owner-alerts-outbox.md): the owner links a
 // Telegram chat by sending the bot a one-time code from Bot Settings, then gets a message there when

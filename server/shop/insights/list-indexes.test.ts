@@ -8,9 +8,9 @@ import { customerMessages, orders } from "../../db/schema";
 import { addressTokenMatch, protectAddress } from "../vaults/address-vault";
 import { filterConditions as messageFilterConditions, messagePageQuery } from "../customers/message-list";
 import { messageTokenMatch, protectMessage } from "../vaults/message-vault";
-import { filterConditions, orderPageQuery } from "../orders/order-list";
+import { filterConditions, orderPageQuery } from "../orders";
 import { dashboardStatsQuery } from "./stats";
-import { currentKey } from "../vaults/vault";
+import { currentKey } from "../vaults";
 
 // Issue 12: every filter of the paged lists is answered by an index. The plans are PostgreSQL's
 // own choice on a table big enough that reading it whole would cost more (no enable_seqscan

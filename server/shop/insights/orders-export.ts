@@ -1,9 +1,9 @@
 import { asc, inArray } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { orderItems, type orders } from "../../db/schema";
-import { type OrderFilters, filterConditions, orderPageQuery } from "../orders/order-list";
-import { revealAddresses, type RevealedAddress } from "../vaults/address-vault";
-import { encodeCursor } from "../common/paging";
+import { type OrderFilters, filterConditions, orderPageQuery } from "../orders";
+import { revealAddresses, type RevealedAddress } from "../vaults";
+import { encodeCursor } from "../common";
 import { csvLine } from "../../../contract/csv";
 
 // The orders as a spreadsheet (issue 13, item 5): one CSV line per order item, for the filters of the

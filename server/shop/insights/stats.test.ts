@@ -7,7 +7,7 @@ import { orderItems, orders } from "../../db/schema";
 import { PAYMENT_STATUSES } from "../payments/gateway-port";
 import { createTestDatabase } from "../../../test-support/database";
 import { insertOrder } from "../../../test-support/factories";
-import { TEST_CUSTOMER_ID } from "../simulator/simulator";
+import { TEST_CUSTOMER_ID } from "../simulator";
 import { getDashboardStats, recountTotalRevenue } from "./stats";
 
 // All-time revenue is a running total kept by a trigger (drizzle/0005_revenue_totals.sql), so the

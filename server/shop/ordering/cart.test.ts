@@ -5,7 +5,7 @@ import { cartItems, products } from "../../db/schema";
 import { createTestDatabase } from "../../../test-support/database";
 import { insertProduct } from "../../../test-support/factories";
 import { addToCart, clearCart, getCart, removeFromCart, setCartQuantity } from "./cart";
-import { ShopError } from "../common/errors";
+import { ShopError } from "../common";
 
 describe("cart", () => {
   let database: Database;

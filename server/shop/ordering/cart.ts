@@ -1,9 +1,8 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { cartItems, products } from "../../db/schema";
-import { conflict, invalid, notFound } from "../common/errors";
-import { unitPricePence } from "../catalogue/pricing";
-import { isUuid } from "../common/ids";
+import { conflict, invalid, notFound, isUuid } from "../common";
+import { unitPricePence } from "../catalogue";
 
 // A customer's cart (table cart_items), keyed by their Telegram user id. Every refusal is a
 // ShopError whose message the bot can show the customer as it is.

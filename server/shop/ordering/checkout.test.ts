@@ -4,7 +4,7 @@ import { loadConfig } from "../../config";
 import { createSecretBox } from "../../crypto";
 import type { Database } from "../../db/client";
 import { botSettings, cartItems, orderEvents, orderItems, orders, postageOptions, products } from "../../db/schema";
-import type { CreatePaymentRequest, GatewayPayment, PaymentGateway } from "../payments/gateway-port";
+import type { CreatePaymentRequest, GatewayPayment, PaymentGateway } from "../payments";
 import { startPaymentJobs } from "../../payments/jobs";
 import { createNowPaymentsGateway, createNowPaymentsGatewayFromSettings } from "../../gateways/nowpayments/client";
 import { createRecordingNotifier } from "../../../test-support/app";
@@ -429,6 +429,7 @@ describe("checkout", () => {
           return new Promise((resolve) => (answer = resolve));
         },
         getPayment: () => Promise.reject(new Error("not used")),
+        readNotification: () => Promise.reject(new Error("not used")),
       };
       const placing = checkout({ ...deps, gateway: slowGateway, now: () => start }, input(customer, { quotedTotalPence: 1000 }));
       const request = await paymentAsked;

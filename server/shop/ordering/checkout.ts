@@ -5,17 +5,13 @@ import type { Config } from "../../config";
 import type { SecretBox } from "../../crypto";
 import type { Db, DbOrTx } from "../../db/client";
 import { cartItems, orderItems, orders, postageOptions, products } from "../../db/schema";
-import { DEFAULT_GATEWAY_TIMEOUT_MS, NOT_CONFIGURED_MESSAGE, type PayCoin, type PaymentGateway } from "../payments/gateway-port";
-import { conflict, invalid, ShopError, unavailable } from "../common/errors";
-import { isUuid, shortOrderId } from "../common/ids";
-import { recordOrderEvent } from "../orders/order-events";
-import { orderOf } from "../orders/orders";
-import { protectNewAddress } from "../vaults/address-vault";
-import { consoleLogger, type CustomerNotifier, type ShopLogger } from "../common/ports";
-import { formatPence, toPence, unitPricePence } from "../catalogue/pricing";
-import { getBotSettings } from "../settings/settings";
-import { isTestCustomer, simulationGateway } from "../simulator/simulator";
-import { releaseOrderStock, reserveStock } from "../orders/stock";
+import { DEFAULT_GATEWAY_TIMEOUT_MS, NOT_CONFIGURED_MESSAGE, type PayCoin, type PaymentGateway } from "../payments";
+import { conflict, invalid, ShopError, unavailable, isUuid, shortOrderId, consoleLogger, type CustomerNotifier, type ShopLogger } from "../common";
+import { recordOrderEvent, orderOf, releaseOrderStock, reserveStock } from "../orders";
+import { protectNewAddress } from "../vaults";
+import { formatPence, toPence, unitPricePence } from "../catalogue";
+import { getBotSettings } from "../settings";
+import { isTestCustomer, simulationGateway } from "../simulator";
 
 // Checkout (DESIGN decisions 1-3): the order, its items, the stock reservation and the emptied
 // cart are created in one transaction; then the payment is created at the gateway. If the

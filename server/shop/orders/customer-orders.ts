@@ -2,9 +2,7 @@ import { and, desc, eq, inArray } from "drizzle-orm";
 import { EXPIRED_ORDER_AGE_MS, type OrderStatus } from "../../../contract";
 import type { DbOrTx } from "../../db/client";
 import { orderEvents, orders } from "../../db/schema";
-import { decimalShortfall, isPositiveDecimal } from "../common/crypto-amounts";
-import { notFound } from "../common/errors";
-import { isUuid } from "../common/ids";
+import { decimalShortfall, isPositiveDecimal, notFound, isUuid } from "../common";
 
 // What a customer sees of their own orders in the bot.
 

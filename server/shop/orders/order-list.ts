@@ -3,8 +3,8 @@ import type { Order, OrderListQuery, OrderSort } from "../../../contract";
 import type { DbOrTx } from "../../db/client";
 import { orders } from "../../db/schema";
 import { ordersOf } from "./orders";
-import { addressSearchCondition } from "../vaults/address-vault";
-import { afterKey, decodeCursor, escapeLike, type KeyPart, keyText, type Page, pageFromRows } from "../common/paging";
+import { addressSearchCondition } from "../vaults";
+import { afterKey, decodeCursor, escapeLike, type KeyPart, keyText, type Page, pageFromRows } from "../common";
 
 // The Orders screen's list on the server (issue 12): filters, search and sorts, each answered by an
 // index (server/db/schema.ts), paged by keyset.

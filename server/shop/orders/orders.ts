@@ -2,15 +2,12 @@ import { and, asc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { EXPIRED_ORDER_AGE_MS, type Order, type OrderEvent, type OrderItem, type OrderStatus } from "../../../contract";
 import type { Db, DbOrTx } from "../../db/client";
 import { orderEvents, orderItems, orders } from "../../db/schema";
-import { conflict, notFound, ShopError, unavailable } from "../common/errors";
-import { decimalShortfall, isPositiveDecimal } from "../common/crypto-amounts";
+import { conflict, notFound, ShopError, unavailable, decimalShortfall, isPositiveDecimal, isUuid, shortOrderId, consoleLogger, type CustomerNotifier, type WarningLogger } from "../common";
 import { listOrderEvents, recordOrderEvent } from "./order-events";
 import { releaseOrderStock, reserveStock } from "./stock";
-import { isUuid, shortOrderId } from "../common/ids";
 import { carrierName, parcelLines, trackingUrl } from "./carriers";
 import { paymentMessages } from "./payment-messages";
-import { revealAddress, revealAddresses, type RevealedAddress } from "../vaults/address-vault";
-import { consoleLogger, type CustomerNotifier, type WarningLogger } from "../common/ports";
+import { revealAddress, revealAddresses, type RevealedAddress } from "../vaults";
 
 type OrderRow = typeof orders.$inferSelect;
 type OrderItemRow = typeof orderItems.$inferSelect;

@@ -1,6 +1,6 @@
 // What the customer is told in Telegram when a payment moves, all in one place.
 
-import { shortOrderId } from "../common/ids";
+import { shortOrderId } from "../common";
 
 const coin = (payCurrency: string | null) => (payCurrency ?? "").toUpperCase();
 

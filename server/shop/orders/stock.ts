@@ -1,7 +1,7 @@
 import { and, eq, gte, isNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { orderItems, orders, products } from "../../db/schema";
-import { conflict } from "../common/errors";
+import { conflict } from "../common";
 
 // DESIGN decision 2: stock is reserved when an order is created and released when it fails.
 

@@ -1,5 +1,7 @@
-// The payment gateway as the shop sees it. NOWPayments implements it (nowpayments.ts); BTCPay
-// Server can be added later behind the same interface without touching checkout or the IPN logic.
+// The payment gateway as the shop sees it (its one port to a gateway): create a payment, read its
+// status, verify and parse a notification. Each gateway is one adapter folder implementing it
+// (server/gateways/nowpayments/), chosen in server/services.ts; a second one (BTCPay Server) is one
+// more folder and one line of wiring, without touching checkout or the payment rules.
 
 /** How long one call to the gateway may take before the customer is told to try again. */
 export const DEFAULT_GATEWAY_TIMEOUT_MS = 15_000;
@@ -11,7 +13,7 @@ export type PayCoin = "btc" | "ltc" | "xmr";
 
 /**
  * Payment statuses (NOWPayments' vocabulary, which other gateways are mapped onto).
- * DESIGN decision 3 says what each one does to an order (see ipn.ts).
+ * DESIGN decision 3 says what each one does to an order (see payment-updates.ts).
  */
 export const PAYMENT_STATUSES = [
   "waiting",
@@ -66,4 +68,27 @@ export interface PaymentGateway {
   /** Throws a ShopError("unavailable") with a sentence a customer can read when it refuses or cannot be reached. */
   createPayment(request: CreatePaymentRequest): Promise<GatewayPayment>;
   getPayment(paymentId: string): Promise<GatewayPayment>;
+  /**
+   * Checks a notification the gateway posted (its signature, then the fields the shop reads) and
+   * reads the payment it reports. Refused: "unsigned" (no secret to check it with, or a wrong or
+   * missing signature; answered 401) or "malformed" (signed but unreadable; answered 400).
+   */
+  readNotification(notification: GatewayNotification): Promise<NotificationReading>;
 }
+
+/** A notification as it arrived: its parsed JSON body and its HTTP headers. */
+export type GatewayNotification = {
+  body: unknown;
+  headers: Record<string, string | string[] | undefined>;
+};
+
+export type NotificationReading =
+  | { ok: true; payment: GatewayPayment }
+  | {
+      ok: false;
+      problem: "unsigned" | "malformed";
+      /** The answer's sentence. */
+      message: string;
+      /** What the server's log is told, when the refusal is worth a warning. */
+      warning?: string;
+    };

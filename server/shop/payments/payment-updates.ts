@@ -1,81 +1,14 @@
-import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client";
 import { botSettings, orders, paymentEvents } from "../../db/schema";
-import { conflict, invalid, notFound } from "../common/errors";
-import { decimalShortfall, decimalToPence, isShortPayment, percentToBasisPoints } from "../common/crypto-amounts";
-import { isUuid } from "../common/ids";
-import { recordOrderEvent, type OrderEventAction } from "../orders/order-events";
-import { reclaimOrderStock, wasCancelledByOwner } from "../orders/orders";
-import { toPence } from "../catalogue/pricing";
-import { releaseOrderStock } from "../orders/stock";
-import { consoleLogger, type CustomerNotifier, type ShopLogger } from "../common/ports";
+import { conflict, invalid, notFound, decimalShortfall, decimalToPence, isShortPayment, percentToBasisPoints, isUuid, consoleLogger, type CustomerNotifier, type ShopLogger } from "../common";
+import { recordOrderEvent, type OrderEventAction, reclaimOrderStock, wasCancelledByOwner, releaseOrderStock, paymentMessages } from "../orders";
+import { toPence } from "../catalogue";
 import type { GatewayPayment, PaymentStatus } from "./gateway-port";
 import { isPaymentStatus } from "./gateway-port";
-import { paymentMessages } from "../orders/payment-messages";
 
-export { decimalShortfall };
-
-// --- Signature (NOWPayments IPN) ---
-
-/** Objects with their keys sorted, at every depth (nested objects such as `fee` included). */
-export function sortKeysDeep(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeysDeep);
-  if (value && typeof value === "object") {
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((key) => [key, sortKeysDeep((value as Record<string, unknown>)[key])]),
-    );
-  }
-  return value;
-}
-
-/** Hex HMAC-SHA512 with the IPN secret over JSON.stringify of the body with its keys sorted. */
-export function ipnSignature(body: unknown, secret: string): string {
-  return hmacHex(JSON.stringify(sortKeysDeep(body)), secret);
-}
-
-function hmacHex(text: string, secret: string): string {
-  return crypto.createHmac("sha512", secret).update(text).digest("hex");
-}
-
-/** Every character outside ASCII as \uXXXX (lower-case hex; astral characters as their two UTF-16 halves), like PHP's json_encode. */
-function escapeNonAscii(json: string): string {
-  return json.replace(/[\u0080-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}
-
-/**
- * The texts NOWPayments may have signed for this body. Its Node sample signs JSON.stringify of the
- * key-sorted body (UTF-8 as is); its PHP sample signs json_encode of it, which writes non-ASCII as
- * \uXXXX and, by default, "/" as "\/". Both are one canonical body, so each spelling is accepted:
- * raw, non-ASCII escaped, and either of those with "/" escaped. "/" and non-ASCII characters only
- * occur inside JSON strings, so replacing them in the whole text changes nothing else.
- * (Numbers that PHP writes differently, such as 1.0e-7, are not covered: the gateway's amounts are
- * plain decimals.)
- */
-export function ipnSignedForms(body: unknown): string[] {
-  const raw = JSON.stringify(sortKeysDeep(body));
-  const escaped = escapeNonAscii(raw);
-  const forms = [raw, escaped, raw.replaceAll("/", "\\/"), escaped.replaceAll("/", "\\/")];
-  return [...new Set(forms)];
-}
-
-/**
- * Whether `signature` is the HMAC of one of the body's canonical forms (ipnSignedForms). Each
- * comparison is constant-time, so the signature cannot be guessed a character at a time; every
- * form is compared, so the time taken does not say which one matched either.
- */
-export function verifyIpnSignature(body: unknown, signature: string | undefined, secret: string): boolean {
-  if (!signature || !/^[0-9a-f]+$/i.test(signature)) return false;
-  const given = Buffer.from(signature, "hex");
-  let matched = false;
-  for (const form of ipnSignedForms(body)) {
-    const expected = Buffer.from(hmacHex(form, secret), "hex");
-    if (given.length === expected.length && crypto.timingSafeEqual(given, expected)) matched = true;
-  }
-  return matched;
-}
+// What a payment update does to its order (moved here from server/payments/ipn.ts, issue 21); the
+// notification's signature is the gateway adapter's (server/gateways/nowpayments/signature.ts).
 
 // --- Applying a payment status to its order (DESIGN decision 3) ---
 

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, isNotNull, notInArray, or, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { orders } from "../../db/schema";
-import { consoleLogger, type CustomerNotifier, type ShopLogger } from "../common/ports";
+import { consoleLogger, type CustomerNotifier, type ShopLogger } from "../common";
 import type { PaymentGateway } from "./gateway-port";
 import { applyPaymentUpdate } from "./payment-updates";
 

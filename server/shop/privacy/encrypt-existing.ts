@@ -1,10 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client";
 import type { ShippingAddress } from "../../db/schema";
-import { protectAddress, tokenArray } from "../vaults/address-vault";
-import { saveConversation, ConversationStateSchema } from "../customers/conversations";
-import { protectMessage } from "../vaults/message-vault";
-import { currentKey } from "../vaults/vault";
+import { protectAddress, tokenArray, protectMessage, currentKey } from "../vaults";
+import { saveConversation, ConversationStateSchema } from "../customers";
 
 // What was stored in clear before encryption at rest (issue 15), encrypted once at start: drizzle's
 // migrations are SQL, and SQL cannot encrypt (drizzle/0014_encryption_at_rest.sql).

@@ -3,7 +3,7 @@ import { createSecretBox, isEncryptedSecret, SecretUnreadableError } from "../..
 import type { Db, DbOrTx } from "../../db/client";
 import { botConversations, botSettings, customerMessages, dataKeys, orders } from "../../db/schema";
 import { sealKeyCheck } from "./key-check";
-import { SERVER_KEY_PREFIX, unwrapDataKey } from "../vaults/vault";
+import { SERVER_KEY_PREFIX, unwrapDataKey } from "../vaults";
 
 // `npm run secrets:forget` (scripts/secrets-forget.ts; README "Backup"; docs/SECURITY.md "The secret
 // key"): the way out when the master key of a shop's data is lost. What the current key cannot open is

@@ -13,11 +13,11 @@ import type { Database } from "../../db/client";
 import { botSettings, customerMessages, dataKeys, keyCheck, orders } from "../../db/schema";
 import { createDiskStorage } from "../../storage";
 import { createTestDatabase, TEST_MASTER_KEY } from "../../../test-support/database";
-import { revealAddress } from "../vaults/address-vault";
+import { revealAddress } from "../vaults";
 import { forgetSecretsOfAnotherKey, whatForgettingLoses } from "./forget-secrets";
 import { keyMatches, requireMatchingKey, WrongSecretKeyError } from "./key-check";
 import { revealMessages, UNREADABLE_MESSAGE } from "../vaults/message-vault";
-import { createBotSettings, getBotSettings } from "../settings/settings";
+import { createBotSettings, getBotSettings } from "../settings";
 import { currentKey, forgetUnwrappedKeys, useMasterKey } from "../vaults/vault";
 
 // The check that the master key is the one of the shop's data (docs/SECURITY.md "The secret key"), the

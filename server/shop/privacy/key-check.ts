@@ -3,7 +3,7 @@ import { eq, isNotNull } from "drizzle-orm";
 import { createSecretBox, isEncryptedSecret, SecretUnreadableError } from "../../crypto";
 import type { Db, DbOrTx } from "../../db/client";
 import { botSettings, dataKeys, keyCheck } from "../../db/schema";
-import { unwrapDataKey } from "../vaults/vault";
+import { unwrapDataKey } from "../vaults";
 
 // Which master key (SECRET_KEY or DATA_DIR/secret.key) this shop's data is under (docs/SECURITY.md
 // "The secret key"). A well-formed but different key used to start the shop with every secret read as

@@ -2,11 +2,9 @@ import { and, eq, inArray, isNotNull, like, not, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { botConversations, botSettings, customerMessages, dataKeys, orders } from "../../db/schema";
 import type { SecretBox } from "../../crypto";
-import { protectAddress, revealAddress } from "../vaults/address-vault";
-import { getConversation, saveConversation } from "../customers/conversations";
+import { protectAddress, revealAddress, messageBinding, protectMessage, createDataKey, currentKey, open, SERVER_KEY_PREFIX, unwrapDataKey, VaultError, wrapDataKey } from "../vaults";
+import { getConversation, saveConversation } from "../customers";
 import { sealKeyCheck } from "./key-check";
-import { messageBinding, protectMessage } from "../vaults/message-vault";
-import { createDataKey, currentKey, open, SERVER_KEY_PREFIX, unwrapDataKey, VaultError, wrapDataKey } from "../vaults/vault";
 
 // `npm run keys:rotate` (issue 15; docs/decisions/0024-encryption-at-rest.md): a new data key becomes
 // current, everything encrypted under an older one is encrypted again under it (and its blind index

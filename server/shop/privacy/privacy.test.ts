@@ -4,7 +4,7 @@ import type { Database } from "../../db/client";
 import { auditLog, botConversations, botCustomers, customerMessages, erasureRequests, orders, privacySettings } from "../../db/schema";
 import { createTestDatabase } from "../../../test-support/database";
 import { insertCustomerMessage, insertOrder } from "../../../test-support/factories";
-import { listThread } from "../customers/messages";
+import { listThread } from "../customers";
 import {
   applyRetention,
   DAY_MS,

@@ -1,8 +1,8 @@
 import { and, count, eq, inArray, isNotNull, lt, lte, notInArray } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
-import { ERASED_ADDRESS } from "../vaults/address-vault";
+import { ERASED_ADDRESS } from "../vaults";
 import { auditLog, botConversations, botCustomers, customerMessages, erasureRequests, orders, privacySettings } from "../../db/schema";
-import { recordAudit } from "../common/audit";
+import { recordAudit } from "../common";
 
 // What the shop keeps about a customer, and for how long (issue 15, items 3 and 4):
 // - retention: a shipping address is erased N days after its order was completed or failed, customer

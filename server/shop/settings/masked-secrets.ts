@@ -1,5 +1,5 @@
 import { looksMasked, maskSecret, SECRET_SETTINGS_FIELDS, SECRET_MASK, type BotSettings, type SecretSettingsField } from "../../../contract";
-import { invalid } from "../common/errors";
+import { invalid } from "../common";
 
 // Bot Settings are answered with their secrets masked (contract/secret-mask.ts, docs/SECURITY.md):
 // the form sends the mask back when the owner did not replace a secret. These turn a save's values

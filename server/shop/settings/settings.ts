@@ -5,7 +5,7 @@ import type { z } from "zod";
 import type { SecretBox } from "../../crypto";
 import type { DbOrTx } from "../../db/client";
 import { botSettings } from "../../db/schema";
-import { notFound } from "../common/errors";
+import { notFound } from "../common";
 
 /**
  * What a save writes. The HTTP schema always supplies the tolerance (default 1); code inside the

@@ -1,9 +1,8 @@
 import { eq } from "drizzle-orm";
 import { orders } from "../../db/schema";
-import { conflict, notFound } from "../common/errors";
-import { isUuid, shortOrderId } from "../common/ids";
+import { conflict, notFound, isUuid, shortOrderId } from "../common";
 import { simulatedPayment } from "./simulator";
-import { applyPaymentUpdate, type PaymentUpdateDeps, type PaymentUpdateResult } from "../payments/payment-updates";
+import { applyPaymentUpdate, type PaymentUpdateDeps, type PaymentUpdateResult } from "../payments";
 
 // "Simulate payment" in Bot Preview's chat simulator (docs/decisions/0023-chat-simulator.md): the
 // test order's payment is marked paid in full through applyPaymentUpdate, the path every real

@@ -12,9 +12,9 @@ import {
   restockWaits,
   simulatorMessages,
 } from "../../db/schema";
-import type { GatewayPayment, PaymentGateway } from "../payments/gateway-port";
-import { formatPence } from "../catalogue/pricing";
-import { releaseOrderStock } from "../orders/stock";
+import type { GatewayPayment, PaymentGateway } from "../payments";
+import { formatPence } from "../catalogue";
+import { releaseOrderStock } from "../orders";
 
 // Bot Preview's chat simulator (issue 14, item 1; docs/decisions/0023-chat-simulator.md): the shop's
 // side of it. The test customer is a Telegram identity no real customer can have; its orders are test
@@ -62,8 +62,12 @@ export const simulationGateway: PaymentGateway = {
     });
   },
   async getPayment() {
-    // Nothing asks: the rescue sweep leaves test orders out (payments/rescue.ts).
+    // Nothing asks: the rescue sweep leaves test orders out (shop/payments/rescue.ts).
     throw new Error("A simulated payment has no gateway to ask.");
+  },
+  async readNotification() {
+    // Nothing posts one: a simulated payment is moved by the simulator alone (docs/decisions/0023).
+    return { ok: false, problem: "unsigned", message: "A simulated payment has no notifications." };
   },
 };
 

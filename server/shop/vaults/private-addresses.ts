@@ -3,8 +3,7 @@ import type { OwnerPassphraseChange, PrivateAddresses, PrivateAddressesEnable } 
 import { OwnerSealError, readOwnerPublicKey } from "../../../contract/owner-seal";
 import type { DbOrTx } from "../../db/client";
 import { ownerSealKeys } from "../../db/schema";
-import { pgErrorCode, UNIQUE_VIOLATION } from "../common/db-errors";
-import { conflict, invalid, notFound } from "../common/errors";
+import { pgErrorCode, UNIQUE_VIOLATION, conflict, invalid, notFound } from "../common";
 
 // Private addresses, the owner-only mode (issue 15, item 2; docs/decisions/0025): the server keeps
 // the owner's public key, and the private key only as the owner's browser wrapped it with their

@@ -7,9 +7,8 @@ import { customerMessages, orders } from "../../db/schema";
 import { createTestDatabase, TEST_MASTER_KEY } from "../../../test-support/database";
 import { insertCustomerMessage, insertOrder } from "../../../test-support/factories";
 import { addressBinding, addressTerms, protectAddress, revealAddress, searchTerms } from "./address-vault";
-import { encryptExistingData } from "../privacy/encrypt-existing";
-import { getConversation, saveConversation } from "../customers/conversations";
-import { listThread } from "../customers/messages";
+import { encryptExistingData } from "../privacy";
+import { getConversation, saveConversation, listThread } from "../customers";
 import { messageBinding } from "./message-vault";
 import { forgetUnwrappedKeys, open, seal, unwrapDataKey, VaultError, wrapDataKey } from "./vault";
 

@@ -1,5 +1,5 @@
 import { Composer, InlineKeyboard } from "grammy";
-import { describeCustomerData, forgetCustomer, getPrivacySettings } from "../../shop/privacy/privacy";
+import { describeCustomerData, forgetCustomer, getPrivacySettings } from "../../shop/privacy";
 import type { BotContext } from "../context";
 import { data, MAIN_MENU_BUTTON, say, show } from "../ui";
 

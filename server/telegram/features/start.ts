@@ -1,7 +1,6 @@
 import { Composer } from "grammy";
-import { isStartRecorded, recordBotStart } from "../../shop/customers/broadcasts";
-import { IDLE } from "../../shop/customers/conversations";
-import { DEFAULT_WELCOME_MESSAGE } from "../../shop/settings/settings";
+import { isStartRecorded, recordBotStart, IDLE } from "../../shop/customers";
+import { DEFAULT_WELCOME_MESSAGE } from "../../shop/settings";
 import type { BotContext } from "../context";
 import { mainMenuKeyboard, say, show } from "../ui";
 
