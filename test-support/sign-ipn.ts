@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 
 // Signs an IPN body the way NOWPayments documents it: the body's keys sorted at every depth,
 // serialised, HMAC-SHA512 with the IPN secret, hex, sent in the x-nowpayments-sig header.
-// Written apart from the server's verifier (payments/ipn.ts) on purpose, so a mistake in one
+// Written apart from the server's verifier (server/gateways/nowpayments/signature.ts) on purpose, so a mistake in one
 // is caught by the other rather than repeated.
 //
 // Two serialisations, as NOWPayments' own samples sign: "node" is JSON.stringify (UTF-8 as is);
