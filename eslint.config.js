@@ -4,18 +4,32 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 // The layers of the server (docs/decisions/0011-layers.md): the shop is the domain and knows no
-// adapter; payments and the bot are adapters over it; HTTP is the outermost adapter, wired only by
-// main.ts (and tests). Import paths are matched as written ("../http/deps", "../../telegram/ui").
+// adapter. It is grouped by capability (server/shop/<folder>/), and each folder has one public face,
+// its index.ts: other folders and the adapters import only that. The gateways (server/gateways/<name>/)
+// implement the shop's payment gateway port; they, the payment jobs' timer and the bot are adapters
+// over the shop; HTTP is the outermost adapter, wired only by main.ts (and tests). Tests and
+// test-support/ may reach inside. Import paths are matched as written ("../http/deps", "../../telegram/ui").
 const HTTP = { group: ["**/http/*"], message: "Only server/main.ts and tests import the HTTP layer; declare what you need in your own layer." };
 const SERVICES = { group: ["**/services"], message: "Declare the slice of the services you need (a deps type) instead of importing the wiring." };
-const TELEGRAM = { group: ["**/telegram/*"], message: "The Telegram bot is an adapter: shop and payments reach customers through the CustomerNotifier in shop/ports.ts." };
+const TELEGRAM = { group: ["**/telegram/*"], message: "The Telegram bot is an adapter: shop and payments reach customers through the CustomerNotifier in shop/common/ports.ts." };
+const GATEWAYS = { group: ["**/gateways", "**/gateways/**"], message: "The shop knows only its payment gateway port (shop/payments/gateway-port.ts); the server hands it a gateway." };
+const MAIN = { group: ["**/main"], message: "Nothing imports the server's entry point." };
+const PAYMENT_JOBS = { group: ["../../payments", "../../payments/*"], message: "server/payments/ holds the payment jobs' timer, an adapter over the shop; the shop's payment rules are in shop/payments/." };
+const SHOP_FACE_INSIDE = {
+  group: ["../*/*", "!../../**"],
+  message: 'Another folder of the shop is reached through its face (index.ts): import "../orders", not "../orders/orders".',
+};
+const SHOP_FACE_OUTSIDE = {
+  group: ["**/shop/*/*"],
+  message: 'The shop\'s folders are reached through their faces (index.ts): import "../shop/orders", not "../shop/orders/orders".',
+};
 const restrictImports = (...patterns) => ({ "no-restricted-imports": ["error", { patterns }] });
 // What the server runs imports no test support (issue 21): vitest, fast-check and the test helpers
-// are for *.test.ts and server/testing/ only. Rule options do not merge across blocks, so every
+// are for *.test.ts and test-support/ only. Rule options do not merge across blocks, so every
 // server block below lists it.
 const TEST_SUPPORT = {
   group: ["vitest", "vitest/*", "fast-check", "**/testing/*", "**/test-support/*"],
-  message: "Only tests and server/testing/ import vitest, fast-check or the test helpers; the running server must not.",
+  message: "Only tests and test-support/ import vitest, fast-check or the test helpers; the running server must not.",
 };
 // contract/ is shared by the server and the browser: zod and its own files only, nothing of
 // server/ or web/ and no Node module.
@@ -54,19 +68,19 @@ export default tseslint.config(
     rules: restrictImports(WEB_OUTSIDE),
   },
   {
-    files: ["server/main.ts", "server/http/**/*.ts"],
-    ignores: ["**/*.test.ts"],
-    rules: restrictImports(TEST_SUPPORT),
-  },
-  {
     files: ["scripts/**/*.ts"],
     ignores: ["**/*.test.ts"],
-    rules: restrictImports(HTTP, SERVICES),
+    rules: restrictImports(HTTP, SERVICES, SHOP_FACE_OUTSIDE),
   },
   {
     files: ["server/**/*.ts"],
-    ignores: ["server/main.ts", "server/http/**", "server/testing/**", "**/*.test.ts"],
-    rules: restrictImports(HTTP, SERVICES, TEST_SUPPORT),
+    ignores: ["server/main.ts", "server/http/**", "server/payments/**", "server/gateways/**", "server/shop/**", "**/*.test.ts"],
+    rules: restrictImports(HTTP, SERVICES, SHOP_FACE_OUTSIDE, TEST_SUPPORT),
+  },
+  {
+    files: ["server/main.ts", "server/http/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: restrictImports(SHOP_FACE_OUTSIDE, TEST_SUPPORT),
   },
   {
     // Background work is declared once, in server/jobs.ts, and started by main.ts: no route starts any.
@@ -83,16 +97,13 @@ export default tseslint.config(
     },
   },
   {
-    files: ["server/payments/**/*.ts"],
+    files: ["server/payments/**/*.ts", "server/gateways/**/*.ts"],
     ignores: ["**/*.test.ts"],
-    rules: restrictImports(HTTP, SERVICES, TELEGRAM, TEST_SUPPORT),
+    rules: restrictImports(HTTP, SERVICES, TELEGRAM, SHOP_FACE_OUTSIDE, TEST_SUPPORT),
   },
   {
     files: ["server/shop/**/*.ts"],
     ignores: ["**/*.test.ts"],
-    rules: restrictImports(HTTP, SERVICES, TELEGRAM, {
-      group: ["**/payments/*", "!**/payments/gateway"],
-      message: "The shop knows only the payment gateway's interface (payments/gateway.ts); the server hands it a gateway.",
-    }, TEST_SUPPORT),
+    rules: restrictImports(HTTP, SERVICES, TELEGRAM, GATEWAYS, MAIN, PAYMENT_JOBS, SHOP_FACE_INSIDE, TEST_SUPPORT),
   },
 );

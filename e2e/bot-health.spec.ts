@@ -2,8 +2,8 @@ import fs from "node:fs";
 import type { Page } from "@playwright/test";
 import { expect, guardedTest as test } from "./support/fixtures";
 import type { BotSettings, TokenCheck } from "../contract";
-import { startFakeTelegram, type FakeTelegram } from "../server/testing/fake-telegram";
-import { startServerProcess, stopServerProcess, type ServerProcess } from "../server/testing/server-process";
+import { startFakeTelegram, type FakeTelegram } from "../test-support/fake-telegram";
+import { startServerProcess, stopServerProcess, type ServerProcess } from "../test-support/server-process";
 
 // The bot's health in the browser (issue 14, item 2). The worker's usual e2e server never starts its
 // bot (e2e/support/server.ts), so these tests run the real server (server/main.ts) in a process of

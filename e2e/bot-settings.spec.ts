@@ -1,5 +1,5 @@
 import type { BotSettings } from "../contract";
-import { signIpn } from "../server/testing/sign-ipn";
+import { signIpn } from "../test-support/sign-ipn";
 import { expect, expectToast, PHONE, saveScreenshot, test, toasts, type Api } from "./support/fixtures";
 
 const SETTINGS = {

@@ -1,5 +1,5 @@
 import { AxeBuilder } from "@axe-core/playwright";
-import { telegramUser, textUpdate } from "../server/testing/fake-telegram";
+import { telegramUser, textUpdate } from "../test-support/fake-telegram";
 import { createBotSettings } from "./fixtures/ui";
 import { expect, expectToast, saveScreenshot, test } from "./support/fixtures";
 

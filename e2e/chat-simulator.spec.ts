@@ -4,9 +4,9 @@ import { AxeBuilder } from "@axe-core/playwright";
 import type { Locator, Page } from "@playwright/test";
 import { expect, guardedTest as test } from "./support/fixtures";
 import { TEST_CUSTOMER_ID } from "../contract/simulator";
-import { startFakeNowPayments, type FakeNowPayments } from "../server/testing/fake-nowpayments";
-import { startFakeTelegram, type FakeTelegram } from "../server/testing/fake-telegram";
-import { startServerProcess, stopServerProcess, type ServerProcess } from "../server/testing/server-process";
+import { startFakeNowPayments, type FakeNowPayments } from "../test-support/fake-nowpayments";
+import { startFakeTelegram, type FakeTelegram } from "../test-support/fake-telegram";
+import { startServerProcess, stopServerProcess, type ServerProcess } from "../test-support/server-process";
 import { DESKTOP, PHONE, SCREENSHOT_DIR } from "./support/fixtures";
 
 // Bot Preview's chat simulator (issue 14, item 1): the owner walks a whole purchase in the browser

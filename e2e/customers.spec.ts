@@ -1,5 +1,5 @@
 import type { CustomerBlockState } from "../contract";
-import { telegramUser, textUpdate } from "../server/testing/fake-telegram";
+import { telegramUser, textUpdate } from "../test-support/fake-telegram";
 import { createBotSettings } from "./fixtures/ui";
 import { expect, expectToast, PHONE, saveScreenshot, test, type Api, type Seed } from "./support/fixtures";
 

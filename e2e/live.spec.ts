@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import type { Order } from "../contract";
-import { signIpn } from "../server/testing/sign-ipn";
+import { signIpn } from "../test-support/sign-ipn";
 import { expect, saveScreenshot, test, toasts, type Api, type Seed } from "./support/fixtures";
 
 // Live updates (issue 13, item 1): with the Dashboard, Orders or Messages screen open, an order paid

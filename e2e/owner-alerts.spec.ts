@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { expect, guardedTest as test } from "./support/fixtures";
-import { callbackUpdate, startFakeTelegram, textUpdate, telegramUser, type FakeTelegram } from "../server/testing/fake-telegram";
-import { startServerProcess, stopServerProcess, type ServerProcess } from "../server/testing/server-process";
+import { callbackUpdate, startFakeTelegram, textUpdate, telegramUser, type FakeTelegram } from "../test-support/fake-telegram";
+import { startServerProcess, stopServerProcess, type ServerProcess } from "../test-support/server-process";
 
 // Owner alerts in the browser (issue 14, item 5): Bot Settings shows a one-time code, the owner sends
 // it to the bot (here: the fake Telegram hands the update to the real server's polling bot), and the

@@ -1,8 +1,8 @@
 import { ConfigError, loadConfig, loadEnvFile, type Config } from "../server/config";
 import { loadSecretKey } from "../server/crypto";
 import { DatabaseLockedError, openDatabase, type Database } from "../server/db/client";
-import { encryptExistingData } from "../server/shop/encrypt-existing";
-import { useMasterKey } from "../server/shop/vault";
+import { encryptExistingData } from "../server/shop/privacy";
+import { useMasterKey } from "../server/shop/vaults";
 
 // What the maintenance scripts share: the server's own configuration and database, and one-line
 // errors instead of stack traces for the mistakes a person can fix.

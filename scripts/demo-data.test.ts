@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CustomerMessage, DashboardStats, Order, OrderItem } from "../contract";
 import { categories, postageOptions, products } from "../server/db/schema";
-import { startTestServer, type TestServer } from "../server/testing/app";
-import { insertProduct } from "../server/testing/factories";
+import { startTestServer, type TestServer } from "../test-support/app";
+import { insertProduct } from "../test-support/factories";
 import { CliError } from "./cli";
 import { seedDemo } from "./demo-data";
 

@@ -11,8 +11,7 @@ import {
   type BulkPricingTier,
   type ShippingAddress,
 } from "../server/db/schema";
-import { protectAddress } from "../server/shop/address-vault";
-import { protectMessage } from "../server/shop/message-vault";
+import { protectAddress, protectMessage } from "../server/shop/vaults";
 import { CliError } from "./cli";
 
 // A believable small shop for trying the back office: every screen has something to show.

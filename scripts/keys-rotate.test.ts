@@ -6,11 +6,11 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createSecretBox, loadSecretKey } from "../server/crypto";
 import { openPglite } from "../server/db/client";
 import { dataKeys } from "../server/db/schema";
-import { keyMatches } from "../server/shop/key-check";
-import { listMessagesMatching } from "../server/shop/message-list";
-import { listOrdersMatching } from "../server/shop/order-list";
+import { keyMatches } from "../server/shop/privacy";
+import { listMessagesMatching } from "../server/shop/customers";
+import { listOrdersMatching } from "../server/shop/orders";
 import { createBotSettings, getBotSettings } from "../server/shop/settings";
-import { forgetUnwrappedKeys, useMasterKey } from "../server/shop/vault";
+import { forgetUnwrappedKeys, useMasterKey } from "../server/shop/vaults/vault";
 
 // `npm run keys:rotate` as an operator runs it, on a real DATA_DIR (docs/decisions/0024-encryption-at-rest.md).
 

@@ -1,6 +1,5 @@
 import { createSecretBox, loadSecretKey } from "../server/crypto";
-import { keyMatches, WRONG_KEY_MESSAGE } from "../server/shop/key-check";
-import { rewrapUnderNewMasterKey, rotateDataKey } from "../server/shop/key-rotation";
+import { keyMatches, WRONG_KEY_MESSAGE, rewrapUnderNewMasterKey, rotateDataKey } from "../server/shop/privacy";
 import { CliError, openConfiguredDatabase, runScript } from "./cli";
 
 // npm run keys:rotate                      a new data key; everything encrypted again under it; the old one retired

@@ -1,7 +1,5 @@
 import { loadSecretKey } from "../server/crypto";
-import { encryptExistingData } from "../server/shop/encrypt-existing";
-import { forgetSecretsOfAnotherKey, whatForgettingLoses, type ForgetReport } from "../server/shop/forget-secrets";
-import { keyMatches } from "../server/shop/key-check";
+import { encryptExistingData, forgetSecretsOfAnotherKey, whatForgettingLoses, type ForgetReport, keyMatches } from "../server/shop/privacy";
 import { CliError, openConfiguredDatabase, runScript } from "./cli";
 
 // npm run secrets:forget [-- --yes]

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { startFakeNowPayments, type FakeNowPayments } from "./testing/fake-nowpayments";
-import { startFakeS3, type FakeS3 } from "./testing/fake-s3";
+import { startFakeNowPayments, type FakeNowPayments } from "../test-support/fake-nowpayments";
+import { startFakeS3, type FakeS3 } from "../test-support/fake-s3";
 import {
   callbackUpdate,
   findButton,
@@ -11,10 +11,10 @@ import {
   textUpdate,
   type FakeTelegram,
   type TelegramUser,
-} from "./testing/fake-telegram";
-import { TEST_IPN_SECRET, TEST_NOWPAYMENTS_API_KEY } from "./testing/payments-setup";
-import { createThrowawayDatabase, type ThrowawayDatabase } from "./testing/postgres";
-import { callServer, startServerProcess, stopServerProcess, type ServerProcess } from "./testing/server-process";
+} from "../test-support/fake-telegram";
+import { TEST_IPN_SECRET, TEST_NOWPAYMENTS_API_KEY } from "../test-support/payments-setup";
+import { createThrowawayDatabase, type ThrowawayDatabase } from "../test-support/postgres";
+import { callServer, startServerProcess, stopServerProcess, type ServerProcess } from "../test-support/server-process";
 
 // The many-machines path (docs/decisions/0010): two real server processes, each with its own
 // DATA_DIR, on one PostgreSQL and one S3-compatible store (s3rver), as behind a load balancer.

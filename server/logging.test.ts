@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addressToOpen, createLogger, scrubSecrets } from "./logging";
-import { startTestServer, type TestServer } from "./testing/app";
+import { startTestServer, type TestServer } from "../test-support/app";
 import { Bot, HttpError } from "grammy";
 import { createTelegramNotifier } from "./telegram/notifier";
 

@@ -10,8 +10,7 @@ import { backgroundJobs, createJobRunner } from "./jobs";
 import { addressToOpen, createLogger } from "./logging";
 import { webRoutes } from "./http/web";
 import { createServices } from "./services";
-import { encryptExistingData } from "./shop/encrypt-existing";
-import { requireMatchingKey, WrongSecretKeyError } from "./shop/key-check";
+import { encryptExistingData, requireMatchingKey, WrongSecretKeyError } from "./shop/privacy";
 
 // Wiring only: config -> database -> services -> HTTP (+ the background jobs, jobs.ts) -> graceful shutdown.
 async function main() {

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { test as base, expect, request as playwrightRequest, type APIRequestContext, type Page } from "@playwright/test";
 import type { CustomerMessage, Order, OrderItem } from "../../contract";
-import { startFakeTelegram, type FakeTelegram } from "../../server/testing/fake-telegram";
+import { startFakeTelegram, type FakeTelegram } from "../../test-support/fake-telegram";
 
 // Playwright fixtures for every spec (import { test, expect } from "./support/fixtures"):
 //   worker-scoped: `telegram` (a fake Telegram Bot API on 127.0.0.1) and `shop` (the real server,

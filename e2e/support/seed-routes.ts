@@ -3,8 +3,8 @@ import { z } from "zod";
 import { ORDER_ADMIN_FLAGS, ORDER_STATUSES } from "../../contract";
 import * as schema from "../../server/db/schema";
 import type { Routes } from "../../server/http/deps";
-import { protectNewAddress } from "../../server/shop/address-vault";
-import { insertCustomerMessage, insertOrder } from "../../server/testing/factories";
+import { protectNewAddress } from "../../server/shop/vaults";
+import { insertCustomerMessage, insertOrder } from "../../test-support/factories";
 
 // Test-only routes, mounted by the e2e server script and never by the real server: they reset the
 // shop between tests and insert what the API cannot create (orders come from the bot, customer

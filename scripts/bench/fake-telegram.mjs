@@ -1,5 +1,5 @@
 // A fake Telegram Bot API for the benchmark, run as its own process so that answering the bots
-// costs the load generator nothing. server/testing/fake-telegram.ts keeps every call and message for
+// costs the load generator nothing. test-support/fake-telegram.ts keeps every call and message for
 // tests to inspect, which would grow without bound under load: this one keeps only what the
 // benchmark reads back, the time each reply arrived, and can answer late (`delay`).
 //

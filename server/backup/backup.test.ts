@@ -12,7 +12,7 @@ import { queryRows } from "../db/rows";
 import { products } from "../db/schema";
 import { createBotSettings, getBotSettings } from "../shop/settings";
 import { createDiskStorage, type ObjectStorage } from "../storage";
-import { createTestDatabase } from "../testing/database";
+import { createTestDatabase } from "../../test-support/database";
 import { CHUNK_BYTES, type BackupRecord } from "./archive";
 import { writeBackup } from "./backup";
 import { restoreBackup } from "./restore";

@@ -7,7 +7,7 @@ import { createSecretBox, loadSecretKey } from "../crypto";
 import { openPglite } from "../db/client";
 import { createBotSettings } from "../shop/settings";
 import { createDiskStorage } from "../storage";
-import { databaseChecksum } from "../testing/checksum";
+import { databaseChecksum } from "../../test-support/checksum";
 
 // `npm run backup` and `npm run restore` as an operator runs them: real processes on real DATA_DIRs.
 

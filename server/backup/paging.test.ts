@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPglite, type Database } from "../db/client";
 import { queryRows } from "../db/rows";
 import { createDiskStorage } from "../storage";
-import { createTestDatabase } from "../testing/database";
+import { createTestDatabase } from "../../test-support/database";
 import { type BackupRecord } from "./archive";
 import { writeBackup, writeTable } from "./backup";
 import { restoreBackup } from "./restore";

@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createThrowawayDatabase, type ThrowawayDatabase } from "../testing/postgres";
+import { createThrowawayDatabase, type ThrowawayDatabase } from "../../test-support/postgres";
 import { openPostgres } from "./client";
 import { createLocks, type Lease, type Locks } from "./leader";
 

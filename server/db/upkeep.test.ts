@@ -5,7 +5,7 @@ import type { Database } from "./client";
 import { createLocks } from "./leader";
 import { queryRows } from "./rows";
 import { orders } from "./schema";
-import { createTestDatabase } from "../testing/database";
+import { createTestDatabase } from "../../test-support/database";
 import { runUpkeep, startDatabaseUpkeep, upkeepNeeded } from "./upkeep";
 
 // The shop's own VACUUM (ANALYZE) where no autovacuum runs (db/upkeep.ts): what it leaves behind is

@@ -2,9 +2,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../testing/app";
-import { fillPath, rawRequest, seedShop, spellings, type ShopIds } from "../testing/attack";
-import { databaseChecksum } from "../testing/checksum";
+import { startTestServer, type TestServer } from "../../test-support/app";
+import { fillPath, rawRequest, seedShop, spellings, type ShopIds } from "../../test-support/attack";
+import { databaseChecksum } from "../../test-support/checksum";
 import { registeredRoutes, type RegisteredRoute } from "./security";
 import { createWebRoutes } from "./web";
 

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { AuditEntry } from "../../contract";
 import { auditLog, loginThrottle } from "../db/schema";
 import { createLogger } from "../logging";
-import { startTestServer, TEST_PASSWORD, type TestServer, useAdminServer } from "../testing/app";
-import { insertCustomerMessage, insertOrder, insertProduct } from "../testing/factories";
+import { startTestServer, TEST_PASSWORD, type TestServer, useAdminServer } from "../../test-support/app";
+import { insertCustomerMessage, insertOrder, insertProduct } from "../../test-support/factories";
 import { auditActionOf } from "./audit";
 
 // The audit log (issue 13, item 6): every admin write is recorded with its action, target and a

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { formatKeyId } from "../../contract/owner-seal";
-import { recordAudit, summariseChange } from "../shop/audit";
+import { recordAudit, summariseChange } from "../shop/common";
 import { describeForget } from "../shop/privacy";
 import type { AppDeps } from "./deps";
 import { hasAdminSession, SAFE_METHODS } from "./security";

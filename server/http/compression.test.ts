@@ -1,8 +1,8 @@
 import http from "node:http";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../testing/app";
-import { insertOrder } from "../testing/factories";
+import { startTestServer, type TestServer } from "../../test-support/app";
+import { insertOrder } from "../../test-support/factories";
 
 // Issue 12: JSON answers travel compressed when the client accepts it (a page of orders is mostly
 // repeated keys); small answers and images go as they are; request bodies are never inflated.

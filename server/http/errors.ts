@@ -1,7 +1,7 @@
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
-import { ShopError } from "../shop/errors";
+import { ShopError } from "../shop/common";
 
 // docs/product.md rule 8: every non-2xx answer is JSON { error: "<human sentence>" }.
 const STATUS_BY_KIND = { invalid: 400, not_found: 404, conflict: 409, unavailable: 502 } as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { useAdminServer } from "../testing/app";
+import { useAdminServer } from "../../test-support/app";
 
 // The catalogue lists answer 304 Not Modified to a client that already has them (issue 12), and a
 // change makes them whole again. Admin answers are private to the browser and always revalidated.

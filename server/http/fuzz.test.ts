@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../testing/app";
-import { fillPath, seedShop, type ShopIds } from "../testing/attack";
-import { databaseChecksum } from "../testing/checksum";
-import { signIpn } from "../testing/sign-ipn";
+import { startTestServer, type TestServer } from "../../test-support/app";
+import { fillPath, seedShop, type ShopIds } from "../../test-support/attack";
+import { databaseChecksum } from "../../test-support/checksum";
+import { signIpn } from "../../test-support/sign-ipn";
 import { registeredRoutes, type RegisteredRoute } from "./security";
 
 // Hostile input against every endpoint, generated (docs/product.md rule 8: bad input never causes a 5xx,

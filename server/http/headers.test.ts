@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../testing/app";
+import { startTestServer, type TestServer } from "../../test-support/app";
 import { createWebRoutes } from "./web";
 
 // Browser hardening headers (docs/product.md rule 9) on the app's pages, its API answers and errors.

@@ -1,9 +1,9 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../testing/app";
-import { rawRequest, seedShop, type ShopIds } from "../testing/attack";
-import { databaseChecksum } from "../testing/checksum";
-import { signIpn } from "../testing/sign-ipn";
+import { startTestServer, type TestServer } from "../../test-support/app";
+import { rawRequest, seedShop, type ShopIds } from "../../test-support/attack";
+import { databaseChecksum } from "../../test-support/checksum";
+import { signIpn } from "../../test-support/sign-ipn";
 
 // Each hostile input found by the security review, as a regression test (docs/product.md rule 8):
 // answered 4xx with { error: sentence }, and nothing in the database changed.

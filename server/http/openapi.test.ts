@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { startTestServer, type TestServer } from "../testing/app";
-import { recordOrderEvent } from "../shop/order-events";
-import { fillPath, seedShop, type ShopIds } from "../testing/attack";
+import { startTestServer, type TestServer } from "../../test-support/app";
+import { recordOrderEvent } from "../shop/orders";
+import { fillPath, seedShop, type ShopIds } from "../../test-support/attack";
 import { DOCS_PREFIX, OPENAPI_PATH } from "./openapi";
 import { registeredRoutes } from "./security";
 

@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { Page } from "../shop/paging";
-import { invalid } from "../shop/errors";
+import { type Page, invalid } from "../shop/common";
 
 // How a paged list answers over HTTP (issue 12): the page's rows as the body (the same JSON array
 // as the whole list), the count of matching rows in X-Total-Count, and the next page's URL in a

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startShopWithBot, type ShopWithBot } from "../testing/bot-harness";
-import { fillPath, seedShop, type ShopIds } from "../testing/attack";
-import { startFakeTelegram, telegramUser, textUpdate, type FakeTelegram } from "../testing/fake-telegram";
+import { startShopWithBot, type ShopWithBot } from "../../test-support/bot-harness";
+import { fillPath, seedShop, type ShopIds } from "../../test-support/attack";
+import { startFakeTelegram, telegramUser, textUpdate, type FakeTelegram } from "../../test-support/fake-telegram";
 import { getBotSettings } from "../shop/settings";
 import { registeredRoutes } from "./security";
 

@@ -2,16 +2,15 @@ import { eq } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { orders, paymentEvents } from "../db/schema";
-import { addToCart } from "../shop/cart";
-import { checkout } from "../shop/checkout";
-import { gatewayAmountText } from "../shop/crypto-amounts";
-import { startTestServer, type TestServer } from "../testing/app";
-import { databaseChecksum } from "../testing/checksum";
-import { insertProduct } from "../testing/factories";
-import { startFakeNowPayments, type FakeNowPayments } from "../testing/fake-nowpayments";
-import { configurePayments, TEST_IPN_SECRET } from "../testing/payments-setup";
-import { postIpn, signIpn } from "../testing/sign-ipn";
-import { createNowPaymentsGateway, parseNowPayment } from "./nowpayments";
+import { addToCart, checkout } from "../shop/ordering";
+import { gatewayAmountText } from "../shop/common";
+import { startTestServer, type TestServer } from "../../test-support/app";
+import { databaseChecksum } from "../../test-support/checksum";
+import { insertProduct } from "../../test-support/factories";
+import { startFakeNowPayments, type FakeNowPayments } from "../../test-support/fake-nowpayments";
+import { configurePayments, TEST_IPN_SECRET } from "../../test-support/payments-setup";
+import { postIpn, signIpn } from "../../test-support/sign-ipn";
+import { createNowPaymentsGateway, parseNowPayment } from "../gateways/nowpayments/client";
 
 // Issue 20, item 6: every amount the gateway sends (in a signed IPN or an API answer) is held to one
 // strict decimal grammar (shop/crypto-amounts.ts, docs/SECURITY.md "Input limits"): digits,

@@ -4,15 +4,14 @@ import { loadConfig } from "../config";
 import { createSecretBox } from "../crypto";
 import type { Database } from "../db/client";
 import { orders, products } from "../db/schema";
-import { addToCart } from "../shop/cart";
-import { checkout } from "../shop/checkout";
-import { createRecordingNotifier } from "../testing/app";
-import { createTestDatabase } from "../testing/database";
-import { insertProduct } from "../testing/factories";
-import { startFakeNowPayments, type FakeNowPayments } from "../testing/fake-nowpayments";
-import { configurePayments } from "../testing/payments-setup";
+import { addToCart, checkout } from "../shop/ordering";
+import { createRecordingNotifier } from "../../test-support/app";
+import { createTestDatabase } from "../../test-support/database";
+import { insertProduct } from "../../test-support/factories";
+import { startFakeNowPayments, type FakeNowPayments } from "../../test-support/fake-nowpayments";
+import { configurePayments } from "../../test-support/payments-setup";
 import { startPaymentJobs, type PaymentJobsDeps } from "./jobs";
-import { createNowPaymentsGatewayFromSettings } from "./nowpayments";
+import { createNowPaymentsGatewayFromSettings } from "../gateways/nowpayments/client";
 import type { SecretBox } from "../crypto";
 
 describe("payment jobs: rescue sweep and expiry cleanup", () => {

@@ -3,11 +3,10 @@ import type { Db } from "../db/client";
 import type { Locks } from "../db/leader";
 import { jobRuns } from "../db/schema";
 import { cleanupExpiredOrders } from "../shop/orders";
-import { settleAbandonedCheckouts } from "../shop/checkout";
+import { settleAbandonedCheckouts } from "../shop/ordering";
 import { applyRetention } from "../shop/privacy";
-import { consoleLogger, type CustomerNotifier, type ShopLogger } from "../shop/ports";
-import type { PaymentGateway } from "./gateway";
-import { rescueUnsettledPayments } from "./rescue";
+import { consoleLogger, type CustomerNotifier, type ShopLogger } from "../shop/common";
+import { type PaymentGateway, rescueUnsettledPayments } from "../shop/payments";
 
 // The payment jobs on a timer: the rescue sweep (rescue.ts) and the expired-order cleanup of
 // docs/product.md rule 1 (docs/decisions/0004). Both are safe with two server instances on one

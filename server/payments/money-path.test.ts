@@ -2,13 +2,12 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { DashboardStats, Order, OrderEvent } from "../../contract";
 import { botSettings, orders, products } from "../db/schema";
-import { addToCart } from "../shop/cart";
-import { checkout } from "../shop/checkout";
-import { createRecordingNotifier, startTestServer, type TestServer } from "../testing/app";
-import { insertProduct } from "../testing/factories";
-import { FAKE_PAYMENT_LIFETIME_MS, startFakeNowPayments, type FakeNowPayments } from "../testing/fake-nowpayments";
-import { configurePayments, TEST_IPN_SECRET } from "../testing/payments-setup";
-import { postIpn, type IpnSigningStyle } from "../testing/sign-ipn";
+import { addToCart, checkout } from "../shop/ordering";
+import { createRecordingNotifier, startTestServer, type TestServer } from "../../test-support/app";
+import { insertProduct } from "../../test-support/factories";
+import { FAKE_PAYMENT_LIFETIME_MS, startFakeNowPayments, type FakeNowPayments } from "../../test-support/fake-nowpayments";
+import { configurePayments, TEST_IPN_SECRET } from "../../test-support/payments-setup";
+import { postIpn, type IpnSigningStyle } from "../../test-support/sign-ipn";
 
 // Issue 10, "the money path tells the truth": each scenario as the shop owner and the customer
 // meet it, through the real HTTP API, signed IPNs and the fake NOWPayments, with a fixed clock.

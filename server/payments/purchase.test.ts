@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DashboardStats, Order, OrderItem, Product } from "../../contract";
-import { addToCart, getCart } from "../shop/cart";
-import { checkout } from "../shop/checkout";
-import { createRecordingNotifier, startTestServer, type TestServer } from "../testing/app";
-import { startFakeNowPayments, type FakeNowPayments } from "../testing/fake-nowpayments";
-import { postIpn } from "../testing/sign-ipn";
+import { addToCart, getCart, checkout } from "../shop/ordering";
+import { createRecordingNotifier, startTestServer, type TestServer } from "../../test-support/app";
+import { startFakeNowPayments, type FakeNowPayments } from "../../test-support/fake-nowpayments";
+import { postIpn } from "../../test-support/sign-ipn";
 
 // The "done when": an admin sets the shop up through the API, a customer buys through
 // the shop functions the bot calls, NOWPayments confirms with a signed IPN over real HTTP, and

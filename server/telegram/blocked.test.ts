@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { botConversations, cartItems, customerMessages } from "../db/schema";
-import { startShopWithConfiguredBot, type ShopWithBot } from "../testing/bot-harness";
-import { insertProduct } from "../testing/factories";
-import { startFakeTelegram, type FakeTelegram } from "../testing/fake-telegram";
+import { startShopWithConfiguredBot, type ShopWithBot } from "../../test-support/bot-harness";
+import { insertProduct } from "../../test-support/factories";
+import { startFakeTelegram, type FakeTelegram } from "../../test-support/fake-telegram";
 import { BLOCKED_CUSTOMER_REPLY } from "./bot";
 
 // A customer the owner blocked (issue 13) gets only a polite refusal: to /start, to anything typed,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeTelegram, type FakeTelegram } from "../testing/fake-telegram";
+import { startFakeTelegram, type FakeTelegram } from "../../test-support/fake-telegram";
 import { checkBotToken, decideBotStatus, withoutToken, type RunnerState } from "./bot-health";
 
 // The pieces of the bot's health (issue 14, item 2) the HTTP tests reach only slowly: a Telegram

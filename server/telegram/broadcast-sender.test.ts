@@ -6,11 +6,11 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createSecretBox } from "../crypto";
 import type { Database } from "../db/client";
 import { botCustomers, broadcastRecipients, broadcasts } from "../db/schema";
-import { createBroadcast, getBroadcastProgress, recordBotStart, SKIPPED_UNREACHABLE } from "../shop/broadcasts";
+import { createBroadcast, getBroadcastProgress, recordBotStart, SKIPPED_UNREACHABLE } from "../shop/customers/broadcasts";
 import { createBotSettings } from "../shop/settings";
 import { createDiskStorage } from "../storage";
-import { createTestDatabase } from "../testing/database";
-import { startFakeTelegram, type FakeTelegram, type TelegramCall } from "../testing/fake-telegram";
+import { createTestDatabase } from "../../test-support/database";
+import { startFakeTelegram, type FakeTelegram, type TelegramCall } from "../../test-support/fake-telegram";
 import { createBroadcastSender, type BroadcastSender } from "./broadcast-sender";
 
 // The broadcast sender against the fake Telegram (issue 14, item 3): Telegram's limits measured

@@ -4,18 +4,7 @@ import type { Config } from "../config";
 import type { SecretBox } from "../crypto";
 import type { Db } from "../db/client";
 import { telegramFileCache } from "../db/schema";
-import {
-  abandonDeadClaims,
-  BROADCAST_RATE_PER_SECOND,
-  claimNextRecipient,
-  markBlockedBot,
-  markFailed,
-  markSent,
-  queueRestockAlerts,
-  RATE_WINDOW_MS,
-  retryLater,
-  type ClaimedRecipient,
-} from "../shop/broadcasts";
+import { abandonDeadClaims, BROADCAST_RATE_PER_SECOND, claimNextRecipient, markBlockedBot, markFailed, markSent, queueRestockAlerts, RATE_WINDOW_MS, retryLater, type ClaimedRecipient } from "../shop/customers";
 import { getBotSettings } from "../shop/settings";
 import type { ObjectStorage } from "../storage";
 import type { BotLogger } from "./context";

@@ -3,7 +3,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { customerMessages } from "../db/schema";
-import { addToCart, getCart } from "../shop/cart";
+import { addToCart, getCart } from "../shop/ordering";
 import {
   CHECKOUT_STAGES,
   ConversationStateSchema,
@@ -13,10 +13,10 @@ import {
   type CheckoutDraft,
   type CheckoutStage,
   type ConversationState,
-} from "../shop/conversations";
-import { startShopWithConfiguredBot, type Customer, type ShopWithBot } from "../testing/bot-harness";
-import { insertProduct } from "../testing/factories";
-import { FAKE_BOT_INFO, startFakeTelegram, type FakeTelegram } from "../testing/fake-telegram";
+} from "../shop/customers/conversations";
+import { startShopWithConfiguredBot, type Customer, type ShopWithBot } from "../../test-support/bot-harness";
+import { insertProduct } from "../../test-support/factories";
+import { FAKE_BOT_INFO, startFakeTelegram, type FakeTelegram } from "../../test-support/fake-telegram";
 import { HELP_TEXT, LEFT_SUPPORT_TEXT, NOTHING_TO_CANCEL_TEXT, SHOP_COMMANDS, type ShopCommand } from "./features/commands";
 import { CONFIRM_FORGET_BUTTON, FORGET_CONFIRM_TEXT } from "./features/my-data";
 import { OPTED_OUT_REPLY } from "./features/opt-out";

@@ -4,11 +4,11 @@ import type { BotSettings } from "../../contract";
 import type { Config } from "../config";
 import type { SecretBox } from "../crypto";
 import type { Db } from "../db/client";
-import type { PaymentGateway } from "../payments/gateway";
-import type { ConversationState } from "../shop/conversations";
+import type { PaymentGateway } from "../shop/payments";
+import type { ConversationState } from "../shop/customers";
 import type { StartRecord } from "./inbox";
-import type { CustomerNotifier } from "../shop/ports";
-import type { CachedReads, ReadCache } from "../shop/read-cache";
+import type { CustomerNotifier } from "../shop/common";
+import type { CachedReads, ReadCache } from "../shop/catalogue";
 import type { ObjectStorage } from "../storage";
 
 export type BotLogger = Pick<FastifyBaseLogger, "info" | "warn" | "error">;

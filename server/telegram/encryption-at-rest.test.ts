@@ -2,12 +2,12 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CustomerMessage, Order } from "../../contract";
 import { dataKeys } from "../db/schema";
-import { countUnderKeys, rotateDataKey } from "../shop/key-rotation";
-import { startShopWithBot, type Customer, type ShopWithBot } from "../testing/bot-harness";
-import { startFakeNowPayments, type FakeNowPayments } from "../testing/fake-nowpayments";
-import { startFakeTelegram, type FakeTelegram } from "../testing/fake-telegram";
-import { TEST_IPN_SECRET, TEST_NOWPAYMENTS_API_KEY } from "../testing/payments-setup";
-import { postIpn } from "../testing/sign-ipn";
+import { countUnderKeys, rotateDataKey } from "../shop/privacy/key-rotation";
+import { startShopWithBot, type Customer, type ShopWithBot } from "../../test-support/bot-harness";
+import { startFakeNowPayments, type FakeNowPayments } from "../../test-support/fake-nowpayments";
+import { startFakeTelegram, type FakeTelegram } from "../../test-support/fake-telegram";
+import { TEST_IPN_SECRET, TEST_NOWPAYMENTS_API_KEY } from "../../test-support/payments-setup";
+import { postIpn } from "../../test-support/sign-ipn";
 
 // Issue 15, item 1: a stolen database or backup reveals no address or message. A customer buys through
 // the bot and writes to support, the owner replies; then every row of every table is read raw (on

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeTelegram, telegramUser, textUpdate, type FakeTelegram } from "../testing/fake-telegram";
-import { callServer, startServerProcess, stopServerProcess, type ServerProcess } from "../testing/server-process";
+import { startFakeTelegram, telegramUser, textUpdate, type FakeTelegram } from "../../test-support/fake-telegram";
+import { callServer, startServerProcess, stopServerProcess, type ServerProcess } from "../../test-support/server-process";
 import { webhookSecretFor } from "./runner";
 
 // The inbox survives a crash (issue 12): updates Telegram delivered and the server acknowledged,

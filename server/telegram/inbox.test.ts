@@ -4,12 +4,11 @@ import type { Update } from "grammy/types";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openPostgres, type Database } from "../db/client";
 import { telegramUpdates } from "../db/schema";
-import { createTestDatabase } from "../testing/database";
-import { silentLog } from "../testing/bot-harness";
+import { createTestDatabase } from "../../test-support/database";
+import { silentLog } from "../../test-support/bot-harness";
 import { groupCommit } from "../db/group-commit";
+import { openConversation, saveConversation, recordBotStart } from "../shop/customers";
 import { queryRows } from "../db/rows";
-import { openConversation, saveConversation } from "../shop/conversations";
-import { recordBotStart } from "../shop/broadcasts";
 import {
   botIdOf,
   claimUpdates,

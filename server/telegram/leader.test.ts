@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createLocks } from "../db/leader";
 import { createBotSettings } from "../shop/settings";
-import { silentLog } from "../testing/bot-harness";
-import { startTestServer, type TestServer } from "../testing/app";
-import { startFakeTelegram, telegramUser, textUpdate, type FakeTelegram } from "../testing/fake-telegram";
+import { silentLog } from "../../test-support/bot-harness";
+import { startTestServer, type TestServer } from "../../test-support/app";
+import { startFakeTelegram, telegramUser, textUpdate, type FakeTelegram } from "../../test-support/fake-telegram";
 import { createBotRunner } from "./runner";
 import { watchBotSettings } from "./settings-watch";
 

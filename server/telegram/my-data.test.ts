@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, customerMessages, orders } from "../db/schema";
-import { startShopWithConfiguredBot, type ShopWithBot } from "../testing/bot-harness";
-import { insertCustomerMessage, insertOrder } from "../testing/factories";
-import { startFakeTelegram, type FakeTelegram } from "../testing/fake-telegram";
+import { startShopWithConfiguredBot, type ShopWithBot } from "../../test-support/bot-harness";
+import { insertCustomerMessage, insertOrder } from "../../test-support/factories";
+import { startFakeTelegram, type FakeTelegram } from "../../test-support/fake-telegram";
 import { CONFIRM_FORGET_BUTTON, FORGET_BUTTON, MY_DATA_BUTTON } from "./features/my-data";
 
 // "My data" and /forgetme in the bot (issue 15, item 4): the customer sees what the shop keeps and

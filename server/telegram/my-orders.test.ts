@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startShopWithConfiguredBot, type ShopWithBot } from "../testing/bot-harness";
-import { insertOrder, insertProduct } from "../testing/factories";
-import { startFakeTelegram, type FakeTelegram } from "../testing/fake-telegram";
+import { startShopWithConfiguredBot, type ShopWithBot } from "../../test-support/bot-harness";
+import { insertOrder, insertProduct } from "../../test-support/factories";
+import { startFakeTelegram, type FakeTelegram } from "../../test-support/fake-telegram";
 
 // My Orders tells a customer where a dispatched parcel is with the same carrier, tracking number and
 // tracking link as the dispatch message did (issue 13), so a lost message loses nothing.

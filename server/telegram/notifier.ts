@@ -1,6 +1,5 @@
 import { Api, GrammyError, HttpError } from "grammy";
-import { unavailable } from "../shop/errors";
-import type { CustomerNotifier } from "../shop/ports";
+import { unavailable, type CustomerNotifier } from "../shop/common";
 import { isTestCustomer } from "../shop/simulator";
 
 /**

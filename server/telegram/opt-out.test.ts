@@ -1,9 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { botCustomers } from "../db/schema";
-import { createBroadcast, getBroadcastProgress } from "../shop/broadcasts";
-import { silentLog, startShopWithConfiguredBot, type ShopWithBot } from "../testing/bot-harness";
-import { startFakeTelegram, type FakeTelegram } from "../testing/fake-telegram";
+import { createBroadcast, getBroadcastProgress } from "../shop/customers";
+import { silentLog, startShopWithConfiguredBot, type ShopWithBot } from "../../test-support/bot-harness";
+import { startFakeTelegram, type FakeTelegram } from "../../test-support/fake-telegram";
 import { createBroadcastSender, type BroadcastSender } from "./broadcast-sender";
 import { OPTED_OUT_REPLY } from "./features/opt-out";
 import { OPTED_IN_REPLY } from "./features/start";

@@ -3,17 +3,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openPostgres, type Database } from "../db/client";
 import { queryRows } from "../db/rows";
 import { orders } from "../db/schema";
-import { addToCart } from "../shop/cart";
-import { checkout } from "../shop/checkout";
-import { recordCustomerMessage } from "../shop/messages";
-import { issueLinkCode, redeemLinkCode, setOwnerAlertKinds, unlinkOwnerChat } from "../shop/owner-alerts";
-import { startTestServer, type TestServer } from "../testing/app";
-import { silentLog } from "../testing/bot-harness";
-import { insertOrder, insertProduct } from "../testing/factories";
-import { startFakeNowPayments, type FakeNowPayments } from "../testing/fake-nowpayments";
-import { startFakeTelegram, type FakeTelegram, type TelegramCall } from "../testing/fake-telegram";
-import { configurePayments, TEST_IPN_SECRET } from "../testing/payments-setup";
-import { postIpn } from "../testing/sign-ipn";
+import { addToCart, checkout } from "../shop/ordering";
+import { recordCustomerMessage, issueLinkCode, redeemLinkCode, setOwnerAlertKinds, unlinkOwnerChat } from "../shop/customers";
+import { startTestServer, type TestServer } from "../../test-support/app";
+import { silentLog } from "../../test-support/bot-harness";
+import { insertOrder, insertProduct } from "../../test-support/factories";
+import { startFakeNowPayments, type FakeNowPayments } from "../../test-support/fake-nowpayments";
+import { startFakeTelegram, type FakeTelegram, type TelegramCall } from "../../test-support/fake-telegram";
+import { configurePayments, TEST_IPN_SECRET } from "../../test-support/payments-setup";
+import { postIpn } from "../../test-support/sign-ipn";
 import { createOwnerAlertSender, type OwnerAlertSender } from "./owner-alert-sender";
 
 // The owner alerts end to end against the fake Telegram and gateway (issue 14, item 5): the database

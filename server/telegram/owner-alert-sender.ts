@@ -2,19 +2,9 @@ import { Api, GrammyError } from "grammy";
 import type { Config } from "../config";
 import type { SecretBox } from "../crypto";
 import type { Db } from "../db/client";
-import {
-  claimNextAlert,
-  finishAlert,
-  getOwnerAlertSettings,
-  ownerAlertText,
-  pruneAlerts,
-  releaseAlertClaims,
-  retryAlertLater,
-  skipReason,
-  type ClaimedAlert,
-} from "../shop/owner-alerts";
-import { reasonOf } from "../shop/ports";
-import type { ChangeFeed } from "../shop/read-cache";
+import { claimNextAlert, finishAlert, getOwnerAlertSettings, ownerAlertText, pruneAlerts, releaseAlertClaims, retryAlertLater, skipReason, type ClaimedAlert } from "../shop/customers";
+import { reasonOf } from "../shop/common";
+import type { ChangeFeed } from "../shop/catalogue";
 import { getBotSettings } from "../shop/settings";
 import type { BotLogger } from "./context";
 

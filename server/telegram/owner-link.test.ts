@@ -2,10 +2,10 @@ import { Bot } from "grammy";
 import type { Update } from "grammy/types";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ownerAlertSettings } from "../db/schema";
-import { getOwnerAlertSettings, getOwnerAlerts, issueLinkCode } from "../shop/owner-alerts";
-import { startShopWithBot, type ShopWithBot } from "../testing/bot-harness";
-import { FAKE_BOT_INFO, newUpdateId, startFakeTelegram, telegramUser, textUpdate, type FakeTelegram } from "../testing/fake-telegram";
-import { configurePayments } from "../testing/payments-setup";
+import { getOwnerAlertSettings, getOwnerAlerts, issueLinkCode } from "../shop/customers";
+import { startShopWithBot, type ShopWithBot } from "../../test-support/bot-harness";
+import { FAKE_BOT_INFO, newUpdateId, startFakeTelegram, telegramUser, textUpdate, type FakeTelegram } from "../../test-support/fake-telegram";
+import { configurePayments } from "../../test-support/payments-setup";
 import type { BotContext } from "./context";
 import { BAD_CODE_REPLY, LINKED_GROUP_REPLY, LINKED_PRIVATE_REPLY, NO_CODE_REPLY, ownerLinkFeature } from "./features/owner-link";
 

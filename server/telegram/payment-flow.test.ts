@@ -1,15 +1,15 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { botSettings, orders, products } from "../db/schema";
-import { createNowPaymentsGateway } from "../payments/nowpayments";
-import { getCart } from "../shop/cart";
-import { decimalShortfall } from "../shop/crypto-amounts";
+import { createNowPaymentsGateway } from "../gateways/nowpayments/client";
+import { getCart } from "../shop/ordering";
+import { decimalShortfall } from "../shop/common";
 import { cleanupExpiredOrders } from "../shop/orders";
-import { startShopWithBot, type Customer, type ShopWithBot } from "../testing/bot-harness";
-import { startFakeNowPayments, type FakeNowPayments } from "../testing/fake-nowpayments";
-import { callbackUpdate, startFakeTelegram, textUpdate, type FakeTelegram, type TelegramCall } from "../testing/fake-telegram";
-import { TEST_IPN_SECRET, TEST_NOWPAYMENTS_API_KEY } from "../testing/payments-setup";
-import { postIpn } from "../testing/sign-ipn";
+import { startShopWithBot, type Customer, type ShopWithBot } from "../../test-support/bot-harness";
+import { startFakeNowPayments, type FakeNowPayments } from "../../test-support/fake-nowpayments";
+import { callbackUpdate, startFakeTelegram, textUpdate, type FakeTelegram, type TelegramCall } from "../../test-support/fake-telegram";
+import { TEST_IPN_SECRET, TEST_NOWPAYMENTS_API_KEY } from "../../test-support/payments-setup";
+import { postIpn } from "../../test-support/sign-ipn";
 import { paymentQrPng } from "./payment-message";
 
 // The money path as a customer meets it in Telegram (issue 10): the price they confirm is the

@@ -1,7 +1,7 @@
 import { InputFile } from "grammy";
 import type { MessageEntity } from "grammy/types";
 import QRCode from "qrcode";
-import { paymentUri } from "../shop/customer-orders";
+import { paymentUri } from "../shop/orders";
 import type { BotContext } from "./context";
 import { fit, formatDateTime, MAX_CAPTION } from "./ui";
 

@@ -1,6 +1,6 @@
 import { InputFile } from "grammy";
 import type { Update, UserFromGetMe } from "grammy/types";
-import { conflict } from "../shop/errors";
+import { conflict } from "../shop/common";
 import { getBotSettings } from "../shop/settings";
 import { createBot } from "./bot";
 import type { BotDeps, BotLogger } from "./context";

@@ -3,14 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Order, PrivateAddresses } from "../../contract";
 import { createOwnerKey, openSealedAddress, unlockOwnerKey, type OwnerKeySetup } from "../../contract/owner-seal";
 import * as schema from "../db/schema";
-import { revealAddress } from "../shop/address-vault";
-import { ORDER_EXPORT_COLUMNS } from "../shop/orders-export";
-import { startShopWithBot, type Customer, type ShopWithBot } from "../testing/bot-harness";
-import { parseCsv } from "../testing/csv";
-import { startFakeNowPayments, type FakeNowPayments } from "../testing/fake-nowpayments";
-import { startFakeTelegram, type FakeTelegram } from "../testing/fake-telegram";
-import { TEST_IPN_SECRET, TEST_NOWPAYMENTS_API_KEY } from "../testing/payments-setup";
-import { postIpn } from "../testing/sign-ipn";
+import { revealAddress } from "../shop/vaults";
+import { ORDER_EXPORT_COLUMNS } from "../shop/insights/orders-export";
+import { startShopWithBot, type Customer, type ShopWithBot } from "../../test-support/bot-harness";
+import { parseCsv } from "../../test-support/csv";
+import { startFakeNowPayments, type FakeNowPayments } from "../../test-support/fake-nowpayments";
+import { startFakeTelegram, type FakeTelegram } from "../../test-support/fake-telegram";
+import { TEST_IPN_SECRET, TEST_NOWPAYMENTS_API_KEY } from "../../test-support/payments-setup";
+import { postIpn } from "../../test-support/sign-ipn";
 import { queryRows } from "../db/rows";
 
 // Owner-only mode end to end on the server (issue 15, item 2): the owner turns private addresses on

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startShopWithBot, type Customer, type ShopWithBot } from "../testing/bot-harness";
-import { startFakeNowPayments, type FakeNowPayments } from "../testing/fake-nowpayments";
-import { startFakeTelegram, type FakeTelegram } from "../testing/fake-telegram";
-import { TEST_IPN_SECRET, TEST_NOWPAYMENTS_API_KEY } from "../testing/payments-setup";
-import { postIpn } from "../testing/sign-ipn";
+import { startShopWithBot, type Customer, type ShopWithBot } from "../../test-support/bot-harness";
+import { startFakeNowPayments, type FakeNowPayments } from "../../test-support/fake-nowpayments";
+import { startFakeTelegram, type FakeTelegram } from "../../test-support/fake-telegram";
+import { TEST_IPN_SECRET, TEST_NOWPAYMENTS_API_KEY } from "../../test-support/payments-setup";
+import { postIpn } from "../../test-support/sign-ipn";
 
 const TOKEN = "7000000001:purchase-test-token";
 const PNG = Buffer.from(

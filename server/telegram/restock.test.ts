@@ -1,10 +1,10 @@
 import { inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { broadcastRecipients } from "../db/schema";
-import { restockText } from "../shop/broadcasts";
-import { silentLog, startShopWithConfiguredBot, type ShopWithBot } from "../testing/bot-harness";
-import { insertProduct, type ProductRow } from "../testing/factories";
-import { startFakeTelegram, type FakeTelegram } from "../testing/fake-telegram";
+import { restockText } from "../shop/customers/broadcasts";
+import { silentLog, startShopWithConfiguredBot, type ShopWithBot } from "../../test-support/bot-harness";
+import { insertProduct, type ProductRow } from "../../test-support/factories";
+import { startFakeTelegram, type FakeTelegram } from "../../test-support/fake-telegram";
 import { createBroadcastSender, type BroadcastSender } from "./broadcast-sender";
 import { NOTIFY_ME_BUTTON, NOTIFY_ME_NOTICE } from "./features/catalogue";
 

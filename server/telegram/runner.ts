@@ -3,7 +3,7 @@ import { Bot } from "grammy";
 import type { Update, UserFromGetMe } from "grammy/types";
 import type { BotStatusAnswer } from "../../contract";
 import type { Locks } from "../db/leader";
-import { conflict, unavailable } from "../shop/errors";
+import { conflict, unavailable } from "../shop/common";
 import { getBotSettings } from "../shop/settings";
 import { ALLOWED_UPDATES, createBot, handleWithStoredCustomer, type StoredCustomer } from "./bot";
 import type { BotContext, BotDeps, BotLogger } from "./context";

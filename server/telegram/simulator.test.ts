@@ -2,15 +2,14 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Order, RevenueReport, SimulatorState } from "../../contract";
 import { broadcastRecipients, orders, products } from "../db/schema";
-import { createBroadcast, recordBotStart } from "../shop/broadcasts";
-import { getOwnerAlerts, issueLinkCode } from "../shop/owner-alerts";
+import { createBroadcast, recordBotStart, getOwnerAlerts, issueLinkCode } from "../shop/customers";
 import { recordMessageToTestCustomer, TEST_CUSTOMER_ID } from "../shop/simulator";
-import { startShopWithBot, type ShopWithBot } from "../testing/bot-harness";
-import { insertOrder, insertProduct } from "../testing/factories";
-import { startFakeNowPayments, type FakeNowPayments } from "../testing/fake-nowpayments";
-import { startFakeTelegram, type FakeTelegram } from "../testing/fake-telegram";
-import { TEST_IPN_SECRET, TEST_NOWPAYMENTS_API_KEY } from "../testing/payments-setup";
-import { postIpn } from "../testing/sign-ipn";
+import { startShopWithBot, type ShopWithBot } from "../../test-support/bot-harness";
+import { insertOrder, insertProduct } from "../../test-support/factories";
+import { startFakeNowPayments, type FakeNowPayments } from "../../test-support/fake-nowpayments";
+import { startFakeTelegram, type FakeTelegram } from "../../test-support/fake-telegram";
+import { TEST_IPN_SECRET, TEST_NOWPAYMENTS_API_KEY } from "../../test-support/payments-setup";
+import { postIpn } from "../../test-support/sign-ipn";
 import { queryRows } from "../db/rows";
 
 // Bot Preview's chat simulator (issue 14, item 1; docs/decisions/0023): the admin plays the test
@@ -167,7 +166,7 @@ describe("the chat simulator", () => {
     expect(response.status).toBeLessThan(500);
     expect((await orderRow(testOrderId))!.status).toBe("pending");
     setup.gateway.statusChecks.length = 0;
-    const { rescueUnsettledPayments } = await import("../payments/rescue");
+    const { rescueUnsettledPayments } = await import("../shop/payments/rescue");
     const { checked } = await rescueUnsettledPayments(setup.shop.server.deps);
     expect(checked).toBe(0);
     expect(setup.gateway.statusChecks).toEqual([]);

@@ -3,17 +3,9 @@ import { InputFile, type Bot } from "grammy";
 import type { Message, Update, UserFromGetMe } from "grammy/types";
 import type { SimulatorButton, SimulatorEvent, SimulatorMessage } from "../../contract";
 import { telegramFileCache } from "../db/schema";
-import { conflict, notFound } from "../shop/errors";
+import { conflict, notFound } from "../shop/common";
 import { getBotSettings } from "../shop/settings";
-import {
-  addSimulatorMessage,
-  deleteSimulatorMessage,
-  editSimulatorMessage,
-  getSimulatorMessage,
-  resetTestCustomer,
-  TEST_CUSTOMER_ID,
-  TEST_CUSTOMER_NAME,
-} from "../shop/simulator";
+import { addSimulatorMessage, deleteSimulatorMessage, editSimulatorMessage, getSimulatorMessage, resetTestCustomer, TEST_CUSTOMER_ID, TEST_CUSTOMER_NAME } from "../shop/simulator";
 import type { ObjectStorage } from "../storage";
 import { createBot } from "./bot";
 import type { BotContext, BotDeps, BotLogger } from "./context";

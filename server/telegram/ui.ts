@@ -1,5 +1,5 @@
 import { GrammyError, InlineKeyboard } from "grammy";
-import { formatPence } from "../shop/pricing";
+import { formatPence } from "../shop/catalogue";
 import type { BotContext } from "./context";
 
 // How the bot shows things: Telegram's limits, money, the main menu, and "show this screen"
@@ -24,7 +24,7 @@ export const gbpAmount = (amount: string | number) => `£${Number(amount).toFixe
 export const COIN_NAMES: Record<string, string> = { BTC: "Bitcoin", LTC: "Litecoin", XMR: "Monero" };
 export const coinLabel = (coin: string) => `${COIN_NAMES[coin] ?? coin} (${coin})`;
 
-export { shortOrderId as shortId } from "../shop/ids";
+export { shortOrderId as shortId } from "../shop/common";
 
 export function formatDate(date: Date, timeZone: string): string {
   return new Intl.DateTimeFormat("en-GB", { timeZone, day: "numeric", month: "short", year: "numeric" }).format(date);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBotSettings, DEFAULT_WELCOME_MESSAGE } from "../shop/settings";
-import { startShopWithBot, type ShopWithBot } from "../testing/bot-harness";
-import { startFakeTelegram, telegramUser, textUpdate, type FakeTelegram } from "../testing/fake-telegram";
-import { startTestServer } from "../testing/app";
+import { startShopWithBot, type ShopWithBot } from "../../test-support/bot-harness";
+import { startFakeTelegram, telegramUser, textUpdate, type FakeTelegram } from "../../test-support/fake-telegram";
+import { startTestServer } from "../../test-support/app";
 import { webhookSecretFor } from "./runner";
 
 const TOKEN = "123456:webhook-test-token";

@@ -1,5 +1,5 @@
 import { AuditEntrySchema, AuditLogQuerySchema } from "../../../contract";
-import { listAuditLog } from "../../shop/audit";
+import { listAuditLog } from "../../shop/common";
 import type { Routes } from "../deps";
 import { ERROR_ANSWERS, pagedList } from "../openapi";
 import { sendPage } from "../paging";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, TEST_PASSWORD, type TestServer } from "../../testing/app";
+import { startTestServer, TEST_PASSWORD, type TestServer } from "../../../test-support/app";
 
 describe("authentication", () => {
   let server: TestServer;

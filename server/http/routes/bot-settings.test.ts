@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { botSettings } from "../../db/schema";
 import { createSecretBox } from "../../crypto";
 import { getBotSettings } from "../../shop/settings";
-import { idleBot, startTestServer, type TestServer } from "../../testing/app";
-import { startShopWithBot, type ShopWithBot } from "../../testing/bot-harness";
-import { startFakeTelegram, telegramUser, textUpdate, type FakeTelegram } from "../../testing/fake-telegram";
-import { postIpn } from "../../testing/sign-ipn";
+import { idleBot, startTestServer, type TestServer } from "../../../test-support/app";
+import { startShopWithBot, type ShopWithBot } from "../../../test-support/bot-harness";
+import { startFakeTelegram, telegramUser, textUpdate, type FakeTelegram } from "../../../test-support/fake-telegram";
+import { postIpn } from "../../../test-support/sign-ipn";
 
 const SETTINGS = {
   botName: "Shop Bot",

@@ -1,7 +1,6 @@
 import { BotSettingsInputSchema, BotSettingsSchema, IdParamsSchema, TOKEN_REFUSED_MESSAGE, TokenCheckSchema, type TokenCheck } from "../../../contract";
-import { invalid } from "../../shop/errors";
-import { maskSecrets, unmaskSecrets } from "../../shop/masked-secrets";
-import { createBotSettings, getBotSettings, updateBotSettings } from "../../shop/settings";
+import { invalid } from "../../shop/common";
+import { maskSecrets, unmaskSecrets, createBotSettings, getBotSettings, updateBotSettings } from "../../shop/settings";
 import { checkBotToken } from "../../telegram/bot-health";
 import type { AppDeps, Routes } from "../deps";
 import type { FastifyBaseLogger } from "fastify";

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BotStatusAnswer } from "../../../contract";
-import { startTestServer } from "../../testing/app";
-import { startShopWithBot, type ShopWithBot } from "../../testing/bot-harness";
-import { startFakeTelegram, telegramUser, textUpdate, type FakeTelegram } from "../../testing/fake-telegram";
+import { startTestServer } from "../../../test-support/app";
+import { startShopWithBot, type ShopWithBot } from "../../../test-support/bot-harness";
+import { startFakeTelegram, telegramUser, textUpdate, type FakeTelegram } from "../../../test-support/fake-telegram";
 
 // GET /api/bot/status and POST /api/bot/webhook (issue 14, item 2), on the real HTTP server with the
 // real bot runner, Telegram being the fake one on 127.0.0.1: an outage shows as an error with its

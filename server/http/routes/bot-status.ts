@@ -1,5 +1,5 @@
 import { BotStatusSchema, WebhookRegisteredSchema } from "../../../contract";
-import { conflict } from "../../shop/errors";
+import { conflict } from "../../shop/common";
 import { decideBotStatus } from "../../telegram/bot-health";
 import { webhookUrlFor, type BotRuntime } from "../../telegram/runner";
 import type { AppDeps, Routes } from "../deps";

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSecretBox } from "../../crypto";
 import type { Database } from "../../db/client";
-import { recordBotStart } from "../../shop/broadcasts";
+import { recordBotStart } from "../../shop/customers";
 import { createBotSettings } from "../../shop/settings";
 import { createDiskStorage } from "../../storage";
-import { startTestServer, UNKNOWN_ID, type TestServer } from "../../testing/app";
-import { createTestDatabase } from "../../testing/database";
-import { startFakeTelegram, type FakeTelegram } from "../../testing/fake-telegram";
+import { startTestServer, UNKNOWN_ID, type TestServer } from "../../../test-support/app";
+import { createTestDatabase } from "../../../test-support/database";
+import { startFakeTelegram, type FakeTelegram } from "../../../test-support/fake-telegram";
 import { createBroadcastSender } from "../../telegram/broadcast-sender";
 
 // The Broadcasts API (issue 14, item 3): POST queues and answers 202 at once, GET follows the

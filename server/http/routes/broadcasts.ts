@@ -6,7 +6,7 @@ import {
   BroadcastSummarySchema,
   IdParamsSchema,
 } from "../../../contract";
-import { createBroadcast, getBroadcastProgress, listBroadcasts } from "../../shop/broadcasts";
+import { createBroadcast, getBroadcastProgress, listBroadcasts } from "../../shop/customers";
 import type { Routes } from "../deps";
 import { ERROR_ANSWERS } from "../openapi";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer, UNKNOWN_ID } from "../../testing/app";
+import { startTestServer, type TestServer, UNKNOWN_ID } from "../../../test-support/app";
 
 
 describe("categories API", () => {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CategoryInputSchema, CategorySchema, IdParamsSchema, SuccessSchema } from "../../../contract";
-import { createCategory, deleteCategory, listCategories, updateCategory } from "../../shop/categories";
+import { createCategory, deleteCategory, listCategories, updateCategory } from "../../shop/catalogue";
 import type { Routes } from "../deps";
 import { ERROR_ANSWERS } from "../openapi";
 

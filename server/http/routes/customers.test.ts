@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Customer, CustomerBlockState, CustomerDetail } from "../../../contract";
 import { blockedCustomers, customerMessages, orders } from "../../db/schema";
-import { useAdminServer } from "../../testing/app";
-import { insertCustomerMessage, insertOrder } from "../../testing/factories";
-import { minutesAfter, nextLink, walkPages } from "../../testing/list-pages";
+import { useAdminServer } from "../../../test-support/app";
+import { insertCustomerMessage, insertOrder } from "../../../test-support/factories";
+import { minutesAfter, nextLink, walkPages } from "./list-pages";
 
 // The Customers screen's routes (issue 13): the list (paged as the other lists), a customer's page,
 // block and unblock.

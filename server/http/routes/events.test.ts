@@ -4,10 +4,10 @@ import pg from "pg";
 import { describe, expect, it, vi } from "vitest";
 import { blockedCustomers, orders } from "../../db/schema";
 import { createLogger } from "../../logging";
-import type { ChangeFeed } from "../../shop/read-cache";
-import { startTestServer, useAdminServer } from "../../testing/app";
-import { createTestDatabase } from "../../testing/database";
-import { insertCustomerMessage, insertOrder } from "../../testing/factories";
+import type { ChangeFeed } from "../../shop/catalogue";
+import { startTestServer, useAdminServer } from "../../../test-support/app";
+import { createTestDatabase } from "../../../test-support/database";
+import { insertCustomerMessage, insertOrder } from "../../../test-support/factories";
 import { HEARTBEAT_MS, liveFeedOf } from "./events";
 
 // GET /api/events (issue 13): the live dashboard's event stream, read here the way a browser reads

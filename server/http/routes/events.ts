@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import { LIVE_RETRY_MS } from "../../../contract";
-import { createLiveFeed, type LiveEvent, type LiveFeed } from "../../shop/live-events";
+import { createLiveFeed, type LiveEvent, type LiveFeed } from "../../shop/customers";
 import type { Routes } from "../deps";
 import { HttpError } from "../errors";
 import { documentedOnly, ERROR_ANSWERS } from "../openapi";

@@ -1,11 +1,11 @@
 import fc from "fast-check";
-import { messageWords } from "../../shop/message-vault";
+import { messageWords } from "../../shop/vaults/message-vault";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Conversation, CustomerMessage } from "../../../contract";
 import { customerMessages } from "../../db/schema";
-import { useAdminServer } from "../../testing/app";
-import { insertCustomerMessage } from "../../testing/factories";
-import { minutesAfter, nextLink, walkPages } from "../../testing/list-pages";
+import { useAdminServer } from "../../../test-support/app";
+import { insertCustomerMessage } from "../../../test-support/factories";
+import { minutesAfter, nextLink, walkPages } from "./list-pages";
 
 // GET /api/messages with limit, cursor and filters, and GET /api/messages/conversations (issue 12):
 // the Dashboard asks for 3 customer messages, the Messages screen for one row per customer.

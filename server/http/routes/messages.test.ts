@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { CustomerMessage } from "../../../contract";
 import { customerMessages, orders } from "../../db/schema";
-import { unavailable } from "../../shop/errors";
-import { recordCustomerMessage } from "../../shop/messages";
-import { createRecordingNotifier, startTestServer, type TestServer, UNKNOWN_ID } from "../../testing/app";
-import { insertCustomerMessage, insertOrder } from "../../testing/factories";
+import { unavailable } from "../../shop/common";
+import { recordCustomerMessage } from "../../shop/customers";
+import { createRecordingNotifier, startTestServer, type TestServer, UNKNOWN_ID } from "../../../test-support/app";
+import { insertCustomerMessage, insertOrder } from "../../../test-support/factories";
 
 const NOW = new Date("2026-03-10T12:00:00Z");
 const minutesAgo = (minutes: number) => new Date(NOW.getTime() - minutes * 60 * 1000);

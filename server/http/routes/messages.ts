@@ -7,8 +7,7 @@ import {
   MessageListQuerySchema,
   UnreadCountSchema,
 } from "../../../contract";
-import { listConversationPage, listConversations, listMessagePage, listMessagesMatching } from "../../shop/message-list";
-import { countUnread, listThread, markMessageRead, sendAdminReply } from "../../shop/messages";
+import { listConversationPage, listConversations, listMessagePage, listMessagesMatching, countUnread, listThread, markMessageRead, sendAdminReply } from "../../shop/customers";
 import type { Routes } from "../deps";
 import { isPaged, sendPage } from "../paging";
 import { ERROR_ANSWERS, pagedList } from "../openapi";

@@ -3,10 +3,10 @@ import fc from "fast-check";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Order } from "../../../contract";
 import { orders } from "../../db/schema";
-import { useAdminServer } from "../../testing/app";
-import { insertOrder } from "../../testing/factories";
-import { addressTerms, searchTerms } from "../../shop/address-vault";
-import { minutesAfter, nextLink, walkPages } from "../../testing/list-pages";
+import { useAdminServer } from "../../../test-support/app";
+import { insertOrder } from "../../../test-support/factories";
+import { addressTerms, searchTerms } from "../../shop/vaults/address-vault";
+import { minutesAfter, nextLink, walkPages } from "./list-pages";
 
 // GET /api/orders with limit, cursor, filters, search and sorts (issue 12): the Orders screen pages
 // on the server. Without limit it still answers the whole list (docs/product.md §7).

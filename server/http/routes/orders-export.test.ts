@@ -1,13 +1,13 @@
 import crypto from "node:crypto";
-import { protectAddress } from "../../shop/address-vault";
+import { protectAddress } from "../../shop/vaults";
 import http from "node:http";
 import zlib from "node:zlib";
 import { beforeEach, describe, expect, it } from "vitest";
 import { orderItems, orders } from "../../db/schema";
-import { ORDER_EXPORT_COLUMNS } from "../../shop/orders-export";
-import { useAdminServer } from "../../testing/app";
-import { parseCsv } from "../../testing/csv";
-import { insertOrder, insertProduct } from "../../testing/factories";
+import { ORDER_EXPORT_COLUMNS } from "../../shop/insights/orders-export";
+import { useAdminServer } from "../../../test-support/app";
+import { parseCsv } from "../../../test-support/csv";
+import { insertOrder, insertProduct } from "../../../test-support/factories";
 
 // GET /api/orders/export.csv (issue 13, item 5) over HTTP: the download's headers, the list's
 // filters, the admin only, and thousands of orders streamed page by page (compressed or not).

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { z } from "zod";
 import { OrderListQuerySchema } from "../../../contract";
-import { exportFileName, exportOrdersCsv } from "../../shop/orders-export";
+import { exportFileName, exportOrdersCsv } from "../../shop/insights";
 import type { Routes } from "../deps";
 import { documentedOnly, ERROR_ANSWERS } from "../openapi";
 

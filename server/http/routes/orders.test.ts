@@ -2,9 +2,9 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Order, OrderEvent, OrderItem } from "../../../contract";
 import { orderItems, orders, products } from "../../db/schema";
-import { unavailable } from "../../shop/errors";
-import { createRecordingNotifier, startTestServer, type TestServer, UNKNOWN_ID } from "../../testing/app";
-import { insertOrder, insertProduct } from "../../testing/factories";
+import { unavailable } from "../../shop/common";
+import { createRecordingNotifier, startTestServer, type TestServer, UNKNOWN_ID } from "../../../test-support/app";
+import { insertOrder, insertProduct } from "../../../test-support/factories";
 
 const NOW = new Date("2026-03-10T12:00:00Z");
 const hoursAgo = (hours: number) => new Date(NOW.getTime() - hours * 60 * 60 * 1000);

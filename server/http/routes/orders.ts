@@ -8,17 +8,7 @@ import {
   OrderStatusUpdateSchema,
   SuccessSchema,
 } from "../../../contract";
-import {
-  acceptPayment,
-  cancelOrder,
-  cleanupExpiredOrders,
-  deleteOrder,
-  getOrderEvents,
-  getOrderItems,
-  notifyDispatch,
-  updateOrderStatus,
-} from "../../shop/orders";
-import { listOrderPage, listOrdersMatching } from "../../shop/order-list";
+import { acceptPayment, cancelOrder, cleanupExpiredOrders, deleteOrder, getOrderEvents, getOrderItems, notifyDispatch, updateOrderStatus, listOrderPage, listOrdersMatching } from "../../shop/orders";
 import type { Routes } from "../deps";
 import { isPaged, sendPage } from "../paging";
 import { ERROR_ANSWERS, pagedList } from "../openapi";

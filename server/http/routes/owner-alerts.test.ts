@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { OwnerAlerts, OwnerLinkCode } from "../../../contract";
 import { ownerAlertSettings } from "../../db/schema";
-import { redeemLinkCode } from "../../shop/owner-alerts";
-import { idleBot, useAdminServer } from "../../testing/app";
-import { FAKE_BOT_INFO } from "../../testing/fake-telegram";
+import { redeemLinkCode } from "../../shop/customers";
+import { idleBot, useAdminServer } from "../../../test-support/app";
+import { FAKE_BOT_INFO } from "../../../test-support/fake-telegram";
 
 // Owner alerts in Bot Settings (issue 14, item 5): the state, the switches, the link code and Unlink.
 // The code's rules (single use, expiry) are in shop/owner-alerts.test.ts; sending in

@@ -1,5 +1,5 @@
 import { OwnerAlertsInputSchema, OwnerAlertsSchema, OwnerLinkCodeSchema } from "../../../contract";
-import { getOwnerAlerts, issueLinkCode, setOwnerAlertKinds, unlinkOwnerChat } from "../../shop/owner-alerts";
+import { getOwnerAlerts, issueLinkCode, setOwnerAlertKinds, unlinkOwnerChat } from "../../shop/customers";
 import type { Routes } from "../deps";
 import { ERROR_ANSWERS } from "../openapi";
 

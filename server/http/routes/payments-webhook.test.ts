@@ -1,14 +1,13 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { botSettings, orders, paymentEvents, products } from "../../db/schema";
-import { addToCart } from "../../shop/cart";
-import { checkout } from "../../shop/checkout";
+import { addToCart, checkout } from "../../shop/ordering";
 import { cleanupExpiredOrders } from "../../shop/orders";
-import { createRecordingNotifier, startTestServer, type TestServer } from "../../testing/app";
-import { insertProduct } from "../../testing/factories";
-import { startFakeNowPayments, type FakeNowPayments } from "../../testing/fake-nowpayments";
-import { configurePayments, TEST_IPN_SECRET } from "../../testing/payments-setup";
-import { postIpn, signIpn } from "../../testing/sign-ipn";
+import { createRecordingNotifier, startTestServer, type TestServer } from "../../../test-support/app";
+import { insertProduct } from "../../../test-support/factories";
+import { startFakeNowPayments, type FakeNowPayments } from "../../../test-support/fake-nowpayments";
+import { configurePayments, TEST_IPN_SECRET } from "../../../test-support/payments-setup";
+import { postIpn, signIpn } from "../../../test-support/sign-ipn";
 
 describe("POST /api/payments/webhook (NOWPayments IPN)", () => {
   let server: TestServer;

@@ -1,47 +1,18 @@
 import { PaymentWebhookAnswerSchema } from "../../../contract";
-import { applyPaymentUpdate, verifyIpnSignature } from "../../payments/ipn";
-import { parseNowPayment } from "../../payments/nowpayments";
-import { PAYMENT_WEBHOOK_PATH } from "../../shop/checkout";
-import { gatewayAmountText } from "../../shop/crypto-amounts";
-import { getBotSettings } from "../../shop/settings";
+import { IPN_FIELDS } from "../../gateways/nowpayments";
+import { PAYMENT_WEBHOOK_PATH } from "../../shop/ordering";
+import { applyPaymentUpdate } from "../../shop/payments";
 import type { Routes } from "../deps";
 import { HttpError } from "../errors";
 import { documentedOnly, ERROR_ANSWERS } from "../openapi";
 import { WEBHOOK } from "../security";
 
-const REQUIRED_TEXT = ["payment_id", "payment_status", "order_id"] as const;
-const OPTIONAL_AMOUNTS = ["price_amount", "pay_amount", "actually_paid", "outcome_amount"] as const;
-const OPTIONAL_TEXT = ["price_currency", "pay_currency", "pay_address", "payin_hash", "expiration_estimate_date"] as const;
-
-/**
- * A signed body is still only trusted for its meaning, not its shape: each field the shop reads must
- * have the type NOWPayments sends, else 400 (an object where an id belongs is a bug or an attack).
- */
-function describeIpnFieldProblem(fields: Record<string, unknown>): string | null {
-  const isText = (value: unknown) => typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
-  for (const field of REQUIRED_TEXT) {
-    const value = fields[field];
-    if (value === undefined || value === null || value === "") return `Invalid ${field}: is required`;
-    if (!isText(value) || String(value).length > 200) return `Invalid ${field}: must be a string`;
-  }
-  if (typeof fields.payment_status !== "string") return "Invalid payment_status: must be a string";
-  for (const field of OPTIONAL_AMOUNTS) {
-    const value = fields[field];
-    if (value == null) continue;
-    // One grammar for every amount the gateway sends (shop/crypto-amounts.ts): "1e400" is not an
-    // amount, and must not be read as nothing paid.
-    if (gatewayAmountText(value) === null) return `Invalid ${field}: must be an amount`;
-  }
-  for (const field of OPTIONAL_TEXT) {
-    const value = fields[field];
-    if (value != null && (typeof value !== "string" || value.length > 500)) return `Invalid ${field}: must be a string`;
-  }
-  return null;
-}
-
 // NOWPayments' IPN (docs/product.md rules 3 and 9). Open to anyone (WEBHOOK): the signature is the check.
 // The answer comes right after the commit; the customer's Telegram message goes out afterwards,
 // so a slow Telegram never makes the gateway wait (it gives up after a few seconds).
+// A thin adapter (issue 21): the gateway checks and reads the notification through its port
+// (readNotification, server/gateways/nowpayments/), then the shop's payment rules apply it.
+const { REQUIRED_TEXT, OPTIONAL_AMOUNTS, OPTIONAL_TEXT } = IPN_FIELDS;
 /** For the document only: the handler checks the signature first, then these fields itself. */
 const IPN_DOC = {
   headers: documentedOnly({
@@ -66,23 +37,15 @@ const IPN_DOC = {
 export const paymentWebhookRoutes: Routes = (app, deps) => {
   const schema = { ...IPN_DOC, response: { 200: PaymentWebhookAnswerSchema, ...ERROR_ANSWERS } };
   app.post(PAYMENT_WEBHOOK_PATH, { ...WEBHOOK, schema }, async (request) => {
-    const secret = (await getBotSettings(deps.db, deps.secrets))?.nowpaymentsIpnSecret;
-    if (!secret) throw new HttpError(401, "No IPN secret is configured, so payment notifications cannot be verified.");
-    const signature = request.headers["x-nowpayments-sig"];
-    if (typeof signature !== "string" || !verifyIpnSignature(request.body, signature, secret)) {
-      request.log.warn("payment notification with a missing or wrong signature refused");
-      throw new HttpError(401, "Invalid IPN signature.");
+    const reading = await deps.gateway.readNotification({ body: request.body, headers: request.headers });
+    if (!reading.ok) {
+      if (reading.warning) request.log.warn(reading.warning);
+      throw new HttpError(reading.problem === "unsigned" ? 401 : 400, reading.message);
     }
 
-    const body = request.body;
-    if (!body || typeof body !== "object" || Array.isArray(body)) throw new HttpError(400, "The notification must be a JSON object.");
-    const fields = body as Record<string, unknown>;
-    const problem = describeIpnFieldProblem(fields);
-    if (problem) throw new HttpError(400, problem);
-
-    const result = await applyPaymentUpdate({ ...deps, logger: request.log }, parseNowPayment(fields));
+    const result = await applyPaymentUpdate({ ...deps, logger: request.log }, reading.payment);
     request.log.info(
-      { orderId: result.orderId, paymentStatus: fields.payment_status, outcome: result.outcome },
+      { orderId: result.orderId, paymentStatus: reading.payment.status, outcome: result.outcome },
       "payment notification handled",
     );
     return { ok: true as const, outcome: result.outcome, orderStatus: result.orderStatus };

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { orders } from "../../db/schema";
-import { startTestServer, type TestServer, UNKNOWN_ID } from "../../testing/app";
+import { startTestServer, type TestServer, UNKNOWN_ID } from "../../../test-support/app";
 
 const OPTION = { name: "Royal Mail 2nd Class", description: "Tracked", price: "3.20", estimatedDays: 3, isActive: true };
 

@@ -6,7 +6,7 @@ import {
   PostageOptionSchema,
   SuccessSchema,
 } from "../../../contract";
-import { createPostageOption, deletePostageOption, listPostageOptions, updatePostageOption } from "../../shop/postage";
+import { createPostageOption, deletePostageOption, listPostageOptions, updatePostageOption } from "../../shop/catalogue";
 import type { Routes } from "../deps";
 import { ERROR_ANSWERS } from "../openapi";
 

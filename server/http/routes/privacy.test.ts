@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { ForgetResult, Order, PrivacySettings } from "../../../contract";
 import { auditLog, customerMessages, orders, privacySettings } from "../../db/schema";
-import { useAdminServer } from "../../testing/app";
-import { insertCustomerMessage, insertOrder } from "../../testing/factories";
+import { useAdminServer } from "../../../test-support/app";
+import { insertCustomerMessage, insertOrder } from "../../../test-support/factories";
 
 // The privacy routes (issue 15): retention settings, and the owner forgetting a customer for them.
 

@@ -3,7 +3,7 @@ import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { PrivateAddresses } from "../../../contract";
 import { createOwnerKey, formatKeyId, INVALID_PUBLIC_KEY_MESSAGE, rewrapOwnerKey, unlockOwnerKey, type OwnerKeySetup } from "../../../contract/owner-seal";
 import { auditLog, ownerSealKeys } from "../../db/schema";
-import { useAdminServer } from "../../testing/app";
+import { useAdminServer } from "../../../test-support/app";
 
 // Private addresses (issue 15, item 2): the server keeps the owner's public key and the private key
 // as the browser wrapped it. The keys here are made as the browser makes them (contract/owner-seal.ts).

@@ -1,5 +1,5 @@
 import { OwnerPassphraseChangeSchema, PrivateAddressesEnableSchema, PrivateAddressesSchema } from "../../../contract";
-import { changeOwnerPassphrase, disablePrivateAddresses, enablePrivateAddresses, getPrivateAddresses } from "../../shop/private-addresses";
+import { changeOwnerPassphrase, disablePrivateAddresses, enablePrivateAddresses, getPrivateAddresses } from "../../shop/vaults";
 import type { Routes } from "../deps";
 import { ERROR_ANSWERS } from "../openapi";
 

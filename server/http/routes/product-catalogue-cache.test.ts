@@ -3,8 +3,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ProductSchema, type Product } from "../../../contract";
 import { products } from "../../db/schema";
-import { listProductsMatching } from "../../shop/product-list";
-import { useAdminServer } from "../../testing/app";
+import { listProductsMatching } from "../../shop/catalogue";
+import { useAdminServer } from "../../../test-support/app";
 
 // GET /api/products without filters is serialized once per change to the products and kept in the
 // read cache (issue 12). It must never show less than the database: what the admin saved is in their

@@ -3,9 +3,9 @@ import fc from "fast-check";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Product } from "../../../contract";
 import { categories, products } from "../../db/schema";
-import { useAdminServer } from "../../testing/app";
-import { insertProduct } from "../../testing/factories";
-import { minutesAfter, nextLink, walkPages } from "../../testing/list-pages";
+import { useAdminServer } from "../../../test-support/app";
+import { insertProduct } from "../../../test-support/factories";
+import { minutesAfter, nextLink, walkPages } from "./list-pages";
 
 // GET /api/products with limit, cursor, q, categoryId and status (issue 12): the Products screen's
 // filters on the server. Without limit it still answers every product (docs/product.md §7).

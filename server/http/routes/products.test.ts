@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cartItems, orderItems, orders, products } from "../../db/schema";
-import { reserveStock } from "../../shop/stock";
-import { startTestServer, type TestServer, UNKNOWN_ID } from "../../testing/app";
+import { reserveStock } from "../../shop/orders";
+import { startTestServer, type TestServer, UNKNOWN_ID } from "../../../test-support/app";
 
 const PRODUCT = {
   name: "Coffee beans",

@@ -1,6 +1,5 @@
 import { IdParamsSchema, ProductInputSchema, ProductListQuerySchema, ProductSchema, SuccessSchema } from "../../../contract";
-import { listProductPage, listProductsMatching } from "../../shop/product-list";
-import { createProduct, deleteProduct, updateProduct } from "../../shop/products";
+import { listProductPage, listProductsMatching, createProduct, deleteProduct, updateProduct } from "../../shop/catalogue";
 import type { Routes } from "../deps";
 import { sendSerialized, serializeJson } from "../cached-json";
 import { isPaged, sendPage } from "../paging";

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { RevenueReport } from "../../../contract";
 import { orders, products } from "../../db/schema";
-import { getRevenueReport } from "../../shop/revenue";
-import { startTestServer, type TestServer } from "../../testing/app";
-import { insertOrder, insertProduct } from "../../testing/factories";
+import { getRevenueReport } from "../../shop/insights";
+import { startTestServer, type TestServer } from "../../../test-support/app";
+import { insertOrder, insertProduct } from "../../../test-support/factories";
 
 // GET /api/dashboard/revenue (issue 13): the dashboard chart's series, best sellers and orders by status.
 

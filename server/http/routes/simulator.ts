@@ -6,8 +6,7 @@ import {
   type SimulatorEvent,
   type SimulatorState,
 } from "../../../contract";
-import { simulatePayment } from "../../payments/simulation";
-import { listSimulatorMessages, pendingSimulatedPayment, TEST_CUSTOMER_ID, TEST_CUSTOMER_NAME } from "../../shop/simulator";
+import { simulatePayment, listSimulatorMessages, pendingSimulatedPayment, TEST_CUSTOMER_ID, TEST_CUSTOMER_NAME } from "../../shop/simulator";
 import { resetSimulator, simulateTurn } from "../../telegram/simulator";
 import type { AppDeps, Routes } from "../deps";
 import { ERROR_ANSWERS } from "../openapi";

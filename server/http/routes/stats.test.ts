@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { DashboardStats } from "../../../contract";
 import { customerMessages, orders, products } from "../../db/schema";
-import { getDashboardStats } from "../../shop/stats";
-import { startTestServer, type TestServer } from "../../testing/app";
-import { insertCustomerMessage, insertOrder, insertProduct } from "../../testing/factories";
+import { getDashboardStats } from "../../shop/insights";
+import { startTestServer, type TestServer } from "../../../test-support/app";
+import { insertCustomerMessage, insertOrder, insertProduct } from "../../../test-support/factories";
 
 describe("GET /api/dashboard/stats", () => {
   let server: TestServer;

@@ -1,6 +1,5 @@
 import { DashboardStatsSchema, RevenueQuerySchema, RevenueReportSchema } from "../../../contract";
-import { getRevenueReport } from "../../shop/revenue";
-import { getDashboardStats } from "../../shop/stats";
+import { getRevenueReport, getDashboardStats } from "../../shop/insights";
 import type { Routes } from "../deps";
 import { ERROR_ANSWERS } from "../openapi";
 

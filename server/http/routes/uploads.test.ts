@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_IMAGE_BYTES } from "../../../contract";
 import { uploadTokens } from "../../db/schema";
-import { startTestServer, type TestServer } from "../../testing/app";
+import { startTestServer, type TestServer } from "../../../test-support/app";
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 

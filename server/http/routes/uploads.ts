@@ -1,7 +1,7 @@
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { MAX_IMAGE_BYTES, ObjectPathSchema, ProductImageInputSchema, UploadUrlSchema } from "../../../contract";
-import { confirmProductImage, createUploadUrl, detectImageType, receiveUpload } from "../../shop/images";
+import { confirmProductImage, createUploadUrl, detectImageType, receiveUpload } from "../../shop/catalogue";
 import type { Routes } from "../deps";
 import { HttpError } from "../errors";
 import { documentedOnly, ERROR_ANSWERS } from "../openapi";

@@ -1,9 +1,8 @@
 import { Composer, InlineKeyboard } from "grammy";
-import { clearCart, getCart, setCartQuantity, type Cart } from "../../shop/cart";
-import { ShopError } from "../../shop/errors";
+import { clearCart, getCart, setCartQuantity, type Cart } from "../../shop/ordering";
+import { ShopError, UUID_SOURCE } from "../../shop/common";
 import type { BotContext } from "../context";
 import { data, gbp, label, MAIN_MENU_BUTTON, MENU, notice, show } from "../ui";
-import { UUID_SOURCE } from "../../shop/ids";
 
 // My Cart: lines priced by their bulk tier, + / - / remove, empty, and the way to checkout.
 

@@ -1,14 +1,12 @@
 import { Composer, InlineKeyboard } from "grammy";
-import { waitForRestock } from "../../shop/broadcasts";
-import { MAX_CART_QUANTITY, addToCart } from "../../shop/cart";
-import type { CatalogueProduct } from "../../shop/catalogue";
-import { ShopError } from "../../shop/errors";
-import { unitPricePence } from "../../shop/pricing";
+import { waitForRestock } from "../../shop/customers";
+import { MAX_CART_QUANTITY, addToCart } from "../../shop/ordering";
+import { type CatalogueProduct, unitPricePence } from "../../shop/catalogue";
+import { ShopError, UUID_SOURCE } from "../../shop/common";
 import type { BotContext } from "../context";
 import { showProductCard } from "../product-photo";
 import { showMainMenu } from "./start";
 import { addPager, data, fit, gbp, gbpAmount, label, MAIN_MENU_BUTTON, MAX_CAPTION, MENU, notice, show } from "../ui";
-import { UUID_SOURCE } from "../../shop/ids";
 
 // Browse Products: main categories -> subcategories -> active products -> a product card where the
 // customer picks a quantity and adds it to the cart.

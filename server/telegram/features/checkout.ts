@@ -1,24 +1,13 @@
 import { Composer, InlineKeyboard } from "grammy";
-import { getCart } from "../../shop/cart";
-import { acceptedCoins, checkout, PAYMENTS_UNAVAILABLE_MESSAGE, quoteCheckout, type CheckoutQuote } from "../../shop/checkout";
-import {
-  IDLE,
-  replaceConversation,
-  saveConversation,
-  type CheckoutDraft,
-  type CheckoutStage,
-  type ConversationState,
-} from "../../shop/conversations";
-import { ShopError } from "../../shop/errors";
-import { paymentDeadline } from "../../shop/customer-orders";
-import { listPostageOptions, type PostageRow } from "../../shop/postage";
-import { toPence } from "../../shop/pricing";
+import { getCart, acceptedCoins, checkout, PAYMENTS_UNAVAILABLE_MESSAGE, quoteCheckout, type CheckoutQuote, checkAddressField } from "../../shop/ordering";
+import { IDLE, replaceConversation, saveConversation, type CheckoutDraft, type CheckoutStage, type ConversationState } from "../../shop/customers";
+import { ShopError, UUID_SOURCE } from "../../shop/common";
+import { paymentDeadline } from "../../shop/orders";
+import { listPostageOptions, type PostageRow, toPence } from "../../shop/catalogue";
 import type { BotContext } from "../context";
 import { sendPaymentRequest } from "../payment-message";
 import { coinLabel, data, gbp, label, MAIN_MENU_BUTTON, MENU, notice, say, shortId, show } from "../ui";
 import { removalNotes, showCart } from "./cart";
-import { checkAddressField } from "../../shop/address";
-import { UUID_SOURCE } from "../../shop/ids";
 
 // Checkout: name -> street address -> postcode -> optional contact -> postage -> coin -> summary
 // -> the order and its payment. Each step is stored (bot_conversations) before it is shown, so a

@@ -1,6 +1,6 @@
 import { Composer } from "grammy";
 import type { Message } from "grammy/types";
-import { IDLE } from "../../shop/conversations";
+import { IDLE } from "../../shop/customers";
 import type { BotContext } from "../context";
 import { mainMenuKeyboard, say } from "../ui";
 import { cancelCheckout } from "./checkout";

@@ -1,5 +1,5 @@
 import { Composer } from "grammy";
-import { optOutOfBroadcasts } from "../../shop/broadcasts";
+import { optOutOfBroadcasts } from "../../shop/customers";
 import type { BotContext } from "../context";
 import { mainMenuKeyboard, say } from "../ui";
 

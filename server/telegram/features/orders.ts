@@ -1,8 +1,7 @@
 import { Composer, InlineKeyboard } from "grammy";
-import { parcelLines } from "../../shop/carriers";
-import { awaitingPayment, describeOrderStatus, getPaymentDetails, listCustomerOrders } from "../../shop/customer-orders";
-import { UUID_SOURCE } from "../../shop/ids";
-import { toPence } from "../../shop/pricing";
+import { parcelLines, awaitingPayment, describeOrderStatus, getPaymentDetails, listCustomerOrders } from "../../shop/orders";
+import { UUID_SOURCE } from "../../shop/common";
+import { toPence } from "../../shop/catalogue";
 import type { BotContext } from "../context";
 import { sendPaymentRequest } from "../payment-message";
 import { data, formatDate, gbp, MAIN_MENU_BUTTON, MENU, say, shortId, show } from "../ui";

@@ -1,8 +1,7 @@
 import { Composer } from "grammy";
 import type { Chat, User } from "grammy/types";
 import type { Db } from "../../db/client";
-import { clearConversation } from "../../shop/conversations";
-import { redeemLinkCode } from "../../shop/owner-alerts";
+import { clearConversation, redeemLinkCode } from "../../shop/customers";
 import type { BotContext, BotLogger } from "../context";
 
 // /link 123456 (issue 14, item 5): the owner sends the code Bot Settings shows, and the chat it was

@@ -1,6 +1,5 @@
 import { Composer } from "grammy";
-import { isStartRecorded, recordBotStart } from "../../shop/broadcasts";
-import { IDLE } from "../../shop/conversations";
+import { isStartRecorded, recordBotStart, IDLE } from "../../shop/customers";
 import { DEFAULT_WELCOME_MESSAGE } from "../../shop/settings";
 import type { BotContext } from "../context";
 import { mainMenuKeyboard, say, show } from "../ui";

@@ -1,5 +1,5 @@
 import { Composer, InlineKeyboard } from "grammy";
-import { recordCustomerMessage } from "../../shop/messages";
+import { recordCustomerMessage } from "../../shop/customers";
 import type { BotContext } from "../context";
 import { data, MAIN_MENU_BUTTON, MENU, say, show } from "../ui";
 

@@ -1,0 +1,11 @@
+// The public face of shop/catalogue/: what other folders of the shop and the adapters use of it.
+// Other folders import only this file (eslint.config.js).
+
+export { type CatalogueProduct } from "./catalogue";
+export { createCategory, deleteCategory, listCategories, updateCategory } from "./categories";
+export { confirmProductImage, createUploadUrl, detectImageType, receiveUpload } from "./images";
+export { createPostageOption, deletePostageOption, listPostageOptions, type PostageRow, updatePostageOption } from "./postage";
+export { formatPence, toPence, unitPricePence } from "./pricing";
+export { listProductPage, listProductsMatching } from "./product-list";
+export { createProduct, deleteProduct, updateProduct } from "./products";
+export { type CachedReads, cachedReads, type ChangeFeed, createReadCache, type ReadCache } from "./read-cache";

@@ -1,0 +1,460 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { loadConfig } from "../../config";
+import { createSecretBox } from "../../crypto";
+import type { Database } from "../../db/client";
+import { botSettings, cartItems, orderEvents, orderItems, orders, postageOptions, products } from "../../db/schema";
+import type { CreatePaymentRequest, GatewayPayment, PaymentGateway } from "../payments";
+import { startPaymentJobs } from "../../payments/jobs";
+import { createNowPaymentsGateway, createNowPaymentsGatewayFromSettings } from "../../gateways/nowpayments/client";
+import { createRecordingNotifier } from "../../../test-support/app";
+import { createTestDatabase } from "../../../test-support/database";
+import { insertOrder, insertProduct } from "../../../test-support/factories";
+import { startFakeNowPayments, type FakeNowPayments } from "../../../test-support/fake-nowpayments";
+import { configurePayments, TEST_NOWPAYMENTS_API_KEY } from "../../../test-support/payments-setup";
+import { addToCart, getCart } from "./cart";
+import {
+  ABANDONED_CHECKOUT_AFTER_MS,
+  abandonedCheckoutMessage,
+  checkout,
+  quoteCheckout,
+  settleAbandonedCheckouts,
+  TotalChangedError,
+  type CheckoutDeps,
+  type CheckoutInput,
+} from "./checkout";
+
+const address = { name: "Ada Lovelace", streetAddress: "12 Analytical Row, London", postcode: "NW1 2AB", contact: "@ada" };
+
+describe("checkout", () => {
+  let database: Database;
+  let gateway: FakeNowPayments;
+  let deps: CheckoutDeps;
+  let customerSeq = 0;
+  const nextCustomer = () => `8000${++customerSeq}`;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    gateway = await startFakeNowPayments({ apiKey: TEST_NOWPAYMENTS_API_KEY });
+    const secrets = createSecretBox(Buffer.alloc(32, 3));
+    const config = { ...loadConfig({}), nowpaymentsApiUrl: gateway.url, publicUrl: "https://shop.example" };
+    deps = {
+      db: database.db,
+      secrets,
+      config,
+      gateway: createNowPaymentsGatewayFromSettings({ db: database.db, secrets, config }),
+      now: () => new Date(),
+    };
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await database?.close();
+  });
+  beforeEach(async () => {
+    await database.db.delete(botSettings);
+    await configurePayments(deps);
+    gateway.refuseWith(null);
+    gateway.hang(false);
+    gateway.created.length = 0;
+  });
+
+  const input = (telegramUserId: string, overrides: Partial<CheckoutInput> = {}): CheckoutInput => ({
+    telegramUserId,
+    telegramUsername: "ada",
+    shippingAddress: address,
+    postageOptionId: null,
+    coin: "BTC",
+    ...overrides,
+  });
+  const stockOf = async (id: string) =>
+    (await database.db.select({ stock: products.stock }).from(products).where(eq(products.id, id)))[0]!.stock;
+  const ordersOf = (telegramUserId: string) =>
+    database.db.select().from(orders).where(eq(orders.telegramUserId, telegramUserId));
+
+  it("creates the order with bulk prices and postage, reserves stock, empties the cart and asks the gateway for the total", async () => {
+    const { db } = database;
+    const widget = await insertProduct(db, { name: "Blue Widget", price: "10.00", stock: 20, bulkPricing: [{ minQuantity: 5, price: 8 }] });
+    const gadget = await insertProduct(db, { name: "Gadget", price: "2.50", stock: 3 });
+    const [postage] = await db.insert(postageOptions).values({ name: "Royal Mail 1st Class", price: "3.99" }).returning();
+    const customer = nextCustomer();
+    await addToCart(db, customer, widget.id, 5);
+    await addToCart(db, customer, gadget.id, 1);
+
+    const quote = await quoteCheckout(deps, { telegramUserId: customer, postageOptionId: postage!.id, coin: "LTC" });
+    expect(quote).toMatchObject({
+      itemsPence: 4250,
+      postage: { id: postage!.id, name: "Royal Mail 1st Class", pricePence: 399 },
+      totalPence: 4649,
+      coins: ["BTC", "LTC", "XMR"],
+    });
+    const result = await checkout(deps, input(customer, { postageOptionId: postage!.id, coin: "LTC", quotedTotalPence: quote.totalPence }));
+
+    // 5 x 8.00 (tier) + 1 x 2.50 + 3.99 postage
+    expect(result.order).toMatchObject({
+      telegramUserId: customer,
+      telegramUsername: "ada",
+      status: "pending",
+      paymentStatus: "waiting",
+      currency: "GBP",
+      totalAmount: "46.49",
+      paymentMethod: "ltc",
+      postageOptionId: postage!.id,
+      postageName: "Royal Mail 1st Class",
+      postagePrice: "3.99",
+      shippingAddress: address,
+    });
+    expect(result.items.map((i) => [i.productName, i.quantity, i.price])).toEqual([
+      ["Blue Widget", 5, "8.00"],
+      ["Gadget", 1, "2.50"],
+    ]);
+    expect(await stockOf(widget.id)).toBe(15);
+    expect(await stockOf(gadget.id)).toBe(2);
+    expect((await getCart(db, customer)).lines).toEqual([]);
+
+    expect(gateway.created).toHaveLength(1);
+    const call = gateway.created[0]!;
+    expect(call.apiKey).toBe(TEST_NOWPAYMENTS_API_KEY);
+    expect(call.body).toMatchObject({
+      price_amount: 46.49,
+      price_currency: "gbp",
+      pay_currency: "ltc",
+      order_id: result.order.id,
+      ipn_callback_url: "https://shop.example/api/payments/webhook",
+    });
+    expect(call.body.order_description).toBe(`Order #${result.order.id.slice(0, 8)}, 6 items`);
+
+    const paid = gateway.payments.get(result.order.paymentId!)!;
+    expect(result.payment).toEqual({
+      payAddress: paid.pay_address,
+      payAmount: String(paid.pay_amount),
+      payCurrency: "ltc",
+      expiresAt: paid.expiration_estimate_date,
+    });
+    const [stored] = await ordersOf(customer);
+    expect(stored).toMatchObject({ paymentId: paid.payment_id, payAddress: paid.pay_address, payAmount: String(paid.pay_amount), payCurrency: "ltc" });
+    expect(stored!.paymentExpiresAt?.toISOString()).toBe(paid.expiration_estimate_date);
+  });
+
+  it("leaves out the IPN callback when the server has no public address (the rescue sweep polls instead)", async () => {
+    const widget = await insertProduct(database.db, { stock: 5 });
+    const customer = nextCustomer();
+    await addToCart(database.db, customer, widget.id);
+    await checkout({ ...deps, config: { ...deps.config, publicUrl: undefined } }, input(customer));
+    expect(gateway.created[0]!.body).not.toHaveProperty("ipn_callback_url");
+  });
+
+  it("creates nothing when a line ran short, and names the product", async () => {
+    const { db } = database;
+    const widget = await insertProduct(db, { name: "Blue Widget", stock: 10 });
+    const gadget = await insertProduct(db, { name: "Gadget", stock: 5 });
+    const customer = nextCustomer();
+    await addToCart(db, customer, widget.id, 4);
+    await addToCart(db, customer, gadget.id, 3);
+    await db.update(products).set({ stock: 2 }).where(eq(products.id, gadget.id)); // someone else bought some
+
+    await expect(checkout(deps, input(customer))).rejects.toThrow("Not enough stock for Gadget: only 2 left.");
+    expect(await ordersOf(customer)).toEqual([]);
+    expect(await stockOf(widget.id)).toBe(10);
+    expect(await stockOf(gadget.id)).toBe(2);
+    expect(gateway.created).toHaveLength(0);
+    const cart = await db.select().from(cartItems).where(eq(cartItems.telegramUserId, customer));
+    expect(cart).toHaveLength(2);
+  });
+
+  it("fails the order at once and puts the stock back when the gateway refuses", async () => {
+    const { db } = database;
+    const widget = await insertProduct(db, { name: "Blue Widget", stock: 10 });
+    const customer = nextCustomer();
+    await addToCart(db, customer, widget.id, 3);
+    gateway.refuseWith({ status: 400, message: "amountTo is too small" });
+
+    await expect(checkout(deps, input(customer))).rejects.toThrow(
+      "The payment service refused the payment: amountTo is too small. Your order was cancelled and your cart kept, so you can try again.",
+    );
+    const [order] = await ordersOf(customer);
+    expect(order).toMatchObject({ status: "failed", paymentStatus: "failed", paymentId: null });
+    expect(order!.stockReleasedAt).not.toBeNull();
+    expect(await stockOf(widget.id)).toBe(10);
+    expect((await getCart(db, customer)).lines.map((l) => l.quantity)).toEqual([3]);
+
+    gateway.refuseWith({ status: 500, message: "Internal error" });
+    await expect(checkout(deps, input(customer))).rejects.toThrow(/payment service answered with an error \(500\)/);
+    expect(await stockOf(widget.id)).toBe(10);
+  });
+
+  it("gives up on a gateway that does not answer, with a clear message", async () => {
+    const { db } = database;
+    const widget = await insertProduct(db, { stock: 4 });
+    const customer = nextCustomer();
+    await addToCart(db, customer, widget.id, 4);
+    gateway.hang(true);
+    const quick = createNowPaymentsGateway({ apiUrl: gateway.url, getApiKey: async () => TEST_NOWPAYMENTS_API_KEY, timeoutMs: 200 });
+    await expect(checkout({ ...deps, gateway: quick }, input(customer))).rejects.toThrow(
+      /did not answer in time.*Your order was cancelled/,
+    );
+    expect(await stockOf(widget.id)).toBe(4);
+    expect((await ordersOf(customer))[0]!.status).toBe("failed");
+  });
+
+  it("refuses before creating anything when payments are not configured", async () => {
+    const { db } = database;
+    await db.delete(botSettings);
+    await configurePayments(deps, { apiKey: null });
+    const widget = await insertProduct(db, { stock: 4 });
+    const customer = nextCustomer();
+    await addToCart(db, customer, widget.id, 2);
+    await expect(checkout(deps, input(customer))).rejects.toThrow(/Payments are not configured/);
+    await db.delete(botSettings);
+    await expect(checkout(deps, input(customer))).rejects.toThrow(/Payments are not configured/);
+    expect(await ordersOf(customer)).toEqual([]);
+    expect(await stockOf(widget.id)).toBe(4);
+    expect(gateway.created).toHaveLength(0);
+  });
+
+  it("refuses an empty cart, a coin that is not accepted, an unavailable postage option, a hidden product and a bad address", async () => {
+    const { db } = database;
+    await db.delete(botSettings);
+    await configurePayments(deps, { acceptedCurrencies: ["BTC", "XMR"] });
+    const customer = nextCustomer();
+    await expect(checkout(deps, input(customer))).rejects.toThrow("Your cart is empty.");
+
+    const widget = await insertProduct(db, { name: "Blue Widget", stock: 4 });
+    await addToCart(db, customer, widget.id, 1);
+    await expect(checkout(deps, input(customer, { coin: "LTC" }))).rejects.toThrow("LTC is not accepted. Please pay with BTC, XMR.");
+    const [postage] = await db.insert(postageOptions).values({ name: "Courier", price: "9.00", isActive: false }).returning();
+    await expect(checkout(deps, input(customer, { postageOptionId: postage!.id }))).rejects.toThrow(/postage option is no longer available/);
+    await expect(checkout(deps, input(customer, { postageOptionId: "nope" }))).rejects.toThrow(/postage option is no longer available/);
+    await expect(checkout(deps, input(customer, { shippingAddress: { ...address, postcode: " " } }))).rejects.toThrow(/postcode is required/);
+    await db.update(products).set({ isActive: false }).where(eq(products.id, widget.id));
+    await expect(checkout(deps, input(customer))).rejects.toThrow("Blue Widget is no longer available. Please check your cart.");
+
+    expect(await ordersOf(customer)).toEqual([]);
+    expect(await stockOf(widget.id)).toBe(4);
+    expect(gateway.created).toHaveLength(0);
+  });
+
+  it("sells exactly the last 10 units to 50 concurrent checkouts, never below zero", async () => {
+    const { db } = database;
+    const widget = await insertProduct(db, { name: "Last Widget", price: "5.00", stock: 10 });
+    const customers = Array.from({ length: 50 }, () => nextCustomer());
+    // Filled directly: each cart holds one unit, as if all 50 added it while stock lasted.
+    await db.insert(cartItems).values(customers.map((telegramUserId) => ({ telegramUserId, productId: widget.id, quantity: 1 })));
+
+    const results = await Promise.allSettled(customers.map((customer) => checkout(deps, input(customer))));
+
+    const sold = results.filter((r) => r.status === "fulfilled");
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+    expect(sold).toHaveLength(10);
+    expect(refused).toHaveLength(40);
+    for (const r of refused) expect(String(r.reason.message)).toBe("Not enough stock for Last Widget: only 0 left.");
+    expect(await stockOf(widget.id)).toBe(0);
+    const items = await db.select().from(orderItems).where(eq(orderItems.productId, widget.id));
+    expect(items.reduce((sum, item) => sum + item.quantity, 0)).toBe(10);
+    expect(gateway.created.filter((c) => sold.some((s) => s.status === "fulfilled" && s.value.order.id === c.body.order_id))).toHaveLength(10);
+  });
+
+  it("keeps the postage it was sent with on the order, whatever happens to the option later", async () => {
+    const { db } = database;
+    const widget = await insertProduct(db, { price: "10.00", stock: 5 });
+    const [courier] = await db.insert(postageOptions).values({ name: "Courier", price: "5.00" }).returning();
+    const customer = nextCustomer();
+    await addToCart(db, customer, widget.id, 1);
+    const { order } = await checkout(deps, input(customer, { postageOptionId: courier!.id, quotedTotalPence: 1500 }));
+
+    await db.update(postageOptions).set({ name: "Courier (new)", price: "7.00" }).where(eq(postageOptions.id, courier!.id));
+    await db.delete(postageOptions).where(eq(postageOptions.id, courier!.id));
+    const [stored] = await ordersOf(customer);
+    expect(stored).toMatchObject({ id: order.id, postageOptionId: courier!.id, postageName: "Courier", postagePrice: "5.00", totalAmount: "15.00" });
+  });
+
+  it("refuses, creating nothing, when the total is no longer the one the customer was shown", async () => {
+    const { db } = database;
+    const widget = await insertProduct(db, { name: "Blue Widget", price: "10.00", stock: 20, bulkPricing: [{ minQuantity: 3, price: 9 }] });
+    const [postage] = await db.insert(postageOptions).values({ name: "Royal Mail", price: "3.00" }).returning();
+    const customer = nextCustomer();
+    await addToCart(db, customer, widget.id, 3);
+    const quoteInput = { telegramUserId: customer, postageOptionId: postage!.id, coin: "BTC" as const };
+    const shown = await quoteCheckout(deps, quoteInput);
+    expect(shown.totalPence).toBe(3000); // 3 x 9.00 (tier) + 3.00
+
+    const changes = [
+      () => db.update(products).set({ price: "11.00" }).where(eq(products.id, widget.id)), // base price: not the tier, still 30.00
+      () => db.update(products).set({ bulkPricing: [{ minQuantity: 3, price: 9.5 }] }).where(eq(products.id, widget.id)),
+      () => db.update(postageOptions).set({ price: "4.00" }).where(eq(postageOptions.id, postage!.id)),
+    ];
+    await changes[0]!();
+    const unchanged = await checkout(deps, input(customer, { postageOptionId: postage!.id, quotedTotalPence: shown.totalPence }));
+    expect(unchanged.order.totalAmount).toBe("30.00");
+
+    await addToCart(db, customer, widget.id, 3);
+    for (const change of changes.slice(1)) {
+      const before = await quoteCheckout(deps, quoteInput);
+      await change();
+      const error = await checkout(deps, input(customer, { postageOptionId: postage!.id, quotedTotalPence: before.totalPence })).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TotalChangedError);
+      const after = await quoteCheckout(deps, quoteInput);
+      expect((error as TotalChangedError).message).toBe(
+        `The total changed from £${(before.totalPence / 100).toFixed(2)} to £${(after.totalPence / 100).toFixed(2)} since you saw it ` +
+          "(a price, a bulk discount, the postage or the stock changed), so nothing was charged. Please check the new total below and confirm again.",
+      );
+    }
+    expect(await ordersOf(customer)).toHaveLength(1);
+    expect(await stockOf(widget.id)).toBe(17);
+    expect(gateway.created).toHaveLength(1);
+    expect((await getCart(db, customer)).lines.map((l) => l.quantity)).toEqual([3]);
+  });
+
+  it("offers exactly the accepted coins, and none when none is accepted", async () => {
+    const { db } = database;
+    const widget = await insertProduct(db, { stock: 5 });
+    const customer = nextCustomer();
+    await addToCart(db, customer, widget.id, 1);
+    await db.delete(botSettings);
+    await configurePayments(deps, { acceptedCurrencies: ["XMR"] });
+    expect((await quoteCheckout(deps, { telegramUserId: customer, postageOptionId: null })).coins).toEqual(["XMR"]);
+    await db.delete(botSettings);
+    await configurePayments(deps, { acceptedCurrencies: [] });
+    await expect(quoteCheckout(deps, { telegramUserId: customer, postageOptionId: null })).rejects.toThrow(
+      "Payments are not available right now, so orders cannot be paid. Please try again later.",
+    );
+  });
+
+  it("sends the gateway an ASCII-only description, whatever the products are called", async () => {
+    const { db } = database;
+    const cafe = await insertProduct(db, { name: "Café crème 1/2 kg", price: "6.00", stock: 5 });
+    const tea = await insertProduct(db, { name: "Thé vert 緑茶 🍵", price: "4.00", stock: 5 });
+    const customer = nextCustomer();
+    await addToCart(db, customer, cafe.id, 2);
+    await addToCart(db, customer, tea.id, 1);
+    const { order } = await checkout(deps, input(customer, { quotedTotalPence: 1600 }));
+    const description = String(gateway.created.at(-1)!.body.order_description);
+    expect(description).toBe(`Order #${order.id.slice(0, 8)}, 3 items`);
+    expect(description).toMatch(/^[\x20-\x7e]+$/);
+  });
+
+  it("makes one order of 20 concurrent confirms from one customer, taking the stock once", async () => {
+    const { db } = database;
+    const widget = await insertProduct(db, { name: "Hot Widget", price: "5.00", stock: 50 });
+    const customer = nextCustomer();
+    await addToCart(db, customer, widget.id, 4);
+
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, () => checkout(deps, input(customer, { quotedTotalPence: 2000 }))),
+    );
+
+    const placed = results.filter((r) => r.status === "fulfilled");
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+    expect(placed).toHaveLength(1);
+    for (const r of refused) expect(String(r.reason.message)).toBe("Your cart is empty.");
+    expect(await ordersOf(customer)).toHaveLength(1);
+    expect(await stockOf(widget.id)).toBe(46);
+    expect(gateway.created).toHaveLength(1);
+  });
+
+  describe("a crash between the order's commit and the gateway's answer", () => {
+    const start = new Date("2025-03-01T12:00:00Z");
+    const at = (ms: number) => new Date(start.getTime() + ms);
+
+    /** The state a crash leaves: the order committed with its stock taken and the cart emptied, but no payment. */
+    async function orderLeftByCrash() {
+      const { db } = database;
+      const widget = await insertProduct(db, { name: "Crash Widget", price: "5.00", stock: 10 });
+      const customer = nextCustomer();
+      const { order } = await insertOrder(db, {
+        telegramUserId: customer,
+        status: "pending",
+        paymentStatus: "waiting",
+        paymentId: null,
+        createdAt: start,
+        updatedAt: start,
+        items: [{ product: widget, quantity: 3 }],
+        reserveStock: true,
+      });
+      return { order, widget, customer };
+    }
+
+    it("fails the order after a few minutes: stock back once, cart restored, customer told", async () => {
+      const { order, widget, customer } = await orderLeftByCrash();
+      const notifier = createRecordingNotifier();
+      const sweep = (now: Date) => settleAbandonedCheckouts({ db: database.db, notifier, now: () => now });
+      expect(await stockOf(widget.id)).toBe(7);
+
+      expect(await sweep(at(ABANDONED_CHECKOUT_AFTER_MS - 1000))).not.toContain(order.id); // a checkout may still be waiting for the gateway
+      expect((await ordersOf(customer))[0]!.status).toBe("pending");
+
+      expect(await sweep(at(ABANDONED_CHECKOUT_AFTER_MS + 1000))).toEqual([order.id]);
+      expect(await sweep(at(ABANDONED_CHECKOUT_AFTER_MS + 60_000))).toEqual([]);
+
+      expect((await ordersOf(customer))[0]).toMatchObject({ status: "failed", paymentStatus: "failed" });
+      expect(await stockOf(widget.id)).toBe(10);
+      expect((await getCart(database.db, customer)).lines.map((l) => [l.productId, l.quantity])).toEqual([[widget.id, 3]]);
+      expect(notifier.sent).toEqual([{ chatId: customer, text: abandonedCheckoutMessage(order.id) }]);
+      expect(notifier.sent[0]!.text).toMatch(/^Order #[0-9a-f]{8} could not be completed: .* Your items are back in your cart/);
+      const events = await database.db.select().from(orderEvents).where(eq(orderEvents.orderId, order.id));
+      expect(events).toEqual([expect.objectContaining({ actor: "system", action: "payment_failed" })]);
+    });
+
+    it("runs with the payment jobs", async () => {
+      const { order, widget } = await orderLeftByCrash();
+      const notifier = createRecordingNotifier();
+      const jobs = startPaymentJobs({
+        ...deps,
+        notifier,
+        now: () => at(ABANDONED_CHECKOUT_AFTER_MS + 1000),
+        logger: { info: () => {}, warn: () => {}, error: () => {} },
+      });
+      try {
+        await jobs.runNow();
+      } finally {
+        await jobs.stop();
+      }
+      expect((await database.db.select().from(orders).where(eq(orders.id, order.id)))[0]!.status).toBe("failed");
+      expect(await stockOf(widget.id)).toBe(10);
+      expect(notifier.sent.map((m) => m.text)).toContain(abandonedCheckoutMessage(order.id));
+    });
+
+    it("does not charge an order the sweep gave up on while the gateway was slow", async () => {
+      const { db } = database;
+      const widget = await insertProduct(db, { price: "5.00", stock: 10 });
+      const customer = nextCustomer();
+      await addToCart(db, customer, widget.id, 2);
+      let answer!: (payment: GatewayPayment) => void;
+      let asked!: (request: CreatePaymentRequest) => void;
+      const paymentAsked = new Promise<CreatePaymentRequest>((resolve) => (asked = resolve));
+      const slowGateway: PaymentGateway = {
+        name: "slow",
+        isConfigured: async () => true,
+        createPayment: (request) => {
+          asked(request);
+          return new Promise((resolve) => (answer = resolve));
+        },
+        getPayment: () => Promise.reject(new Error("not used")),
+        readNotification: () => Promise.reject(new Error("not used")),
+      };
+      const placing = checkout({ ...deps, gateway: slowGateway, now: () => start }, input(customer, { quotedTotalPence: 1000 }));
+      const request = await paymentAsked;
+
+      const notifier = createRecordingNotifier();
+      expect(await settleAbandonedCheckouts({ db, notifier, now: () => at(ABANDONED_CHECKOUT_AFTER_MS + 1000) })).toEqual([request.orderId]);
+      answer({
+        paymentId: "late-1",
+        status: "waiting",
+        orderId: request.orderId,
+        payAddress: "late-address",
+        payAmount: "0.0002",
+        payCurrency: "btc",
+        priceAmount: "10.00",
+        priceCurrency: "gbp",
+        actuallyPaid: null,
+        transactionHash: null,
+        expiresAt: null,
+        raw: {},
+      });
+      await expect(placing).rejects.toThrow("Creating your payment took too long, so your order was cancelled and your cart kept. Please try again.");
+      const [order] = await ordersOf(customer);
+      expect(order).toMatchObject({ status: "failed", paymentId: null });
+      expect(await stockOf(widget.id)).toBe(10);
+      expect((await getCart(db, customer)).lines.map((l) => l.quantity)).toEqual([2]);
+    });
+  });
+});

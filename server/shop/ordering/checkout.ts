@@ -1,0 +1,374 @@
+import crypto from "node:crypto";
+import { and, asc, eq, inArray, isNull, lt } from "drizzle-orm";
+import { CURRENCIES, ShippingAddressSchema, type BotSettings, type Currency, type Order, type OrderItem } from "../../../contract";
+import type { Config } from "../../config";
+import type { SecretBox } from "../../crypto";
+import type { Db, DbOrTx } from "../../db/client";
+import { cartItems, orderItems, orders, postageOptions, products } from "../../db/schema";
+import { DEFAULT_GATEWAY_TIMEOUT_MS, NOT_CONFIGURED_MESSAGE, type PayCoin, type PaymentGateway } from "../payments";
+import { conflict, invalid, ShopError, unavailable, isUuid, shortOrderId, consoleLogger, type CustomerNotifier, type ShopLogger } from "../common";
+import { recordOrderEvent, orderOf, releaseOrderStock, reserveStock } from "../orders";
+import { protectNewAddress } from "../vaults";
+import { formatPence, toPence, unitPricePence } from "../catalogue";
+import { getBotSettings } from "../settings";
+import { isTestCustomer, simulationGateway } from "../simulator";
+
+// Checkout (docs/product.md rules 1-3): the order, its items, the stock reservation and the emptied
+// cart are created in one transaction; then the payment is created at the gateway. If the
+// gateway refuses, the order fails at once and its stock goes back on the shelf.
+//
+// Prices are worked out in one place, priceCheckout: the bot's summary shows its quote, and
+// checkout prices again inside its transaction, refusing when the total is not the one shown.
+
+export const PAYMENT_WEBHOOK_PATH = "/api/payments/webhook";
+
+export const PAYMENTS_UNAVAILABLE_MESSAGE =
+  "Payments are not available right now, so orders cannot be paid. Please try again later.";
+
+export type CheckoutDeps = {
+  db: Db;
+  secrets: SecretBox;
+  config: Pick<Config, "publicUrl">;
+  /** The one gateway of the server (server/services.ts), or a test's. */
+  gateway: PaymentGateway;
+  now: () => Date;
+  logger?: ShopLogger;
+};
+
+export type CheckoutInput = {
+  telegramUserId: string;
+  telegramUsername?: string | null;
+  shippingAddress: { name: string; streetAddress: string; postcode: string; contact?: string | null };
+  postageOptionId: string | null;
+  coin: Currency;
+  /**
+   * The total the customer was shown (quoteCheckout's totalPence). When given, a checkout whose
+   * total came out different (a price, bulk tier, postage or stock changed since) creates nothing
+   * and throws TotalChangedError, so a customer is never charged an amount they did not see.
+   */
+  quotedTotalPence?: number;
+};
+
+export type CheckoutPayment = { payAddress: string; payAmount: string; payCurrency: string; expiresAt: string | null };
+export type CheckoutResult = { order: Order; items: OrderItem[]; payment: CheckoutPayment };
+
+export type QuoteInput = { telegramUserId: string; postageOptionId: string | null; coin?: Currency };
+export type QuoteLine = { productId: string; productName: string; quantity: number; unitPence: number; linePence: number };
+export type CheckoutQuote = {
+  lines: QuoteLine[];
+  itemsPence: number;
+  postage: { id: string; name: string; pricePence: number } | null;
+  totalPence: number;
+  /** The coins the customer may pay with: exactly those accepted in Bot Settings. */
+  coins: Currency[];
+};
+
+/** The total changed between the summary the customer saw and their Confirm; nothing was created. */
+export class TotalChangedError extends ShopError {
+  constructor(
+    readonly quotedPence: number,
+    readonly totalPence: number,
+  ) {
+    super(
+      "conflict",
+      `The total changed from £${formatPence(quotedPence)} to £${formatPence(totalPence)} since you saw it ` +
+        `(a price, a bulk discount, the postage or the stock changed), so nothing was charged. ` +
+        `Please check the new total below and confirm again.`,
+    );
+    this.name = "TotalChangedError";
+  }
+}
+
+/** numeric(10,2) holds at most 99,999,999.99. */
+const MAX_TOTAL_PENCE = 9_999_999_999;
+
+/**
+ * A pending order with no payment yet, older than this, was left by a crash between the order's
+ * commit and the gateway's answer: a live checkout gives up on the gateway long before.
+ */
+export const ABANDONED_CHECKOUT_AFTER_MS = Math.max(5 * 60 * 1000, 2 * DEFAULT_GATEWAY_TIMEOUT_MS);
+
+function toOrderItem(row: typeof orderItems.$inferSelect): OrderItem {
+  return { ...row, createdAt: row.createdAt.toISOString() };
+}
+
+/** The coins offered to customers: the accepted ones, in the shop's order. None accepted means none offered. */
+export function acceptedCoins(settings: Pick<BotSettings, "acceptedCurrencies"> | null): Currency[] {
+  const accepted = settings?.acceptedCurrencies ?? [];
+  return CURRENCIES.filter((coin) => accepted.includes(coin));
+}
+
+/** Reads the customer's cart; `lock` holds its rows (FOR UPDATE) until the transaction ends. */
+async function readCart(db: DbOrTx, telegramUserId: string, lock: boolean) {
+  const query = db
+    .select({
+      productId: cartItems.productId,
+      quantity: cartItems.quantity,
+      product: { name: products.name, price: products.price, bulkPricing: products.bulkPricing, isActive: products.isActive },
+    })
+    .from(cartItems)
+    .innerJoin(products, eq(products.id, cartItems.productId))
+    .where(eq(cartItems.telegramUserId, telegramUserId))
+    .orderBy(asc(cartItems.createdAt), asc(cartItems.id));
+  return lock ? query.for("update", { of: cartItems }) : query;
+}
+
+/** The one place an order is priced: lines at their bulk tier, postage, total, and the coins on offer. */
+async function priceCheckout(
+  db: DbOrTx,
+  settings: BotSettings | null,
+  input: QuoteInput,
+  options: { lockCart: boolean },
+): Promise<CheckoutQuote> {
+  const coins = acceptedCoins(settings);
+  if (coins.length === 0) throw unavailable(PAYMENTS_UNAVAILABLE_MESSAGE);
+  if (input.coin !== undefined && !coins.includes(input.coin)) {
+    throw invalid(`${input.coin} is not accepted. Please pay with ${coins.join(", ")}.`);
+  }
+
+  let postage: CheckoutQuote["postage"] = null;
+  if (input.postageOptionId !== null) {
+    const [option] = isUuid(input.postageOptionId)
+      ? await db.select().from(postageOptions).where(eq(postageOptions.id, input.postageOptionId))
+      : [];
+    if (!option || !option.isActive) throw invalid("That postage option is no longer available. Please choose another.");
+    postage = { id: option.id, name: option.name, pricePence: toPence(option.price) };
+  }
+
+  const cart = await readCart(db, input.telegramUserId, options.lockCart);
+  if (cart.length === 0) throw invalid("Your cart is empty.");
+  const lines = cart.map(({ productId, quantity, product }) => {
+    if (!product.isActive) throw conflict(`${product.name} is no longer available. Please check your cart.`);
+    const unitPence = unitPricePence(product, quantity);
+    return { productId, productName: product.name, quantity, unitPence, linePence: unitPence * quantity };
+  });
+  const itemsPence = lines.reduce((sum, line) => sum + line.linePence, 0);
+  const totalPence = itemsPence + (postage?.pricePence ?? 0);
+  if (totalPence > MAX_TOTAL_PENCE) throw invalid("This order is too large to pay in one go. Please split it into smaller orders.");
+  return { lines, itemsPence, postage, totalPence, coins };
+}
+
+/**
+ * What the customer's cart costs now with this postage (and coin, when chosen): the summary the
+ * bot shows before Confirm. Pass its totalPence to checkout as quotedTotalPence.
+ */
+export async function quoteCheckout(deps: { db: DbOrTx; secrets: SecretBox }, input: QuoteInput): Promise<CheckoutQuote> {
+  const settings = await getBotSettings(deps.db, deps.secrets);
+  return priceCheckout(deps.db, settings, input, { lockCart: false });
+}
+
+/** "Order #abcd1234, 3 items": ASCII only, so the gateway's signed echo of it verifies however it is encoded. */
+export function orderDescription(orderId: string, itemCount: number): string {
+  return `Order #${shortOrderId(orderId)}, ${itemCount} ${itemCount === 1 ? "item" : "items"}`;
+}
+
+export async function checkout(deps: CheckoutDeps, input: CheckoutInput): Promise<CheckoutResult> {
+  const { db } = deps;
+  const logger = deps.logger ?? consoleLogger;
+
+  // Everything that can be refused without touching stock is checked first.
+  const address = ShippingAddressSchema.safeParse(input.shippingAddress);
+  if (!address.success) throw invalid(`Please check the shipping address: ${address.error.issues[0]!.message}.`);
+  if (!(CURRENCIES as readonly string[]).includes(input.coin)) throw invalid("Please choose BTC, LTC or XMR to pay with.");
+
+  // The test customer's checkout is simulated (docs/decisions/0023): its payment never reaches the
+  // gateway, and no one else's can be simulated.
+  const testOrder = isTestCustomer(input.telegramUserId);
+  const gateway = testOrder ? simulationGateway : deps.gateway;
+  const settings = await getBotSettings(db, deps.secrets);
+  if (!settings || !(await gateway.isConfigured())) throw unavailable(NOT_CONFIGURED_MESSAGE);
+
+  const coin = input.coin.toLowerCase() as PayCoin;
+  const now = deps.now();
+  const created = await db.transaction(async (tx) => {
+    // The cart rows stay locked until this transaction ends: a second Confirm at the same moment
+    // waits here, then finds the cart emptied and creates nothing.
+    const quote = await priceCheckout(tx, settings, input, { lockCart: true });
+    if (input.quotedTotalPence !== undefined && quote.totalPence !== input.quotedTotalPence) {
+      throw new TotalChangedError(input.quotedTotalPence, quote.totalPence);
+    }
+
+    // The id is chosen here: the encrypted (or owner-sealed) address is bound to it (address-vault.ts).
+    const orderId = crypto.randomUUID();
+    const [order] = await tx
+      .insert(orders)
+      .values({
+        id: orderId,
+        ...(await protectNewAddress(tx, orderId, address.data)),
+        telegramUserId: input.telegramUserId,
+        telegramUsername: input.telegramUsername ?? null,
+        status: "pending",
+        paymentStatus: "waiting",
+        currency: "GBP",
+        totalAmount: formatPence(quote.totalPence),
+        paymentMethod: coin,
+        postageOptionId: quote.postage?.id ?? null,
+        // A snapshot: the order keeps what it was sent with, whatever happens to the option later.
+        postageName: quote.postage?.name ?? null,
+        postagePrice: quote.postage ? formatPence(quote.postage.pricePence) : null,
+        isTest: testOrder,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    const items = await tx
+      .insert(orderItems)
+      .values(
+        quote.lines.map((line) => ({
+          orderId: order!.id,
+          productId: line.productId,
+          productName: line.productName,
+          quantity: line.quantity,
+          price: formatPence(line.unitPence),
+          createdAt: now,
+        })),
+      )
+      .returning();
+    // Conditional decrements: a line that cannot be had throws, naming the product, and the
+    // transaction takes back everything above.
+    await reserveStock(tx, quote.lines);
+    await tx.delete(cartItems).where(eq(cartItems.telegramUserId, input.telegramUserId));
+    return { order: order!, items, quote };
+  });
+
+  const { order, items, quote } = created;
+  const itemCount = quote.lines.reduce((sum, line) => sum + line.quantity, 0);
+  let payment;
+  try {
+    payment = await gateway.createPayment({
+      orderId: order.id,
+      pricePence: quote.totalPence,
+      coin,
+      description: orderDescription(order.id, itemCount),
+      // Without a public address no IPN can reach us; the rescue sweep (payments/jobs.ts) then
+      // settles the payment by polling the gateway instead.
+      callbackUrl: deps.config.publicUrl ? deps.config.publicUrl + PAYMENT_WEBHOOK_PATH : undefined,
+    });
+  } catch (error) {
+    await failCheckoutWithoutPayment(db, order.id, deps.now(), "The payment service refused or did not answer, so no payment was created.");
+    if (error instanceof ShopError) {
+      throw unavailable(`${error.message} Your order was cancelled and your cart kept, so you can try again.`);
+    }
+    logger.error({ orderId: order.id, err: error instanceof Error ? error.message : String(error) }, "creating the payment failed");
+    throw error;
+  }
+
+  // Only while the order still waits for its payment: if the abandoned-checkout sweep gave up on
+  // it meanwhile (the gateway took minutes), the order stays failed and the customer tries again.
+  const [stored] = await db
+    .update(orders)
+    .set({
+      paymentId: payment.paymentId,
+      payAddress: payment.payAddress,
+      payAmount: payment.payAmount,
+      payCurrency: payment.payCurrency ?? coin,
+      paymentExpiresAt: payment.expiresAt,
+      updatedAt: deps.now(),
+    })
+    .where(and(eq(orders.id, order.id), eq(orders.status, "pending"), isNull(orders.paymentId)))
+    .returning();
+  if (!stored) {
+    logger.warn({ orderId: order.id, paymentId: payment.paymentId }, "a payment was created for an order already given up on");
+    throw unavailable("Creating your payment took too long, so your order was cancelled and your cart kept. Please try again.");
+  }
+  return {
+    order: await orderOf(db, stored),
+    items: items.map(toOrderItem),
+    payment: {
+      payAddress: payment.payAddress!,
+      payAmount: payment.payAmount!,
+      payCurrency: payment.payCurrency ?? coin,
+      expiresAt: payment.expiresAt?.toISOString() ?? null,
+    },
+  };
+}
+
+/**
+ * An order that never got its payment fails: its stock goes back (once) and its items return to
+ * the customer's cart. Claimed with one conditional UPDATE, so when the checkout's own failure
+ * path and the abandoned-checkout sweep meet, only one of them does this. Answers whether it did.
+ */
+async function failCheckoutWithoutPayment(db: Db, orderId: string, now: Date, why: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [claimed] = await tx
+      .update(orders)
+      .set({ status: "failed", paymentStatus: "failed", updatedAt: now })
+      .where(
+        and(eq(orders.id, orderId), eq(orders.status, "pending"), isNull(orders.paymentId), eq(orders.paymentStatus, "waiting")),
+      )
+      .returning({ telegramUserId: orders.telegramUserId });
+    if (!claimed) return false;
+    await releaseOrderStock(tx, orderId, now);
+    await restoreCart(tx, orderId, claimed.telegramUserId);
+    await recordOrderEvent(
+      tx,
+      { orderId, actor: "system", action: "payment_failed", detail: `${why} The order failed, its items are back on sale and back in the customer's cart.` },
+      now,
+    );
+    return true;
+  });
+}
+
+/** Puts an order's items back in the customer's cart; products deleted since are left out, lines already there kept as they are. */
+async function restoreCart(tx: DbOrTx, orderId: string, telegramUserId: string) {
+  const items = await tx
+    .select({ productId: orderItems.productId, quantity: orderItems.quantity })
+    .from(orderItems)
+    .where(eq(orderItems.orderId, orderId));
+  if (items.length === 0) return;
+  const stillSold = await tx
+    .select({ id: products.id })
+    .from(products)
+    .where(inArray(products.id, items.map((item) => item.productId)));
+  const present = new Set(stillSold.map((row) => row.id));
+  const restore = items.filter((item) => present.has(item.productId));
+  if (restore.length > 0) {
+    await tx
+      .insert(cartItems)
+      .values(restore.map((item) => ({ telegramUserId, productId: item.productId, quantity: item.quantity })))
+      .onConflictDoNothing();
+  }
+}
+
+export const abandonedCheckoutMessage = (orderId: string) =>
+  `Order #${shortOrderId(orderId)} could not be completed: something went wrong while its payment was being created, ` +
+  `so no payment was taken. Your items are back in your cart, so you can check out again.`;
+
+export type AbandonedCheckoutDeps = {
+  db: Db;
+  notifier: CustomerNotifier;
+  now: () => Date;
+  logger?: Pick<ShopLogger, "warn">;
+};
+
+/**
+ * A crash between the order's commit and the gateway's answer leaves a pending order with no
+ * payment, which nothing would ever settle. Such orders older than ABANDONED_CHECKOUT_AFTER_MS
+ * fail here: stock released once, the cart restored, the customer told. Answers their ids.
+ */
+export async function settleAbandonedCheckouts(deps: AbandonedCheckoutDeps): Promise<string[]> {
+  const now = deps.now();
+  const cutoff = new Date(now.getTime() - ABANDONED_CHECKOUT_AFTER_MS);
+  const candidates = await deps.db
+    .select({ id: orders.id, telegramUserId: orders.telegramUserId })
+    .from(orders)
+    .where(and(eq(orders.status, "pending"), isNull(orders.paymentId), eq(orders.paymentStatus, "waiting"), lt(orders.createdAt, cutoff)));
+  const settled: string[] = [];
+  for (const order of candidates) {
+    const failed = await failCheckoutWithoutPayment(
+      deps.db,
+      order.id,
+      now,
+      "The checkout was interrupted before its payment was created, so no payment exists.",
+    );
+    if (!failed) continue; // settled by someone else meanwhile
+    settled.push(order.id);
+    await deps.notifier.sendMessage(order.telegramUserId, abandonedCheckoutMessage(order.id)).catch((error: unknown) => {
+      (deps.logger ?? consoleLogger).warn(
+        { orderId: order.id, err: error instanceof Error ? error.message : String(error) },
+        "the customer could not be told about their order",
+      );
+    });
+  }
+  return settled;
+}

@@ -1,0 +1,6 @@
+// The public face of shop/ordering/: what other folders of the shop and the adapters use of it.
+// Other folders import only this file (eslint.config.js).
+
+export { checkAddressField } from "./address";
+export { addToCart, type Cart, clearCart, getCart, MAX_CART_QUANTITY, setCartQuantity } from "./cart";
+export { acceptedCoins, checkout, type CheckoutQuote, PAYMENT_WEBHOOK_PATH, PAYMENTS_UNAVAILABLE_MESSAGE, quoteCheckout, settleAbandonedCheckouts } from "./checkout";

@@ -1,0 +1,10 @@
+// The public face of shop/orders/: what other folders of the shop and the adapters use of it.
+// Other folders import only this file (eslint.config.js).
+
+export { parcelLines } from "./carriers";
+export { awaitingPayment, describeOrderStatus, getPaymentDetails, listCustomerOrders, paymentDeadline, paymentUri } from "./customer-orders";
+export { type OrderEventAction, recordOrderEvent } from "./order-events";
+export { filterConditions, listOrderPage, listOrdersMatching, type OrderFilters, orderPageQuery, usernameSearchKey } from "./order-list";
+export { acceptPayment, cancelOrder, cleanupExpiredOrders, deleteOrder, getOrderEvents, getOrderItems, notifyDispatch, orderOf, ordersOf, reclaimOrderStock, updateOrderStatus, wasCancelledByOwner } from "./orders";
+export { paymentMessages } from "./payment-messages";
+export { releaseOrderStock, reserveStock } from "./stock";

@@ -1,0 +1,5 @@
+// The public face of shop/settings/: what other folders of the shop and the adapters use of it.
+// Other folders import only this file (eslint.config.js).
+
+export { maskSecrets, unmaskSecrets } from "./masked-secrets";
+export { createBotSettings, DEFAULT_WELCOME_MESSAGE, getBotSettings, updateBotSettings } from "./settings";

@@ -1,0 +1,91 @@
+import { eq } from "drizzle-orm";
+import type { BotSettings } from "../../../contract";
+import { BotSettingsInputSchema } from "../../../contract";
+import type { z } from "zod";
+import type { SecretBox } from "../../crypto";
+import type { DbOrTx } from "../../db/client";
+import { botSettings } from "../../db/schema";
+import { notFound } from "../common";
+
+/**
+ * What a save writes. The HTTP schema always supplies the tolerance (default 1); code inside the
+ * server may leave it out: a create then gets the database default (1) and an update keeps the stored one.
+ */
+type SettingsValues = Omit<z.output<typeof BotSettingsInputSchema>, "underpaymentTolerancePercent"> & {
+  underpaymentTolerancePercent?: number;
+};
+type Row = typeof botSettings.$inferSelect;
+
+const SECRET_FIELDS = ["botToken", "nowpaymentsApiKey", "nowpaymentsIpnSecret"] as const;
+
+/** The Bot Preview's text when no welcome message is set (docs/product.md §2). */
+export const DEFAULT_WELCOME_MESSAGE =
+  "Welcome to our shop! Browse our products, place orders and pay securely with cryptocurrency.";
+
+/**
+ * A stored secret in clear, or null when it does not decrypt: the secret then counts as not set, so
+ * the owner can type it again in Bot Settings instead of the whole shop failing on every read. The
+ * start refuses a wrong master key (shop/key-check.ts), so this is a damaged or changed value: the
+ * box logs which field and why, never the value (docs/SECURITY.md "The secret key").
+ */
+function readSecret(stored: string | null, box: SecretBox, field: (typeof SECRET_FIELDS)[number]): string | null {
+  if (!stored) return null;
+  return box.decryptOrNull(stored, field);
+}
+
+function decryptRow(row: Row, box: SecretBox): BotSettings {
+  return {
+    ...row,
+    acceptedCurrencies: row.acceptedCurrencies as BotSettings["acceptedCurrencies"],
+    // An unreadable token is empty: the bot stays off until it is saved again (telegram/runner.ts).
+    botToken: readSecret(row.botToken, box, "botToken") ?? "",
+    nowpaymentsApiKey: readSecret(row.nowpaymentsApiKey, box, "nowpaymentsApiKey"),
+    nowpaymentsIpnSecret: readSecret(row.nowpaymentsIpnSecret, box, "nowpaymentsIpnSecret"),
+    // numeric(4,2) comes back as text ("1.00"); the payment code compares it as a number.
+    underpaymentTolerancePercent: Number(row.underpaymentTolerancePercent),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** The row's columns: secrets encrypted, the tolerance as numeric text (left out when not given). */
+function toColumns(values: SettingsValues, box: SecretBox) {
+  const { underpaymentTolerancePercent, ...rest } = values;
+  const out = { ...rest };
+  for (const field of SECRET_FIELDS) {
+    const value = out[field];
+    if (value) (out as Record<string, unknown>)[field] = box.encrypt(value);
+  }
+  return underpaymentTolerancePercent === undefined
+    ? out
+    : { ...out, underpaymentTolerancePercent: underpaymentTolerancePercent.toFixed(2) };
+}
+
+/** The single settings record, secrets decrypted; null when none was saved yet. */
+export async function getBotSettings(db: DbOrTx, box: SecretBox): Promise<BotSettings | null> {
+  const [row] = await db.select().from(botSettings).orderBy(botSettings.createdAt).limit(1);
+  return row ? decryptRow(row, box) : null;
+}
+
+export async function createBotSettings(db: DbOrTx, box: SecretBox, values: SettingsValues): Promise<BotSettings> {
+  // There is one settings record: a second create updates the first instead of adding another.
+  const existing = await getBotSettings(db, box);
+  if (existing) return updateBotSettings(db, box, existing.id, values);
+  const [row] = await db.insert(botSettings).values(toColumns(values, box)).returning();
+  return decryptRow(row!, box);
+}
+
+export async function updateBotSettings(
+  db: DbOrTx,
+  box: SecretBox,
+  id: string,
+  values: SettingsValues,
+): Promise<BotSettings> {
+  const [row] = await db
+    .update(botSettings)
+    .set({ ...toColumns(values, box), updatedAt: new Date() })
+    .where(eq(botSettings.id, id))
+    .returning();
+  if (!row) throw notFound("Bot settings not found");
+  return decryptRow(row, box);
+}
