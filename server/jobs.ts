@@ -3,7 +3,7 @@ import type { Database } from "./db/client";
 import type { LockName, Locks } from "./db/leader";
 import { startDatabaseUpkeep, UPKEEP_INTERVAL_MS, type UpkeepLogger } from "./db/upkeep";
 import { startPaymentJobs, type PaymentJobsDeps } from "./payments/jobs";
-import type { ShopLogger } from "./shop/ports";
+import type { ShopLogger } from "./shop/common";
 import type { BroadcastSender } from "./telegram/broadcast-sender";
 import type { OwnerAlertSender } from "./telegram/owner-alert-sender";
 import type { BotRuntime } from "./telegram/runner";

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import type { TestServer } from "../../../test-support/app";
+import type { TestServer } from "./app";
 
 // For the paged-list tests (issue 12): follow a list's Link headers to its last page.
 

@@ -3,7 +3,7 @@ import type { Customer, CustomerBlockState, CustomerDetail } from "../../../cont
 import { blockedCustomers, customerMessages, orders } from "../../db/schema";
 import { useAdminServer } from "../../../test-support/app";
 import { insertCustomerMessage, insertOrder } from "../../../test-support/factories";
-import { minutesAfter, nextLink, walkPages } from "./list-pages";
+import { minutesAfter, nextLink, walkPages } from "../../../test-support/list-pages";
 
 // The Customers screen's routes (issue 13): the list (paged as the other lists), a customer's page,
 // block and unblock.

@@ -5,7 +5,7 @@ import type { Conversation, CustomerMessage } from "../../../contract";
 import { customerMessages } from "../../db/schema";
 import { useAdminServer } from "../../../test-support/app";
 import { insertCustomerMessage } from "../../../test-support/factories";
-import { minutesAfter, nextLink, walkPages } from "./list-pages";
+import { minutesAfter, nextLink, walkPages } from "../../../test-support/list-pages";
 
 // GET /api/messages with limit, cursor and filters, and GET /api/messages/conversations (issue 12):
 // the Dashboard asks for 3 customer messages, the Messages screen for one row per customer.

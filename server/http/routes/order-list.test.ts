@@ -6,7 +6,7 @@ import { orders } from "../../db/schema";
 import { useAdminServer } from "../../../test-support/app";
 import { insertOrder } from "../../../test-support/factories";
 import { addressTerms, searchTerms } from "../../shop/vaults/address-vault";
-import { minutesAfter, nextLink, walkPages } from "./list-pages";
+import { minutesAfter, nextLink, walkPages } from "../../../test-support/list-pages";
 
 // GET /api/orders with limit, cursor, filters, search and sorts (issue 12): the Orders screen pages
 // on the server. Without limit it still answers the whole list (docs/product.md §7).

@@ -5,7 +5,7 @@ import type { Product } from "../../../contract";
 import { categories, products } from "../../db/schema";
 import { useAdminServer } from "../../../test-support/app";
 import { insertProduct } from "../../../test-support/factories";
-import { minutesAfter, nextLink, walkPages } from "./list-pages";
+import { minutesAfter, nextLink, walkPages } from "../../../test-support/list-pages";
 
 // GET /api/products with limit, cursor, q, categoryId and status (issue 12): the Products screen's
 // filters on the server. Without limit it still answers every product (docs/product.md §7).
