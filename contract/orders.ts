@@ -21,7 +21,7 @@ export type ShippingAddress = z.output<typeof ShippingAddressSchema>;
 
 /**
  * Carriers whose tracking page the dispatch message links to (issue 13); the links themselves are
- * the shop's rule (server/shop/carriers.ts). Any other carrier may be typed; it just gets no link.
+ * the shop's rule (server/shop/orders/carriers.ts). Any other carrier may be typed; it just gets no link.
  */
 export const KNOWN_CARRIERS = ["Royal Mail", "DPD", "Evri", "UPS", "DHL"] as const;
 export type KnownCarrier = (typeof KNOWN_CARRIERS)[number];

@@ -33,7 +33,7 @@ export type BotSettingsInput = z.input<typeof BotSettingsInputSchema>;
 /**
  * The single settings record. As the API answers it, the secrets are masked (contract/secret-mask.ts):
  * "••••••••" and their last 4 characters, "" or null when unset; sending a mask back keeps the secret.
- * Inside the server (shop/settings.ts) the same shape holds them decrypted.
+ * Inside the server (shop/settings/settings.ts) the same shape holds them decrypted.
  */
 const MASKED = "Masked in every answer: \"••••••••\" and the last 4 characters (no characters under 12); sent back unchanged, the stored secret is kept";
 export const BotSettingsSchema = z

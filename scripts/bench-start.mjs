@@ -107,7 +107,7 @@ const baseEnv = {
   HOME: process.env.HOME ?? os.tmpdir(),
   DATA_DIR: dataDir,
   // One key for every run: the PostgreSQL scratch database outlives this DATA_DIR, and a start with a
-  // key other than the one it stored is refused (server/shop/key-check.ts).
+  // key other than the one it stored is refused (server/shop/privacy/key-check.ts).
   SECRET_KEY: "bench:start key of its scratch shops",
   TELEGRAM_API_ROOT: "http://127.0.0.1:9",
   NOWPAYMENTS_API_URL: "http://127.0.0.1:9",

@@ -18,7 +18,7 @@ export class CliError extends Error {}
 export async function openConfiguredDatabase(options: { encryptExisting?: boolean } = {}): Promise<{ config: Config; database: Database }> {
   loadEnvFile();
   const config = loadConfig();
-  // What customers typed is encrypted under data keys this master key wraps (shop/vault.ts).
+  // What customers typed is encrypted under data keys this master key wraps (shop/vaults/vault.ts).
   // Loaded when first needed: a restore into a new DATA_DIR must not create a key of its own there.
   useMasterKey(() => loadSecretKey(config.secretKey, config.dataDir));
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });

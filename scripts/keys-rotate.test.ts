@@ -98,7 +98,7 @@ describe("npm run keys:rotate", () => {
     expect(underNew.botToken).toBe("123:rotate-me");
     // The old master key opens nothing any more.
     await expect(readEverything(oldMaster)).rejects.toThrow(/does not unwrap with this master key/);
-    // The key check moved with them (shop/key-check.ts): a server started with the old key is refused.
+    // The key check moved with them (shop/privacy/key-check.ts): a server started with the old key is refused.
     const checked = await openPglite(dataDir);
     try {
       expect(await keyMatches(checked.db, newMaster)).toBe(true);

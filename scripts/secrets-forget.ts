@@ -3,7 +3,7 @@ import { encryptExistingData, forgetSecretsOfAnotherKey, whatForgettingLoses, ty
 import { CliError, openConfiguredDatabase, runScript } from "./cli";
 
 // npm run secrets:forget [-- --yes]
-// When the master key of this shop's data is lost (the server refuses to start: server/shop/key-check.ts),
+// When the master key of this shop's data is lost (the server refuses to start: server/shop/privacy/key-check.ts),
 // forgets what the key in use (SECRET_KEY, or DATA_DIR/secret.key) cannot open, so the shop starts with it.
 // Without --yes it only says what would be lost. README "Backup"; docs/SECURITY.md "The secret key".
 

@@ -119,7 +119,7 @@ export type JobRunner = {
   stop(): Promise<void>;
 };
 
-/** Starts and stops a list of jobs; main.ts, the test server (testing/app.ts) and the browser tests' server use it. */
+/** Starts and stops a list of jobs; main.ts, the test server (test-support/app.ts) and the browser tests' server use it. */
 export function createJobRunner(jobs: Job[]): JobRunner {
   const started: Job[] = [];
   let stopped = false;

@@ -20,7 +20,7 @@ async function main() {
   const { db } = database;
 
   // A master key that does not open this shop's data stops the start here, before anything runs or is
-  // written (shop/key-check.ts; docs/SECURITY.md "The secret key"). A secret.key this start generated
+  // written (shop/privacy/key-check.ts; docs/SECURITY.md "The secret key"). A secret.key this start generated
   // is removed again: it cannot be the right one, and the right one is to be copied in its place.
   const keyFile = path.join(config.dataDir, "secret.key");
   const keyFileExisted = Boolean(config.secretKey) || fs.existsSync(keyFile);

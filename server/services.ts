@@ -64,7 +64,7 @@ export function createServices(config: Config, database: Pick<Database, "db" | "
   const masterKey = loadSecretKey(config.secretKey, config.dataDir);
   // A stored secret that does not decrypt is logged with its field and reason (never its value).
   const secrets = createSecretBox(masterKey, { log: options.log });
-  // The same key wraps the data keys that encrypt what customers typed (shop/vault.ts).
+  // The same key wraps the data keys that encrypt what customers typed (shop/vaults/vault.ts).
   useMasterKey(masterKey);
   const core = {
     db,

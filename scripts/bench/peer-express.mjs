@@ -1,5 +1,5 @@
 // Peer: Express 5 + node-postgres answering GET /api/products with the shop's query (every product,
-// newest first, id as the tie-break: server/shop/product-list.ts) on the shop's own database, with
+// newest first, id as the tie-break: server/shop/catalogue/product-list.ts) on the shop's own database, with
 // a pool as large as the shop's (10). It checks no session: the shop's answer includes one lookup of
 // the admin's session, which is part of what is compared. Environment: DATABASE_URL.
 import express from "express";

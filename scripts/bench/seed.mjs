@@ -8,7 +8,7 @@
 //   node scripts/bench/seed.mjs --postgres <url> --secret-key-file <DATA_DIR>/secret.key --orders 100000
 // Addresses and messages are stored as the shop stores them (issue 15): encrypted envelopes under a data
 // key wrapped by the shop's master key, with blind index tokens. The format is spelled out again here
-// (server/shop/vault.ts, address-vault.ts, message-vault.ts): the benchmark never imports the server.
+// (server/shop/vaults/vault.ts, address-vault.ts, message-vault.ts): the benchmark never imports the server.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import { parseArgs } from "node:util";
@@ -91,7 +91,7 @@ insert into customer_messages (id, telegram_user_id, telegram_username, message,
 `;
 }
 
-// --- Encryption as the shop does it (server/shop/vault.ts) ---
+// --- Encryption as the shop does it (server/shop/vaults/vault.ts) ---
 
 const b64 = (bytes) => bytes.toString("base64url");
 const md5Uuid = (text) => {

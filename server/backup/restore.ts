@@ -186,7 +186,7 @@ async function loadTables(
       if (!table) throw new BackupError(`The backup has a table "${record.name}" that this version of the shop does not have.`);
       if (!Array.isArray(record.columns)) throw new BackupError(`${file} is damaged: table ${record.name} has no column list.`);
       // A backup from before encryption at rest (issue 15) holds addresses in clear: they go back into
-      // the clear column the server encrypts and drops at its next start (shop/encrypt-existing.ts).
+      // the clear column the server encrypts and drops at its next start (shop/privacy/encrypt-existing.ts).
       if (record.name === "orders" && record.columns.includes(LEGACY_ADDRESS_COLUMN) && !table.columns.has(LEGACY_ADDRESS_COLUMN)) {
         await tx.execute(sql`alter table orders add column if not exists shipping_address jsonb`);
         table = { ...table, columns: new Map([...table.columns, [LEGACY_ADDRESS_COLUMN, "jsonb"]]) };

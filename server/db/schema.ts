@@ -79,7 +79,7 @@ export const products = pgTable(
   },
   (t) => [
     index("products_category_id_idx").on(t.categoryId),
-    // The Products list's order with its id tie-break (server/shop/product-list.ts).
+    // The Products list's order with its id tie-break (server/shop/catalogue/product-list.ts).
     index("products_created_at_id_idx").on(t.createdAt, t.id),
     // docs/product.md rule 2: stock never goes below zero, whatever code path writes it.
     check("products_stock_nonnegative", sql`${t.stock} >= 0`),
@@ -111,7 +111,7 @@ export const orders = pgTable(
     paymentId: text("payment_id"),
     transactionHash: text("transaction_hash"),
     /**
-     * The shipping address as one encrypted envelope (shop/address-vault.ts; issue 15): never in clear.
+     * The shipping address as one encrypted envelope (shop/vaults/address-vault.ts; issue 15): never in clear.
      * Null once erased (addressErasedAt) or for an order that never had one.
      */
     address: text("address"),
@@ -154,7 +154,7 @@ export const orders = pgTable(
   (t) => [
     // Exactly the test customer's orders are test orders: no real customer's order can be one, nor the other way round.
     check("orders_is_test_is_the_test_customer", sql`${t.isTest} = (${t.telegramUserId} = '${sql.raw(TEST_CUSTOMER_ID)}')`),
-    // The Orders list (server/shop/order-list.ts): each sort with its id tie-break, alone and after a
+    // The Orders list (server/shop/orders/order-list.ts): each sort with its id tie-break, alone and after a
     // status, so a keyset page of any filter reads just its rows from an index.
     index("orders_status_created_at_id_idx").on(t.status, t.createdAt, t.id),
     index("orders_created_at_id_idx").on(t.createdAt, t.id),
@@ -166,12 +166,12 @@ export const orders = pgTable(
     // fastupdate off: a search sees new rows in the index itself, and the planner costs it right (no pending list).
     index("orders_address_search_idx").using("gin", t.addressSearch).with({ fastupdate: false }),
     index("orders_telegram_user_id_idx").on(t.telegramUserId),
-    // The dashboard's counts and revenue (shop/stats.ts) and the revenue chart (shop/revenue.ts) answer
+    // The dashboard's counts and revenue (shop/insights/stats.ts) and the revenue chart (shop/insights/revenue.ts) answer
     // from these alone (index-only scans): the counts leave test orders out, and the revenue rule reads
     // status, payment status, the test flag and the total, so neither visits the orders themselves.
     index("orders_status_counted_idx").on(t.status).where(sql`not ${t.isTest}`),
     index("orders_paid_at_revenue_idx").on(t.paidAt, t.status, t.paymentStatus, t.isTest, t.totalAmount),
-    // The retention pass (shop/privacy.ts): closed orders that still hold an address, by when they closed.
+    // The retention pass (shop/privacy/privacy.ts): closed orders that still hold an address, by when they closed.
     index("orders_retention_idx").on(t.closedAt).where(sql`${t.address} is not null`),
     uniqueIndex("orders_payment_id_idx").on(t.paymentId),
   ],
@@ -219,7 +219,7 @@ export const customerMessages = pgTable(
     id: id(),
     telegramUserId: text("telegram_user_id").notNull(),
     telegramUsername: text("telegram_username"),
-    /** The text as one encrypted envelope (shop/message-vault.ts; issue 15): never in clear. */
+    /** The text as one encrypted envelope (shop/vaults/message-vault.ts; issue 15): never in clear. */
     message: text("message").notNull(),
     /** Blind index tokens of the text's words (keyed HMACs): the Messages search, without the text. */
     searchTokens: text("search_tokens").array(),
@@ -229,7 +229,7 @@ export const customerMessages = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    // The Messages lists (server/shop/message-list.ts): newest first with the id tie-break; one
+    // The Messages lists (server/shop/customers/message-list.ts): newest first with the id tie-break; one
     // customer's thread and the conversations' aggregate; the unread ones alone (few, often asked).
     index("customer_messages_created_at_id_idx").on(t.createdAt, t.id),
     index("customer_messages_user_idx").on(t.telegramUserId, t.createdAt, t.id),
@@ -561,7 +561,7 @@ export const simulatorMessages = pgTable("simulator_messages", {
 });
 
 /**
- * The data keys that encrypt what customers typed (shop/vault.ts, docs/decisions/0024-encryption-at-rest.md),
+ * The data keys that encrypt what customers typed (shop/vaults/vault.ts, docs/decisions/0024-encryption-at-rest.md),
  * each wrapped by the master key (SECRET_KEY or DATA_DIR/secret.key), which is never stored here. One is
  * "current" (new values); during `npm run keys:rotate` the one before is "retiring" (its values are being
  * re-encrypted); then "retired", its wrapped key deleted.
@@ -610,7 +610,7 @@ export const ownerSealKeys = pgTable(
 
 /**
  * Which master key (SECRET_KEY or DATA_DIR/secret.key) this shop's secrets and data keys are under
- * (shop/key-check.ts; docs/SECURITY.md "The secret key"): one row, an HMAC of a constant with the key,
+ * (shop/privacy/key-check.ts; docs/SECURITY.md "The secret key"): one row, an HMAC of a constant with the key,
  * written at the first start. A start with another key is refused instead of reading everything as
  * not set. It tells nothing of the key: checking a guess against it is no easier than against any
  * encrypted secret of the same row set.

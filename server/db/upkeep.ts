@@ -5,7 +5,7 @@ import { queryRows } from "./rows";
 
 // The database's own housekeeping, when nobody else does it. PostgreSQL's autovacuum removes dead row
 // versions, keeps each table's visibility map (which lets an index answer alone: the dashboard's
-// counts, shop/stats.ts) and refreshes the planner's statistics as tables grow. PGlite runs no
+// counts, shop/insights/stats.ts) and refreshes the planner's statistics as tables grow. PGlite runs no
 // autovacuum at all (one process, no background workers), and a PostgreSQL server can have it
 // switched off (this project's test machine does). Without it the dashboard's numbers went from
 // ~4 ms to ~25 ms at 100,000 orders (every counted order read from the table), tables only grow,

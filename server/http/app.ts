@@ -102,7 +102,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
   // Before the routes: the admin's writes and the logins are recorded (issue 13, item 6).
   registerAuditLog(app, deps);
   // What the admin saves, their next read shows: an admin's write drops this instance's read cache
-  // before its answer goes out, without waiting for the database's change notice (shop/read-cache.ts).
+  // before its answer goes out, without waiting for the database's change notice (shop/catalogue/read-cache.ts).
   app.addHook("onSend", async (request, _reply, payload) => {
     if (!SAFE_METHODS.has(request.method) && (request.routeOptions.config.access ?? "admin") === "admin") deps.cache.forget();
     return payload;

@@ -8,7 +8,7 @@ import { hasAdminSession, SAFE_METHODS } from "./security";
 // The audit log's one recording point (issue 13, item 6). Every admin write is recorded from its
 // route: the action from the method and the route's pattern ("PUT /api/products/:id" is
 // "product.update"), the target from the route's parameters (or, for a create, the id the answer
-// gave), the summary from the body with its secrets hidden (shop/audit.ts). A route added later is
+// gave), the summary from the body with its secrets hidden (shop/common/audit.ts). A route added later is
 // recorded without anyone remembering to. Only writes that succeeded are kept, plus failed logins.
 
 /** The name a target takes in the log, by the path segment after /api/. */

@@ -13,7 +13,7 @@ import { postIpn, signIpn } from "../../test-support/sign-ipn";
 import { createNowPaymentsGateway, parseNowPayment } from "../gateways/nowpayments/client";
 
 // Issue 20, item 6: every amount the gateway sends (in a signed IPN or an API answer) is held to one
-// strict decimal grammar (shop/crypto-amounts.ts, docs/SECURITY.md "Input limits"): digits,
+// strict decimal grammar (shop/common/crypto-amounts.ts, docs/SECURITY.md "Input limits"): digits,
 // optionally a point and digits, at most 30 and 18 of them. A signed IPN with anything else is a
 // 400 that changes nothing; it used to be read as "nothing received", so "1e400" made a payment
 // short. Seeded, so a failure replays.

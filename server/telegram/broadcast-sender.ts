@@ -10,7 +10,7 @@ import type { ObjectStorage } from "../storage";
 import type { BotLogger } from "./context";
 import { objectIdOf } from "./product-photo";
 
-// Sends what the broadcast queue holds (shop/broadcasts.ts; docs/decisions/0019-broadcast-queue.md).
+// Sends what the broadcast queue holds (shop/customers/broadcasts.ts; docs/decisions/0019-broadcast-queue.md).
 // Runs on every server instance: the queue's claims keep the limits for all of them together, and
 // a recipient is claimed by one of them only. Telegram's 429 holds back this sender for retry_after;
 // a 403 (the customer blocked the bot) marks the customer unreachable.
@@ -38,7 +38,7 @@ export type BroadcastSenderOptions = {
   log: BotLogger;
   /** No other process can use the database (PGlite): every claim found at start is a crashed run's. */
   soleInstance?: boolean;
-  /** Overall messages a second (shop/broadcasts.ts BROADCAST_RATE_PER_SECOND by default); tests raise it. */
+  /** Overall messages a second (shop/customers/broadcasts.ts BROADCAST_RATE_PER_SECOND by default); tests raise it. */
   ratePerSecond?: number;
   idlePollMs?: number;
 };

@@ -35,7 +35,7 @@ export type BotContext = Context & {
   deps: BotDeps;
   /** The settings as saved now (read per update, so a second server instance sees a save too). */
   settings: BotSettings;
-  /** The settings, categories and active products through the cache (shop/read-cache.ts). */
+  /** The settings, categories and active products through the cache (shop/catalogue/read-cache.ts). */
   reads: CachedReads;
   log: BotLogger;
   /** The customer's Telegram user id as text, as the shop stores it. */

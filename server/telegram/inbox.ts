@@ -225,7 +225,7 @@ export type ClaimedUpdate = {
   startRecord: StartRecord | null;
 };
 
-/** What /start needs to know of a customer's broadcast record (shop/broadcasts.ts isStartRecorded). */
+/** What /start needs to know of a customer's broadcast record (shop/customers/broadcasts.ts isStartRecorded). */
 export type StartRecord = { username: string | null; reachable: boolean };
 
 /**

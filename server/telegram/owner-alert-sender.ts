@@ -8,7 +8,7 @@ import type { ChangeFeed } from "../shop/catalogue";
 import { getBotSettings } from "../shop/settings";
 import type { BotLogger } from "./context";
 
-// Sends the owner alerts' outbox (shop/owner-alerts.ts; docs/decisions/0020-owner-alerts-outbox.md).
+// Sends the owner alerts' outbox (shop/customers/owner-alerts.ts; docs/decisions/0020-owner-alerts-outbox.md).
 // Runs on every server instance: an alert is claimed by one sender at a time (claimed_until), so
 // several instances send it once. A claim outlives a call to Telegram (CALL_TIMEOUT_SECONDS) with
 // room to spare; a crashed sender's alert is taken again when its claim runs out.

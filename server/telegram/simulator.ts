@@ -13,7 +13,7 @@ import { NO_SETTINGS_MESSAGE } from "./preview";
 
 // Bot Preview's chat simulator (issue 14, item 1; docs/decisions/0023-chat-simulator.md): what the
 // admin types or presses runs through the real bot as the test customer, and every Bot API call the
-// bot makes is captured here instead of sent: it becomes the simulator's chat (shop/simulator.ts)
+// bot makes is captured here instead of sent: it becomes the simulator's chat (shop/simulator/simulator.ts)
 // and is answered as Telegram would, closely enough for the bot to carry on (message ids that later
 // edits find, a photo's file). Nothing of a turn leaves the server.
 

@@ -4,7 +4,7 @@ import { formatGBP, shortId } from "./screen-helpers";
 import { wasSettledHere } from "./settled-here";
 
 // The signed-in app's live updates (issue 13): one EventSource on GET /api/events, which names the
-// lists that changed (server/shop/live-events.ts). EventSource reconnects by itself after a dropped
+// lists that changed (server/shop/customers/live-events.ts). EventSource reconnects by itself after a dropped
 // connection, sending the last id it saw, and the server answers what was missed (or "resync").
 // Without it (a proxy that cuts streams, an old browser) the app works as it always did: the lists
 // reload after the admin's own writes and when the page is reloaded.

@@ -23,7 +23,7 @@ export type NowPaymentsOptions = {
 
 /**
  * An amount field of a NOWPayments payment as decimal text; null when the field is absent. An amount
- * that is not in the grammar (shop/crypto-amounts.ts, docs/SECURITY.md "Input limits") is an error,
+ * that is not in the grammar (shop/common/crypto-amounts.ts, docs/SECURITY.md "Input limits") is an error,
  * never money: "1e400" read as nothing received would turn a payment into a short one.
  */
 function amount(body: Record<string, unknown>, field: string): string | null {

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 
 // The signature of NOWPayments' instant payment notifications (IPN): moved here from
-// server/payments/ipn.ts (issue 21), which kept it beside what a payment does to its order.
+// server/shop/payments/payment-updates.ts (issue 21), which kept it beside what a payment does to its order.
 
 /** Objects with their keys sorted, at every depth (nested objects such as `fee` included). */
 export function sortKeysDeep(value: unknown): unknown {

@@ -7,7 +7,7 @@ import { HttpError } from "../errors";
 import { documentedOnly, ERROR_ANSWERS } from "../openapi";
 
 // GET /api/events: the live dashboard's Server-Sent Events stream (issue 13), admin only like every
-// route that declares no access. One feed per server (shop/live-events.ts) watches the database's
+// route that declares no access. One feed per server (shop/customers/live-events.ts) watches the database's
 // change notices and hands every event to each open stream; a browser's EventSource reconnects by
 // itself, sending the last id it saw (Last-Event-ID).
 

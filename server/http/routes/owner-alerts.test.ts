@@ -6,7 +6,7 @@ import { idleBot, useAdminServer } from "../../../test-support/app";
 import { FAKE_BOT_INFO } from "../../../test-support/fake-telegram";
 
 // Owner alerts in Bot Settings (issue 14, item 5): the state, the switches, the link code and Unlink.
-// The code's rules (single use, expiry) are in shop/owner-alerts.test.ts; sending in
+// The code's rules (single use, expiry) are in shop/customers/owner-alerts.test.ts; sending in
 // telegram/owner-alert-sender.test.ts.
 
 describe("the owner alert routes", () => {

@@ -4,7 +4,7 @@ import type { Routes } from "../deps";
 import { ERROR_ANSWERS } from "../openapi";
 
 // Privacy (issue 15): the retention settings, and forgetting a customer for them (the customer can
-// do it themself with /forgetme). The rules are in shop/privacy.ts.
+// do it themself with /forgetme). The rules are in shop/privacy/privacy.ts.
 
 export const privacyRoutes: Routes = (app, deps) => {
   app.get("/api/privacy-settings", { schema: { response: { 200: PrivacySettingsSchema, ...ERROR_ANSWERS } } }, () => getPrivacySettings(deps.db));

@@ -21,7 +21,7 @@ import { getBotSettings } from "../settings";
 // The admin's own lists are not served from here: they read the database, so the dashboard always
 // shows what it just saved.
 
-/** The tables the cache follows (those with a change notice trigger); blocked_customers for the bot's refusal (shop/customers.ts). */
+/** The tables the cache follows (those with a change notice trigger); blocked_customers for the bot's refusal (shop/customers/customers.ts). */
 export type WatchedTable = "bot_settings" | "categories" | "products" | "blocked_customers";
 
 /** Past this many entries everything is dropped: a bound on memory whatever the catalogue's size. */

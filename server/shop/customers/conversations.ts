@@ -34,7 +34,7 @@ export type ConversationState = z.infer<typeof ConversationStateSchema>;
 export const IDLE: ConversationState = { step: "idle" };
 
 // A checkout's draft holds the address the customer is typing: it is stored encrypted (issue 15), as
-// { step: "checkout", stage, sealedDraft: "sk1:..." }, bound to the customer (shop/vault.ts). The
+// { step: "checkout", stage, sealedDraft: "sk1:..." }, bound to the customer (shop/vaults/vault.ts). The
 // other steps hold nothing the customer typed and are stored as they are.
 
 const draftBinding = (telegramUserId: string) => `bot_conversations.state:${telegramUserId}`;

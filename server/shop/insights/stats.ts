@@ -22,7 +22,7 @@ export const isLowStock = sql`${products.stock} <= ${products.lowStockThreshold}
 /**
  * The dashboard's numbers in one SQL query, none of which reads every order: the counts by status
  * and the day's and week's revenue are ranges read from indexes alone (schema.ts), and all-time
- * revenue is the running total a trigger keeps (drizzle/0005_revenue_totals.sql; shop/stats.test.ts recounts it).
+ * revenue is the running total a trigger keeps (drizzle/0005_revenue_totals.sql; shop/insights/stats.test.ts recounts it).
  * Revenue counts paid orders whose payment was not refunded (an order refunded after dispatch keeps
  * its status but is no longer money earned), by the time the payment was confirmed (paidAt), not when
  * the order was placed: a short payment accepted days later counts on that day (docs/product.md rule 3,

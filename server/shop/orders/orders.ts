@@ -29,7 +29,7 @@ function tellCustomer(deps: Pick<OrderActionDeps, "notifier" | "logger">, orderI
 }
 
 
-/** An order as the API shows it, its address revealed as the server can (shop/address-vault.ts). */
+/** An order as the API shows it, its address revealed as the server can (shop/vaults/address-vault.ts). */
 export function toOrder(row: OrderRow, revealed: RevealedAddress): Order {
   return {
     id: row.id,

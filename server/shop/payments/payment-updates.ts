@@ -7,7 +7,7 @@ import { toPence } from "../catalogue";
 import type { GatewayPayment, PaymentStatus } from "./gateway-port";
 import { isPaymentStatus } from "./gateway-port";
 
-// What a payment update does to its order (moved here from server/payments/ipn.ts, issue 21); the
+// What a payment update does to its order (moved here from server/shop/payments/payment-updates.ts, issue 21); the
 // notification's signature is the gateway adapter's (server/gateways/nowpayments/signature.ts).
 
 // --- Applying a payment status to its order (docs/product.md rule 3) ---

@@ -25,7 +25,7 @@ export const DEFAULT_WELCOME_MESSAGE =
 /**
  * A stored secret in clear, or null when it does not decrypt: the secret then counts as not set, so
  * the owner can type it again in Bot Settings instead of the whole shop failing on every read. The
- * start refuses a wrong master key (shop/key-check.ts), so this is a damaged or changed value: the
+ * start refuses a wrong master key (shop/privacy/key-check.ts), so this is a damaged or changed value: the
  * box logs which field and why, never the value (docs/SECURITY.md "The secret key").
  */
 function readSecret(stored: string | null, box: SecretBox, field: (typeof SECRET_FIELDS)[number]): string | null {

@@ -43,7 +43,7 @@ const ILLUSTRATIVE_GBP_PER_COIN: Record<string, number> = { btc: 75_000, ltc: 70
 
 /**
  * The "gateway" of the test customer's checkout: answers at once and calls nobody. Checkout picks it
- * for the test customer whatever gateway the server has (shop/checkout.ts), and for nobody else.
+ * for the test customer whatever gateway the server has (shop/ordering/checkout.ts), and for nobody else.
  */
 export const simulationGateway: PaymentGateway = {
   name: "simulation",

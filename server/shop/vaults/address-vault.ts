@@ -11,7 +11,7 @@ import { blindTokens, currentKey, type DataKey, isServerSealed, liveKeys, open, 
 // open) without any of them changing.
 //
 // orders.address holds one tagged envelope:
-//   "sk1:..."  encrypted under a server data key (shop/vault.ts): the server can show it.
+//   "sk1:..."  encrypted under a server data key (shop/vaults/vault.ts): the server can show it.
 //   "owner-seal:v1:..."  sealed to the owner's public key (private addresses, contract/owner-seal.ts):
 //              only the owner's browser opens it; the server passes it on as it is.
 // orders.address_search holds the blind index tokens the owner's search matches (order-list.ts).

@@ -111,7 +111,7 @@ function productKeyboard(product: CatalogueProduct, quantity: number) {
     if (tiers.length > 0) keyboard.row();
     keyboard.text(`Add ${quantity} to cart`, data(`add:${id}:${quantity}`)).row();
   } else {
-    // Issue 14: one message, through the broadcast queue, when the stock comes back (shop/broadcasts.ts).
+    // Issue 14: one message, through the broadcast queue, when the stock comes back (shop/customers/broadcasts.ts).
     keyboard.text(NOTIFY_ME_BUTTON, data(`restock:${id}`)).row();
   }
   keyboard.text("« Back", data(`cat:${product.categoryId ?? NO_CATEGORY}:0`)).text("🛒 " + MENU.cart, data("cart"));

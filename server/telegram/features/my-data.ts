@@ -4,7 +4,7 @@ import type { BotContext } from "../context";
 import { data, MAIN_MENU_BUTTON, say, show } from "../ui";
 
 // "My data" under About, and /forgetme (issue 15, item 4): the customer sees what the shop keeps
-// about them and can have it erased, after a confirmation. The rules are in shop/privacy.ts.
+// about them and can have it erased, after a confirmation. The rules are in shop/privacy/privacy.ts.
 
 export const MY_DATA_BUTTON = "🔒 My data";
 export const FORGET_BUTTON = "🗑 Erase my data";
