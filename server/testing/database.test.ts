@@ -22,9 +22,13 @@ async function appliedMigrations(database: Database): Promise<number> {
   return result.rows[0]!.count;
 }
 
+/** The file vitest says is running, as createTestDatabase sees it in a beforeAll (where most tests call it). */
+let testFileInHook: string | undefined;
+
 describe("test databases from the run's template", () => {
   const databases: Database[] = [];
   beforeAll(async () => {
+    testFileInHook = expect.getState().testPath;
     databases.push(await createTestDatabase(), await createTestDatabase());
   });
   afterAll(async () => {
@@ -86,8 +90,9 @@ describe("the PostgreSQL template", () => {
 });
 
 describe("a database test the PostgreSQL leg would miss", () => {
-  it("this file is on the list the run's set-up made", () => {
+  it("this file is on the list the run's set-up made, and createTestDatabase knows it is this file", () => {
     expect(inject("databaseTestFiles")).toContain("server/testing/database.test.ts");
+    expect(testFileInHook).toBe(import.meta.filename);
     expect(() => refuseUnselectedTestFile(expect.getState().testPath, inject("databaseTestFiles"))).not.toThrow();
   });
 
