@@ -22,7 +22,8 @@ export default defineConfig({
   retries: 0,
   timeout: 90_000,
   expect: { timeout: 20_000 },
-  reporter: [["list"]],
+  // TEST_REPORT_SLOWEST=N (set by .ci/run) prints the N slowest spec files after the run.
+  reporter: process.env.TEST_REPORT_SLOWEST ? [["list"], ["./e2e/support/slowest-files-reporter.ts"]] : [["list"]],
   use: {
     browserName: "chromium",
     viewport: { width: 1440, height: 900 },

@@ -1,10 +1,17 @@
 import { defineConfig } from "vitest/config";
+// (".js": Vite's config loader wants an extension, and finds the .ts file by it.)
+import { databaseTestFiles, TEST_FOLDERS } from "./test-support/database-tests.js";
 
-export default defineConfig({
+// `vitest run --mode database` (npm run test:db, the PostgreSQL leg of .ci/run) runs only the test
+// files whose database TEST_DATABASE_URL picks (test-support/database-tests.ts says which).
+// TEST_REPORT_SLOWEST=N (set by .ci/run) prints the N slowest test files after the run.
+export default defineConfig(({ mode }) => ({
   test: {
-    include: ["server/**/*.test.ts", "contract/**/*.test.ts", "scripts/**/*.test.ts"],
+    include: mode === "database" ? databaseTestFiles(import.meta.dirname) : TEST_FOLDERS.map((folder) => `${folder}/**/*.test.ts`),
+    globalSetup: ["./test-support/global-setup.ts"],
+    reporters: process.env.TEST_REPORT_SLOWEST ? ["default", "./test-support/slowest-files-reporter.ts"] : ["default"],
     pool: "forks",
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },
-});
+}));
