@@ -79,7 +79,7 @@ describe("the rule, on this project", () => {
       return (config as { test: { include: string[] } }).test.include;
     };
     expect(include("database")).toEqual(selected);
-    expect(include("test")).toEqual(["server/**/*.test.ts", "contract/**/*.test.ts", "scripts/**/*.test.ts"]);
+    expect(include("test")).toEqual(["server/**/*.test.ts", "contract/**/*.test.ts", "scripts/**/*.test.ts", "test-support/**/*.test.ts"]);
     expect(JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).scripts["test:db"]).toBe("vitest run --mode database");
   });
 });
