@@ -23,6 +23,12 @@ const SHOP_FACE_OUTSIDE = {
   group: ["**/shop/*/*"],
   message: 'The shop\'s folders are reached through their faces (index.ts): import "../shop/orders", not "../shop/orders/orders".',
 };
+// The ground (database, object storage, configuration, crypto, logging) serves every layer and
+// depends on none of them: a change in the shop or an adapter never reaches down into it.
+const ABOVE_GROUND = {
+  group: ["**/shop", "**/shop/**", "**/telegram/**", "**/http/**", "**/gateways/**", "**/payments/**", "**/auth/**", "**/backup/**", "**/services", "**/jobs", "**/main"],
+  message: "The ground (db/, storage/, config, crypto, logging) imports nothing above it: pass what it needs in as a parameter.",
+};
 const restrictImports = (...patterns) => ({ "no-restricted-imports": ["error", { patterns }] });
 // What the server runs imports no test support (issue 21): vitest, fast-check and the test helpers
 // are for *.test.ts and test-support/ only. Rule options do not merge across blocks, so every
@@ -81,6 +87,16 @@ export default tseslint.config(
     files: ["server/main.ts", "server/http/**/*.ts"],
     ignores: ["**/*.test.ts"],
     rules: restrictImports(SHOP_FACE_OUTSIDE, TEST_SUPPORT),
+  },
+  {
+    files: ["server/http/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: restrictImports(SHOP_FACE_OUTSIDE, TEST_SUPPORT, MAIN),
+  },
+  {
+    files: ["server/db/**/*.ts", "server/storage/**/*.ts", "server/config.ts", "server/crypto.ts", "server/logging.ts", "server/project-root.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: restrictImports(HTTP, SERVICES, SHOP_FACE_OUTSIDE, TEST_SUPPORT, ABOVE_GROUND),
   },
   {
     // Background work is declared once, in server/jobs.ts, and started by main.ts: no route starts any.
