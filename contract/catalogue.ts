@@ -68,12 +68,12 @@ export const ProductInputSchema = z.object({
   isActive: z.boolean().default(true),
   /**
    * The dashboard's Low Stock card and the "Low stock" filter count a product whose stock is at or below this.
-   * Left out: LOW_STOCK_DEFAULT for a new product, unchanged by an edit (SPEC's clients do not know it).
+   * Left out: LOW_STOCK_DEFAULT for a new product, unchanged by an edit (the first version's clients, docs/product.md §7, do not send it).
    */
   lowStockThreshold: wholeNumber("Low stock alert", 0, 100_000).optional(),
   /**
    * PUT only: the stock the edit form showed. An unchanged stock is then left as the database has it,
-   * and a change made from a stale form answers 409 (DESIGN decision 2, docs/decisions/0007).
+   * and a change made from a stale form answers 409 (docs/product.md rule 2, docs/decisions/0007).
    */
   expectedStock: wholeNumber("expectedStock", 0).optional(),
 });

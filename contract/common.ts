@@ -65,7 +65,7 @@ export const DateTimestampSchema = z.codec(z.iso.datetime(), z.date(), {
   encode: (date) => date.toISOString(),
 });
 
-/** Every error answer (DESIGN decision 8): 400 names the invalid field; also 401, 403, 404, 409, 413, 415, 429, 5xx. */
+/** Every error answer (docs/product.md rule 8): 400 names the invalid field; also 401, 403, 404, 409, 413, 415, 429, 5xx. */
 export const ApiErrorSchema = z
   .object({ error: z.string().meta({ description: "A sentence for a person", examples: ["Invalid price: is required"] }) })
   .meta({ id: "ApiError", description: "Refused or failed, with a sentence saying why" });

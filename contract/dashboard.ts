@@ -10,7 +10,7 @@ export const DashboardStatsSchema = z
     pendingOrders: z.int(),
     processingOrders: z.int(),
     unreadMessages: z.int(),
-    /** Paid orders since local midnight, over the last 7 days and over all time (DESIGN decision 6). */
+    /** Paid orders since local midnight, over the last 7 days and over all time (docs/product.md rule 6). */
     dailyRevenue: MoneyTextSchema,
     weeklyRevenue: MoneyTextSchema,
     totalRevenue: MoneyTextSchema,
@@ -44,7 +44,7 @@ export type RevenueQuery = z.output<typeof RevenueQuerySchema>;
 export const RevenuePointSchema = z.object({
   /** YYYY-MM-DD for a day, YYYY-MM for a month, in the shop's time zone. */
   date: z.string(),
-  /** Paid, non-refunded orders by the time the payment was confirmed (DESIGN decision 6), GBP. */
+  /** Paid, non-refunded orders by the time the payment was confirmed (docs/product.md rule 6), GBP. */
   revenue: MoneyTextSchema,
   orders: z.int(),
 });

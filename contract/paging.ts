@@ -2,7 +2,7 @@ import { z } from "zod";
 
 // Paged lists (issue 12).
 // GET /api/orders, /api/messages, /api/products and /api/messages/conversations take these query
-// parameters. Without `limit` the first three answer every matching row, as SPEC §7's lists always
+// parameters. Without `limit` the first three answer every matching row, as docs/product.md §7's lists always
 // did; with it they answer one page (still a JSON array) plus `X-Total-Count` (rows matching the
 // filters) and, unless it is the last page, `Link: <...>; rel="next"`, whose `cursor` asks for the next
 // page. Pages are keyset pages: a row added meanwhile neither repeats nor hides another. The customer

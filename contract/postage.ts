@@ -27,7 +27,7 @@ const estimatedDays = z
 
 const postagePrice = z
   .union([z.string().trim(), z.number().transform(String)], {
-    // A missing price (absent or null) gets SPEC §5's sentence rather than zod's type message.
+    // A missing price (absent or null) gets docs/product.md §5's sentence rather than zod's type message.
     error: (issue) => (issue.input == null ? "Price is required" : "Please enter a valid price (e.g., 4.99)"),
   })
   .refine((value) => value !== "", "Price is required")

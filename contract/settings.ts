@@ -16,7 +16,7 @@ export const BotSettingsInputSchema = z.object({
   nowpaymentsApiKey: optionalText,
   nowpaymentsIpnSecret: optionalText,
   webhookUrl: optionalText,
-  /** A paid status short of the amount due by more than this percentage is a short payment (DESIGN decision 3). */
+  /** A paid status short of the amount due by more than this percentage is a short payment (docs/product.md rule 3). */
   underpaymentTolerancePercent: z
     .union([z.number(), z.string().trim()], { error: "Underpayment tolerance must be from 0 to 15" })
     .transform((value, ctx) => {

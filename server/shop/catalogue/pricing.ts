@@ -1,7 +1,7 @@
 import type { BulkPricingTier } from "../../db/schema";
 import { invalid } from "../common";
 
-// Money is integer pence inside the code (DESIGN "Habits"): "4.99" strings only at the edges,
+// Money is integer pence inside the code (docs/product.md §11): "4.99" strings only at the edges,
 // so totals never pick up floating-point pennies.
 
 /** "4.99", "4.9", "4", 4.99 -> pence. Tier prices are numbers and may carry more decimals: rounded to the penny. */
