@@ -7,7 +7,7 @@ import { getBotSettings } from "../../shop/settings";
 import { DEFAULT_GATEWAY_TIMEOUT_MS, NOT_CONFIGURED_MESSAGE, type CreatePaymentRequest, type GatewayPayment, type PaymentGateway } from "../../shop/payments";
 import { readIpn } from "./notification";
 
-// A small NOWPayments client over fetch (no SDK: two calls do not need one): the two calls of their API v1 the shop
+// A small NOWPayments client over fetch, no SDK: the two calls of their API v1 the shop
 // makes, POST /payment (create) and GET /payment/{id} (status), with the key in x-api-key.
 
 export type NowPaymentsOptions = {
