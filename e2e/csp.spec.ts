@@ -18,7 +18,7 @@ test.describe("the browser tests' CSP guard", () => {
       route.fulfill({ contentType: "text/javascript", body: "try { new Function(''); window.cspProbe = 'ran'; } catch { window.cspProbe = 'blocked'; }" }),
     );
     await page.goto("/");
-    await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Dashboard", level: 2 })).toBeVisible();
     expect(cspViolations, "the dashboard itself violates nothing").toEqual([]);
 
     await page.evaluate(() => document.head.append(Object.assign(document.createElement("script"), { src: "/csp-probe.js" })));
