@@ -27,11 +27,12 @@ describe("the live feed's failures are logged with their reason", () => {
     await database?.close();
   });
 
-  it("logs a failed look for newly paid orders, and still announces the change", async () => {
-    let notify: (table: string | null, reason?: string) => void = () => {};
+  /** A live feed over scripted change notices (`notify`) and the real database, its log kept in `lines`. */
+  function scriptedFeed() {
+    let listener: (table: string | null, reason?: string) => void = () => {};
     const changes: ChangeFeed = {
-      watchChanges(listener) {
-        notify = listener;
+      watchChanges(onChange) {
+        listener = onChange;
         return { ready: async () => {}, stop: () => {} };
       },
     };
@@ -39,6 +40,11 @@ describe("the live feed's failures are logged with their reason", () => {
     const logger = createLogger({ level: "info", destination: { write: (line: string) => lines.push(line) } });
     const feed = createLiveFeed({ changes, db: database.db, now: () => new Date(), logger });
     const events: LiveEvent[] = [];
+    return { notify: (table: string | null, reason?: string) => listener(table, reason), lines, feed, events };
+  }
+
+  it("logs a failed look for newly paid orders, and still announces the change", async () => {
+    const { notify, lines, feed, events } = scriptedFeed();
     try {
       await feed.listening();
       feed.subscribe(undefined, (event) => events.push(event));
@@ -62,17 +68,7 @@ describe("the live feed's failures are logged with their reason", () => {
   });
 
   it("logs notices lost with the reason given, and the feed listening again", async () => {
-    let notify: (table: string | null, reason?: string) => void = () => {};
-    const changes: ChangeFeed = {
-      watchChanges(listener) {
-        notify = listener;
-        return { ready: async () => {}, stop: () => {} };
-      },
-    };
-    const lines: string[] = [];
-    const logger = createLogger({ level: "info", destination: { write: (line: string) => lines.push(line) } });
-    const feed = createLiveFeed({ changes, db: database.db, now: () => new Date(), logger });
-    const events: LiveEvent[] = [];
+    const { notify, lines, feed, events } = scriptedFeed();
     try {
       await feed.listening();
       feed.subscribe(undefined, (event) => events.push(event));
