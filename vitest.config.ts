@@ -11,6 +11,10 @@ export default defineConfig(({ mode }) => ({
     globalSetup: ["./test-support/global-setup.ts"],
     reporters: process.env.TEST_REPORT_SLOWEST ? ["default", "./test-support/slowest-files-reporter.ts"] : ["default"],
     pool: "forks",
+    // Vitest's default is one worker fewer than the cores: one on the 2-core CI host. The tests spend
+    // much of their time waiting on real server processes, databases and sockets, so two files at a
+    // time overlap that waiting (the PGlite leg: about 560 s -> 470 s here; docs/PERFORMANCE.md).
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },
