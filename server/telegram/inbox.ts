@@ -415,15 +415,22 @@ export function startInboxWorker(options: InboxWorkerOptions): InboxWorker {
   let pumping: Promise<void> | null = null;
   let again = false;
   let markedSinceVacuum = 0;
+  let vacuuming: Promise<void> | null = null;
   // Many updates finished at about the same time are marked in one statement.
   const markDone = groupCommit(async (updateIds: number[]) => {
     await markHandled(db, botId, updateIds, options.now());
     markedSinceVacuum += updateIds.length;
-    if (markedSinceVacuum >= (options.vacuumEvery ?? VACUUM_EVERY)) {
+    // One vacuum at a time: a second one started meanwhile would only be skipped (SKIP_LOCKED), so
+    // the count is kept and the next mark starts it once the first has finished.
+    if (markedSinceVacuum >= (options.vacuumEvery ?? VACUUM_EVERY) && !vacuuming) {
       markedSinceVacuum = 0;
-      vacuumInbox(db).catch((error: unknown) =>
-        log.warn({ err: error instanceof Error ? error.message : String(error) }, "Telegram inbox: could not vacuum"),
-      );
+      vacuuming = vacuumInbox(db)
+        .catch((error: unknown) =>
+          log.warn({ err: error instanceof Error ? error.message : String(error) }, "Telegram inbox: could not vacuum"),
+        )
+        .finally(() => {
+          vacuuming = null;
+        });
     }
     return updateIds.map(() => undefined);
   });
