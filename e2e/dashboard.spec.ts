@@ -92,6 +92,9 @@ test.describe("dashboard", () => {
     await saveScreenshot(page, "dashboard-setup-desktop");
     await page.setViewportSize(PHONE);
     await saveScreenshot(page, "dashboard-setup-phone");
+    await page.emulateMedia({ colorScheme: "dark" });
+    await saveScreenshot(page, "dashboard-setup-phone-dark", { fullPage: false });
+    await page.emulateMedia({ colorScheme: "light" });
     await page.setViewportSize(DESKTOP);
 
     // The category step's link leads to Categories; a category added there turns the step done.
