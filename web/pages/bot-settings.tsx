@@ -18,6 +18,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/hooks/use-toast";
+import { useUnsavedChanges } from "@/lib/unsaved-changes";
 import { ApiError, describeError } from "@/lib/api";
 import { useBotSettings, useCreateBotSettings, useUpdateBotSettings } from "@/lib/queries";
 import { paymentsWebhookUrl, telegramWebhookUrl, withReplitHost } from "@/lib/webhooks";
@@ -97,6 +98,8 @@ function SettingsForm({ settings }: { settings: BotSettings | null }) {
     resolver: zodResolver(BotSettingsInputSchema),
     defaultValues: toFormValues(settings),
   });
+  // Leaving with changes not saved asks first (issue 22, item 3).
+  useUnsavedChanges(form.formState.isDirty);
   const createSettings = useCreateBotSettings();
   const updateSettings = useUpdateBotSettings();
   const saving = createSettings.isPending || updateSettings.isPending;
@@ -113,6 +116,8 @@ function SettingsForm({ settings }: { settings: BotSettings | null }) {
     const secrets = secretsOf(answer);
     setSavedSecrets(secrets);
     for (const name of SECRET_SETTINGS_FIELDS) form.resetField(name, { defaultValue: secrets[name] });
+    // What was saved is the form's new starting point: nothing unsaved is left to warn about.
+    form.reset(form.getValues());
     const warning = answer.tokenCheck?.warning ?? null;
     setTokenWarning(warning);
     toast({ title, ...(warning ? { description: warning } : {}) });

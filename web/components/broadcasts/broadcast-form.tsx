@@ -26,6 +26,7 @@ import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/hooks/use-toast";
 import { describeError } from "@/lib/api";
 import { useProducts } from "@/lib/queries";
+import { useUnsavedChanges } from "@/lib/unsaved-changes";
 import { countOf } from "@/lib/utils";
 import { useBroadcastReach, useSendBroadcast, useSendBroadcastTest } from "./queries";
 
@@ -138,6 +139,8 @@ export function BroadcastForm({ onSent }: { onSent: (id: string) => void }) {
   const products = useProducts();
   const send = useSendBroadcast();
   const [confirming, setConfirming] = useState<BroadcastInput | null>(null);
+  // A message written and not sent yet is work: leaving asks first (issue 22, item 3).
+  useUnsavedChanges(text.trim() !== "");
 
   const limit = imageUrl ? BROADCAST_CAPTION_MAX : BROADCAST_TEXT_MAX;
   const tooLong = text.trim().length > limit;

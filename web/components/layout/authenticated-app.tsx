@@ -4,6 +4,7 @@ import { Spinner } from "@/components/spinner";
 import { TooltipProvider } from "@/components/ui/tooltip";
 import { useLiveUpdates } from "@/hooks/use-live-updates";
 import { documentTitle } from "./nav";
+import { SignInAgainDialog } from "./sign-in-again-dialog";
 import { SidebarNav } from "./sidebar";
 import { TopBar } from "./top-bar";
 
@@ -71,6 +72,7 @@ export default function AuthenticatedApp() {
           </main>
         </div>
       </div>
+      <SignInAgainDialog />
     </TooltipProvider>
   );
 }

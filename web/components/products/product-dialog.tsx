@@ -21,6 +21,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { Switch } from "@/components/ui/switch";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/hooks/use-toast";
+import { useUnsavedChanges } from "@/lib/unsaved-changes";
 import { useCreateProduct, useReloadProducts, useUpdateProduct } from "@/lib/queries";
 import { ApiError, describeError } from "@/lib/api";
 import { categoryOptions, NO_CATEGORY } from "./category-options";
@@ -134,6 +135,8 @@ export function ProductDialog({
     resolver: zodResolver(ProductFormSchema),
     defaultValues: valuesOf(product),
   });
+  // Leaving with changes not saved asks first (issue 22, item 3).
+  useUnsavedChanges(open && form.formState.isDirty);
   const tiers = useFieldArray({ control: form.control, name: "bulkPricing" });
 
   const { reset } = form;
