@@ -292,6 +292,8 @@ test.describe("products", () => {
     await dialog.getByRole("button", { name: "Add Tier" }).click();
     await dialog.getByLabel("Min Quantity").fill("1");
     await dialog.getByRole("button", { name: "Create Product" }).click();
+    // The new product's default price is £0.00: saved as free, on purpose.
+    await page.getByRole("alertdialog", { name: "Save as free?" }).getByRole("button", { name: "Save as free" }).click();
     const toast = await expectToast(page, "Failed to create product", "min quantity must be at least 2");
     await expect(toast).toHaveAttribute("data-variant", "destructive");
     await expect(dialog).toBeVisible();
@@ -591,5 +593,36 @@ test.describe("products", () => {
     await dialog.getByRole("button", { name: "Cancel" }).click();
     await page.goBack();
     await expect(page).toHaveURL(/\/$/);
+  });
+
+  test("a product saved at £0.00 asks 'Save as free?'; cancel keeps the dialog, confirm saves it", async ({ adminPage: page, api }) => {
+    await page.goto("/products");
+    await page.getByRole("button", { name: "Add Product" }).click();
+    const dialog = page.getByRole("dialog", { name: "Add New Product" });
+    await dialog.getByLabel("Product Name").fill("Sample Sachet");
+    await dialog.getByLabel("Price (£)").fill("0.00");
+    await dialog.getByRole("button", { name: "Create Product" }).click();
+
+    const ask = page.getByRole("alertdialog", { name: "Save as free?" });
+    await expect(ask).toContainText("The price is £0.00: customers will be able to order Sample Sachet without paying.");
+    await saveScreenshot(page, "products-save-as-free");
+    await ask.getByRole("button", { name: "Cancel" }).click();
+    await expect(ask).toBeHidden();
+    // Nothing saved; the dialog and what was typed stay, to set a price.
+    await expect(dialog.getByLabel("Product Name")).toHaveValue("Sample Sachet");
+    expect(await api.get<Product[]>("/api/products")).toEqual([]);
+
+    await dialog.getByRole("button", { name: "Create Product" }).click();
+    await ask.getByRole("button", { name: "Save as free" }).click();
+    await expectToast(page, "Product created successfully!");
+    await expect(dialog).toBeHidden();
+    expect((await api.get<Product[]>("/api/products")).map((p) => [p.name, p.price])).toEqual([["Sample Sachet", "0.00"]]);
+
+    // A real price is saved without asking.
+    await page.getByRole("button", { name: "Edit Sample Sachet" }).first().click();
+    await page.getByRole("dialog", { name: "Edit Product" }).getByLabel("Price (£)").fill("0.50");
+    await page.getByRole("dialog", { name: "Edit Product" }).getByRole("button", { name: "Update Product" }).click();
+    await expectToast(page, "Product updated successfully!");
+    await expect(ask).toHaveCount(0);
   });
 });

@@ -32,6 +32,15 @@ export function describeError(error: unknown): string {
   return String(error);
 }
 
+/**
+ * Why a sign-in failed, for the password field: the server's sentence (a wrong password, too many
+ * tries), else docs/product.md §8's 'Invalid password', or its network failure text.
+ */
+export function loginErrorText(error: unknown): string {
+  if (error instanceof ApiError) return error.serverMessage ?? "Invalid password";
+  return "Network error. Please try again.";
+}
+
 async function throwIfNotOk(response: Response) {
   if (!response.ok) throw new ApiError(response.status, await response.text(), response.statusText);
 }

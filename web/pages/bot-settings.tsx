@@ -17,6 +17,7 @@ import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, For
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
+import { LoadingRows } from "@/components/loading-rows";
 import { toast } from "@/hooks/use-toast";
 import { useUnsavedChanges } from "@/lib/unsaved-changes";
 import { ApiError, describeError } from "@/lib/api";
@@ -53,7 +54,7 @@ export default function BotSettingsPage() {
         <p className="text-muted-foreground">Configure your Telegram bot settings and preferences</p>
       </div>
       {settings.isLoading ? (
-        <p className="text-muted-foreground py-24 text-center">Loading settings...</p>
+        <LoadingRows label="Loading settings..." rows={6} />
       ) : settings.isError ? (
         <p role="alert" className="border-destructive/30 bg-destructive/5 text-destructive rounded-md border p-3 text-sm">
           The settings could not be loaded: {settings.error.message}

@@ -12,16 +12,10 @@ import {
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { ApiError, apiRequest, LOGIN_URL, offerSignInAgain } from "@/lib/api";
+import { apiRequest, LOGIN_URL, loginErrorText, offerSignInAgain } from "@/lib/api";
 
 // A save that met an ended session (issue 22, item 3): the owner signs in here, over the page, so
 // the open dialog and what was typed in it stay; web/lib/api.ts then sends the save again, once.
-
-/** The sentence under the password when a sign-in fails: the server's, else a plain one. */
-export function loginErrorText(error: unknown): string {
-  if (error instanceof ApiError) return error.serverMessage ?? "Invalid password";
-  return "Network error. Please try again.";
-}
 
 export function SignInAgainDialog() {
   const [open, setOpen] = useState(false);
