@@ -2,7 +2,7 @@ import path from "node:path";
 import { AxeBuilder } from "@axe-core/playwright";
 import { telegramUser, textUpdate } from "../test-support/fake-telegram";
 import { createBotSettings } from "./fixtures/ui";
-import { expect, expectToast, saveScreenshot, test } from "./support/fixtures";
+import { expect, expectToast, PHONE, saveScreenshot, test } from "./support/fixtures";
 
 // The Broadcasts screen (issue 14, item 3): the owner writes a message, sees its preview, picks an
 // audience, sends it, and watches the progress reach done; the customers get it in Telegram.
@@ -88,6 +88,9 @@ test.describe("broadcasts", () => {
     const confirm = page.getByRole("alertdialog", { name: "Send this broadcast?" });
     await expect(confirm.getByTestId("broadcast-reach")).toHaveText("It will reach 3 customers.");
 
+    await page.setViewportSize(PHONE);
+    await page.emulateMedia({ colorScheme: "dark" });
+    await saveScreenshot(page, "broadcasts-confirm-phone-dark", { fullPage: false });
     await confirm.getByRole("button", { name: "Send a test to me" }).click();
     await expectToast(page, "Failed to send test", "No owner chat is linked, so there is nowhere to send a test. Link your Telegram under Owner alerts in Bot Settings first.");
 

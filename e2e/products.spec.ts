@@ -547,6 +547,10 @@ test.describe("products", () => {
     await expect(underneath.getByLabel("Product Name")).toHaveValue("Desk Lamp Pro");
     await expect(underneath.getByLabel("Price (£)")).toHaveValue("19.99");
     await saveScreenshot(page, "products-sign-in-again");
+    // The rest on a phone, in dark mode.
+    await page.setViewportSize(PHONE);
+    await page.emulateMedia({ colorScheme: "dark" });
+    await saveScreenshot(page, "products-sign-in-again-phone-dark", { fullPage: false });
 
     // A wrong password is marked on the field, and nothing is saved yet.
     await signIn.getByLabel("Password").fill("not the password");
@@ -606,6 +610,9 @@ test.describe("products", () => {
     const ask = page.getByRole("alertdialog", { name: "Save as free?" });
     await expect(ask).toContainText("The price is £0.00: customers will be able to order Sample Sachet without paying.");
     await saveScreenshot(page, "products-save-as-free");
+    await page.setViewportSize(PHONE);
+    await page.emulateMedia({ colorScheme: "dark" });
+    await saveScreenshot(page, "products-save-as-free-phone-dark", { fullPage: false });
     await ask.getByRole("button", { name: "Cancel" }).click();
     await expect(ask).toBeHidden();
     // Nothing saved; the dialog and what was typed stay, to set a price.
