@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { Bot } from "grammy";
 import type { Update, UserFromGetMe } from "grammy/types";
-import type { BotStatusAnswer } from "../../contract";
+import { NO_BOT_TOKEN_REASON, type BotStatusAnswer } from "../../contract";
 import type { Locks } from "../db/leader";
 import { conflict, unavailable } from "../shop/common";
 import { getBotSettings } from "../shop/settings";
@@ -237,7 +237,7 @@ export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRu
   async function launch() {
     const settings = await getBotSettings(deps.db, deps.secrets);
     if (!settings?.botToken) {
-      status = { mode: "off", reason: "No bot token is configured. Add it in Bot Settings." };
+      status = { mode: "off", reason: NO_BOT_TOKEN_REASON };
       log.info("Telegram bot is off: no bot token in Bot Settings");
       return;
     }

@@ -144,7 +144,7 @@ function Preview({ settings }: { settings: BotSettings }) {
       </div>
 
       <div className="space-y-6">
-        <BotStatusCard />
+        <BotStatusCard place="bot-preview" />
 
         <Card>
           <CardHeader>

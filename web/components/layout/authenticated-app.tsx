@@ -2,7 +2,9 @@ import { lazy, Suspense, useEffect } from "react";
 import { Route, Switch, useLocation } from "wouter";
 import { LoadingRows } from "@/components/loading-rows";
 import { TooltipProvider } from "@/components/ui/tooltip";
+import { useArrivalAlerts } from "@/hooks/use-arrival-alerts";
 import { useLiveUpdates } from "@/hooks/use-live-updates";
+import { titleWithUnseen, useUnseenArrivals } from "@/lib/arrivals";
 import { documentTitle } from "./nav";
 import { SignInAgainDialog } from "./sign-in-again-dialog";
 import { SidebarNav } from "./sidebar";
@@ -27,10 +29,13 @@ const NotFoundPage = lazy(() => import("@/pages/not-found"));
 export default function AuthenticatedApp() {
   // New orders and messages show up on every screen without a reload (GET /api/events).
   useLiveUpdates();
+  // ...and each new one is told: a toast, a count in the title until seen, a notification if allowed.
+  useArrivalAlerts();
+  const unseen = useUnseenArrivals();
   const [location] = useLocation();
   useEffect(() => {
-    document.title = documentTitle(location);
-  }, [location]);
+    document.title = titleWithUnseen(documentTitle(location), unseen);
+  }, [location, unseen]);
   return (
     // Tooltips only exist behind the login, so their code stays out of the login's chunk.
     <TooltipProvider>
