@@ -210,6 +210,26 @@ test.describe("dashboard", () => {
     await expect(page.getByTestId("page-title")).toHaveText("Orders");
   });
 
+  test("a slow load keeps the heading and shows skeleton rows, not a page-wide spinner", async ({ adminPage: page }) => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/api/dashboard/stats", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto("/");
+    await expect(page.getByRole("heading", { name: "Dashboard", level: 2 })).toBeVisible();
+    const loading = page.getByTestId("loading-rows");
+    await expect(loading).toContainText("Loading dashboard...");
+    await expect(loading.getByTestId("skeleton-row")).toHaveCount(5);
+    await expect(page.getByRole("status", { name: "Loading" })).toHaveCount(0);
+    await saveScreenshot(page, "dashboard-loading");
+    release();
+    await expect(page.getByText("Total Products")).toBeVisible();
+    await expect(loading).toHaveCount(0);
+    await expect(page.getByRole("heading", { name: "Dashboard", level: 2 })).toBeVisible();
+  });
+
   test("View All links open Orders and Messages", async ({ adminPage: page }) => {
     await page.goto("/");
     await page.getByTestId("recent-orders").getByRole("link", { name: "View All" }).click();

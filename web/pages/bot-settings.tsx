@@ -17,7 +17,9 @@ import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, For
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
+import { LoadingRows } from "@/components/loading-rows";
 import { toast } from "@/hooks/use-toast";
+import { useUnsavedChanges } from "@/lib/unsaved-changes";
 import { ApiError, describeError } from "@/lib/api";
 import { useBotSettings, useCreateBotSettings, useUpdateBotSettings, useWebhookAddresses } from "@/lib/queries";
 import { paymentsWebhookUrl, telegramWebhookUrl, withReplitHost } from "@/lib/webhooks";
@@ -59,7 +61,7 @@ export default function BotSettingsPage() {
         <p className="text-muted-foreground">Configure your Telegram bot settings and preferences</p>
       </div>
       {settings.isLoading ? (
-        <p className="text-muted-foreground py-24 text-center">Loading settings...</p>
+        <LoadingRows label="Loading settings..." rows={6} />
       ) : settings.isError ? (
         <p role="alert" className="border-destructive/30 bg-destructive/5 text-destructive rounded-md border p-3 text-sm">
           The settings could not be loaded: {settings.error.message}
@@ -104,6 +106,8 @@ function SettingsForm({ settings }: { settings: BotSettings | null }) {
     resolver: zodResolver(BotSettingsInputSchema),
     defaultValues: toFormValues(settings),
   });
+  // Leaving with changes not saved asks first (issue 22, item 3).
+  useUnsavedChanges(form.formState.isDirty);
   const createSettings = useCreateBotSettings();
   const updateSettings = useUpdateBotSettings();
   const saving = createSettings.isPending || updateSettings.isPending;
@@ -122,6 +126,8 @@ function SettingsForm({ settings }: { settings: BotSettings | null }) {
     const secrets = secretsOf(answer);
     setSavedSecrets(secrets);
     for (const name of SECRET_SETTINGS_FIELDS) form.resetField(name, { defaultValue: secrets[name] });
+    // What was saved is the form's new starting point: nothing unsaved is left to warn about.
+    form.reset(form.getValues());
     const warning = answer.tokenCheck?.warning ?? null;
     setTokenWarning(warning);
     toast({ title, ...(warning ? { description: warning } : {}) });

@@ -18,6 +18,7 @@ import { OrderStatusBadge } from "@/components/orders/order-bits";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { LoadingRows } from "@/components/loading-rows";
 import {
   DASHBOARD_RECENT_COUNT as RECENT_COUNT,
   useDashboardStats,
@@ -41,10 +42,6 @@ export default function DashboardPage() {
   const messages = useRecentCustomerMessages();
   const setup = useSetupChecklist();
 
-  if (stats.isLoading) {
-    return <p className="text-muted-foreground py-24 text-center">Loading dashboard...</p>;
-  }
-
   const s = stats.data;
   const readyToDispatch = s?.processingOrders ?? 0;
   const unread = s?.unreadMessages ?? 0;
@@ -58,6 +55,11 @@ export default function DashboardPage() {
         <p className="text-muted-foreground">An overview of your shop: orders, revenue and customer messages.</p>
       </div>
 
+      {stats.isLoading ? (
+        // The heading stays while the figures load (issue 22, item 12).
+        <LoadingRows label="Loading dashboard..." rows={5} className="bg-card rounded-xl border" />
+      ) : (
+        <>
       {stats.isError && (
         <p role="alert" className="border-destructive/30 bg-destructive/5 text-destructive rounded-md border p-3 text-sm">
           The dashboard figures could not be loaded: {stats.error.message}
@@ -162,6 +164,8 @@ export default function DashboardPage() {
       </div>
 
       <PaymentMethodsCard setup={setup.data} />
+        </>
+      )}
     </div>
   );
 }

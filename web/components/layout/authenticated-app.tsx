@@ -1,11 +1,12 @@
 import { lazy, Suspense, useEffect } from "react";
 import { Route, Switch, useLocation } from "wouter";
-import { Spinner } from "@/components/spinner";
+import { LoadingRows } from "@/components/loading-rows";
 import { TooltipProvider } from "@/components/ui/tooltip";
 import { useArrivalAlerts } from "@/hooks/use-arrival-alerts";
 import { useLiveUpdates } from "@/hooks/use-live-updates";
 import { titleWithUnseen, useUnseenArrivals } from "@/lib/arrivals";
 import { documentTitle } from "./nav";
+import { SignInAgainDialog } from "./sign-in-again-dialog";
 import { SidebarNav } from "./sidebar";
 import { TopBar } from "./top-bar";
 
@@ -56,7 +57,7 @@ export default function AuthenticatedApp() {
         <div className="flex min-h-screen flex-col lg:pl-64">
           <TopBar />
           <main id="main" tabIndex={-1} className="flex-1 p-4 outline-none sm:p-6">
-            <Suspense fallback={<Spinner className="py-24" />}>
+            <Suspense fallback={<LoadingRows label="Loading..." />}>
               <Switch>
                 <Route path="/" component={DashboardPage} />
                 <Route path="/bot-settings" component={BotSettingsPage} />
@@ -76,6 +77,7 @@ export default function AuthenticatedApp() {
           </main>
         </div>
       </div>
+      <SignInAgainDialog />
     </TooltipProvider>
   );
 }
