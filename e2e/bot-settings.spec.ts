@@ -72,12 +72,23 @@ test.describe("bot settings", () => {
     // Secrets are answered masked: eight bullets and the last 4 characters.
     expect(created).toMatchObject({ ...SETTINGS, botToken: "••••••••oken", acceptedCurrencies: ["BTC", "LTC"], nowpaymentsApiKey: null });
 
+    // No gateway keys saved: the coins say customers cannot pay yet (issue 22, item 8).
+    const setupNeeded = page.getByTestId("payments-setup-needed");
+    await expect(setupNeeded).toContainText("Setup needed: customers cannot pay until the payment gateway has its API key and IPN secret.");
+    await expect(setupNeeded.getByRole("link", { name: "Set up payments" })).toHaveAttribute("href", "#payment-gateway");
+
     await page.getByLabel("Bot Name").fill("Renamed Bot");
     await page.getByLabel("API Key").fill("NP-KEY-0001-wxyz");
     await page.getByRole("button", { name: "Save Settings" }).click();
     await expectToast(page, "Settings updated successfully!");
     const updated = await storedSettings(api);
     expect(updated).toMatchObject({ id: created!.id, botName: "Renamed Bot", nowpaymentsApiKey: "••••••••wxyz" });
+    // The key alone is not enough: without the IPN secret no payment can be confirmed.
+    await expect(setupNeeded).toBeVisible();
+    await page.getByLabel("IPN Secret Key").fill("ipn-secret-0001");
+    await page.getByRole("button", { name: "Save Settings" }).click();
+    await expectToast(page, "Settings updated successfully!");
+    await expect(setupNeeded).toHaveCount(0);
 
     // A reload shows what was stored.
     await page.reload();

@@ -82,6 +82,8 @@ const MESSAGE_LISTS = [
   queryKeys.dashboardStats,
 ] as const;
 const PRODUCT_LISTS = [queryKeys.products, queryKeys.dashboardStats] as const;
+// A save may set the token and the gateway's keys: the setup checklist's steps and "Setup needed" follow.
+const BOT_SETTINGS_LISTS = [queryKeys.botSettings, queryKeys.setupChecklist] as const;
 
 // --- Auth ---
 
@@ -361,13 +363,13 @@ export function useBotSettings() {
 }
 
 export function useCreateBotSettings() {
-  return useWrite((data: BotSettingsInput) => apiRequest<BotSettings>("POST", "/api/bot-settings", data), [queryKeys.botSettings]);
+  return useWrite((data: BotSettingsInput) => apiRequest<BotSettings>("POST", "/api/bot-settings", data), BOT_SETTINGS_LISTS);
 }
 
 export function useUpdateBotSettings() {
   return useWrite(
     ({ id, data }: { id: string; data: BotSettingsInput }) => apiRequest<BotSettings>("PUT", `/api/bot-settings/${id}`, data),
-    [queryKeys.botSettings],
+    BOT_SETTINGS_LISTS,
   );
 }
 

@@ -21,7 +21,7 @@ import { LoadingRows } from "@/components/loading-rows";
 import { toast } from "@/hooks/use-toast";
 import { useUnsavedChanges } from "@/lib/unsaved-changes";
 import { ApiError, describeError } from "@/lib/api";
-import { useBotSettings, useCreateBotSettings, useUpdateBotSettings, useWebhookAddresses } from "@/lib/queries";
+import { useBotSettings, useCreateBotSettings, useSetupChecklist, useUpdateBotSettings, useWebhookAddresses } from "@/lib/queries";
 import { paymentsWebhookUrl, telegramWebhookUrl, withReplitHost } from "@/lib/webhooks";
 
 type FormInput = z.input<typeof BotSettingsInputSchema>;
@@ -98,6 +98,26 @@ function secretsOf(settings: BotSettings | null) {
     nowpaymentsApiKey: settings?.nowpaymentsApiKey ?? "",
     nowpaymentsIpnSecret: settings?.nowpaymentsIpnSecret ?? "",
   };
+}
+
+/**
+ * Under the coins (issue 22, item 8): ticking them does not let customers pay until the gateway has
+ * its keys, as the server sees the saved settings (GET /api/dashboard/setup). Nothing while it loads.
+ */
+function PaymentsSetupNeeded() {
+  const setup = useSetupChecklist();
+  if (!setup.data || setup.data.paymentGatewayConfigured) return null;
+  return (
+    <p data-testid="payments-setup-needed" role="status" className="flex gap-2 rounded-md border border-amber-200 bg-amber-50 p-2 text-sm text-amber-900 dark:border-amber-900 dark:bg-amber-950/40 dark:text-amber-200">
+      <AlertTriangle className="mt-0.5 size-4 shrink-0" />
+      <span>
+        Setup needed: customers cannot pay until the payment gateway has its API key and IPN secret.{" "}
+        <a href="#payment-gateway" className="font-medium underline underline-offset-2">
+          Set up payments
+        </a>
+      </span>
+    </p>
+  );
 }
 
 /** docs/product.md §4: with a stored record (it has an id) saving updates it, otherwise it creates one. */
@@ -223,6 +243,7 @@ function SettingsForm({ settings }: { settings: BotSettings | null }) {
                       })}
                     </div>
                     <FormMessage />
+                    <PaymentsSetupNeeded />
                   </FormItem>
                 )}
               />
