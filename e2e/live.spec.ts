@@ -264,6 +264,13 @@ test.describe("live updates", () => {
     await expectToast(page, "New order", "£3.50 · @bob");
     await expect(page).toHaveTitle("Orders · Shop Admin");
     expect((await notifications()).asked).toBe(1);
+
+    // A long message (up to 4096 characters) shows its start only, in the toast and the notification.
+    await seed.message({ telegramUserId: "8305", telegramUsername: "long_talker", message: `${"word ".repeat(80)}THE END` });
+    const longToast = await expectToast(page, "New message from @long_talker", "word word…");
+    await expect(longToast).not.toContainText("THE END");
+    await expect(page).toHaveTitle("(1) Orders · Shop Admin");
+    await expect.poll(async () => (await notifications()).shown.at(-1)).toMatch(/^New message from @long_talker \| (word ){27}word…$/);
   });
 
   test("without the event stream the app works as before", async ({ adminPage: page, seed }) => {
