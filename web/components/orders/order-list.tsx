@@ -106,7 +106,9 @@ export function OrderTable({ orders, selectedIds, onSelect, onSelectAll, ...acti
                 </div>
               </div>
             </TableCell>
-            <TableCell wrap>{customerLabel(order)}</TableCell>
+            <TableCell wrap>
+              <div className="max-w-64">{customerLabel(order)}</div>
+            </TableCell>
             <TableCell>
               <p className="font-medium">{formatGBP(order.totalAmount)}</p>
               {hasPostage(order) && <p className="text-muted-foreground text-xs">Inc. shipping</p>}

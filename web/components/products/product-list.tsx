@@ -85,7 +85,10 @@ export function ProductTable({ products, categoryName, onEdit, onDelete }: RowPr
                 </div>
               </div>
             </TableCell>
-            <TableCell wrap>{categoryName(product.categoryId)}</TableCell>
+            <TableCell wrap>
+              {/* At most a column's share: the product's own name gets the room. */}
+              <div className="max-w-48">{categoryName(product.categoryId)}</div>
+            </TableCell>
             <TableCell>
               <p className="font-medium">{formatGBP(product.price)}</p>
               <BulkTiers product={product} />
