@@ -69,14 +69,31 @@ const TEXT_CELL = "min-w-32 whitespace-normal [overflow-wrap:anywhere]";
 
 /**
  * Long free text (a broadcast, a description) shown as its first lines in a list; hovering it or
- * reaching it with Tab shows it whole, in place: a title alone never reaches the keyboard.
+ * reaching it with Tab shows it whole, in place: a title alone never reaches the keyboard. Only a
+ * text that is cut is a tab stop: a short one has nothing more to show.
  */
 function ClampedText({ text, lines = 2, className }: { text: string; lines?: 1 | 2 | 3; className?: string }) {
+  const ref = React.useRef<HTMLSpanElement>(null);
+  const [cut, setCut] = React.useState(false);
+  React.useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const measure = () => {
+      // Opened by the pointer or the keyboard, it shows all: whether it was cut is known from before.
+      if (element.matches(":hover, :focus-visible")) return;
+      setCut(element.scrollHeight > element.clientHeight + 1);
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [text, lines]);
   return (
     <span
+      ref={ref}
       data-slot="clamped-text"
-      tabIndex={0}
-      title={text}
+      tabIndex={cut ? 0 : undefined}
+      title={cut ? text : undefined}
       className={cn(
         "focus-visible:ring-ring/50 block rounded-sm [overflow-wrap:anywhere] whitespace-normal outline-none hover:line-clamp-none focus-visible:line-clamp-none focus-visible:ring-2",
         CLAMP[lines],
