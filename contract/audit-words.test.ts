@@ -18,6 +18,7 @@ describe("readableAuditSummary", () => {
   it.each([
     ['name: "Sencha", price: "4.99"', 'Name "Sencha", price £4.99'],
     ["isActive: false", "Status inactive"],
+    ["underpaymentTolerancePercent: 1.5", "Underpayment tolerance 1.5%"],
     [
       'botName: "Renamed", botToken: [hidden], nowpaymentsIpnSecret: [hidden], acceptedCurrencies: ["BTC","LTC"]',
       'Bot name "Renamed", bot token changed, IPN secret key changed, accepted cryptocurrencies BTC, LTC',

@@ -65,6 +65,7 @@ function legacyValueWords(key: string, raw: string): string {
     return `£${Number(value).toFixed(2)}`;
   }
   if (key === "isActive" && typeof value === "boolean") return value ? "active" : "inactive";
+  if (/Percent$/.test(key) && typeof value === "number") return `${value}%`;
   if (typeof value === "boolean") return value ? "yes" : "no";
   if (Array.isArray(value)) {
     if (value.every((item) => typeof item === "string" || typeof item === "number")) return value.join(", ");

@@ -26,6 +26,7 @@ const FIELD_LABELS: Record<string, string> = {
   nowpaymentsApiKey: "NOWPayments API key",
   nowpaymentsIpnSecret: "IPN secret key",
   webhookUrl: "Webhook URL",
+  underpaymentTolerancePercent: "Underpayment tolerance",
   q: "Search",
   limit: "Page size",
   cursor: "Page",

@@ -112,7 +112,7 @@ test.describe("export and activity", () => {
       'Category "Loose leaf tea": name "Loose leaf" → "Loose leaf tea"',
     );
     const settings = rows.filter({ hasText: "Bot settings created" }).getByTestId("activity-summary");
-    await expect(settings).toHaveText('Bot name "Activity Shop", bot token changed, accepted cryptocurrencies BTC, welcome message "Welcome", FAQ content "FAQ"');
+    await expect(settings).toHaveText('Bot name "Activity Shop", bot token changed, accepted cryptocurrencies BTC, welcome message "Welcome", FAQ content "FAQ", underpayment tolerance 1%');
     await expect(page.getByText("activity-secret-token")).toHaveCount(0);
     // Sign-ins stay out of the way until asked for.
     await expect(rows.filter({ hasText: /Failed login|Logged in/ })).toHaveCount(0);
