@@ -27,6 +27,9 @@ export default defineConfig({
   use: {
     browserName: "chromium",
     viewport: { width: 1440, height: 900 },
+    // The shop's owner is in the UK (GBP, Europe/London): dates read day first (issue 22, item 12;
+    // e2e/layout.spec.ts also runs en-US). Without it Chromium takes the machine's locale.
+    locale: "en-GB",
     trace: { mode: "retain-on-failure", screenshots: false },
     screenshot: "only-on-failure",
     launchOptions: {

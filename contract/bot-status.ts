@@ -12,6 +12,12 @@ export type BotState = (typeof BOT_STATES)[number];
 /** The sentence a token Telegram refuses (getMe 401/404) gets, on the Bot Token field. */
 export const TOKEN_REFUSED_MESSAGE = "Telegram did not accept this token";
 
+/**
+ * Why the bot is stopped before a token is saved. It says nothing of where to add it: the card
+ * showing it says that, as it knows where it is (on Bot Settings the field is right above).
+ */
+export const NO_BOT_TOKEN_REASON = "No bot token is configured.";
+
 /** Telegram's own view of the bot's webhook (getWebhookInfo). */
 export const BotWebhookInfoSchema = z.object({
   /** The URL Telegram delivers updates to; "" when no webhook is set (long polling). */

@@ -55,6 +55,48 @@ export const BroadcastInputSchema = z
   });
 export type BroadcastInput = z.input<typeof BroadcastInputSchema>;
 
+/** POST /api/broadcasts/reach: the audience to count, as a broadcast names it. */
+export const BroadcastReachInputSchema = z.object({ audience: BroadcastAudienceSchema });
+export type BroadcastReachInput = z.input<typeof BroadcastReachInputSchema>;
+
+/**
+ * How many customers a broadcast to an audience would reach now (issue 22, item 2): the audience,
+ * less those the queue skips, by the queue's own rule. reach + the skipped counts = audience.
+ */
+export const BroadcastReachSchema = z
+  .object({
+    /** Everyone the audience names. */
+    audience: z.int(),
+    /** Those it would be sent to. */
+    reach: z.int(),
+    skipped: z.object({
+      /** Sent /stop. */
+      optedOut: z.int(),
+      /** Blocked the bot (an earlier message got Telegram's 403). */
+      unreachable: z.int(),
+      /** Blocked by the owner. */
+      blocked: z.int(),
+    }),
+  })
+  .meta({ id: "BroadcastReach" });
+export type BroadcastReach = z.infer<typeof BroadcastReachSchema>;
+
+/**
+ * POST /api/broadcasts/test: the message (text and optional image, by the same rules as a broadcast)
+ * sent only to the owner's linked chat, to see it as customers will.
+ */
+export const BroadcastTestInputSchema = z
+  .object({ text: BroadcastInputSchema.shape.text, imageUrl: BroadcastInputSchema.shape.imageUrl })
+  .superRefine((input, ctx) => {
+    if (input.imageUrl && input.text.length > BROADCAST_CAPTION_MAX) {
+      ctx.addIssue({ code: "custom", message: `With an image the message must be at most ${BROADCAST_CAPTION_MAX} characters`, path: ["text"] });
+    }
+  });
+export type BroadcastTestInput = z.input<typeof BroadcastTestInputSchema>;
+
+/** The test went out; `sentTo` names the owner's chat (as Bot Settings shows it). */
+export const BroadcastTestSentSchema = z.object({ sentTo: z.string() }).meta({ id: "BroadcastTestSent" });
+
 export const BroadcastCreatedSchema = z.object({ id: z.guid() }).meta({ id: "BroadcastCreated" });
 
 export const BROADCAST_STATUSES = ["queued", "sending", "done"] as const;

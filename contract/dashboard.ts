@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CurrencySchema } from "./common";
 import { IdSchema, MoneyTextSchema } from "./fields";
 import { ORDER_STATUSES } from "./orders";
 
@@ -62,3 +63,23 @@ export const RevenueReportSchema = z
   })
   .meta({ id: "RevenueReport" });
 export type RevenueReport = z.infer<typeof RevenueReportSchema>;
+
+// --- The setup checklist of a new shop (issue 22, item 8) ---
+
+/** The steps a new shop goes through before its first real order, in the order they are shown. */
+export const SETUP_STEPS = ["bot-token", "payment-gateway", "category", "product", "postage", "test-order"] as const;
+export type SetupStepId = (typeof SETUP_STEPS)[number];
+
+/** GET /api/dashboard/setup: what the Dashboard's checklist and Payment Methods card show. */
+export const SetupChecklistSchema = z
+  .object({
+    steps: z.array(z.object({ id: z.enum(SETUP_STEPS), done: z.boolean() })).meta({ description: "Every step, in SETUP_STEPS order" }),
+    /** Every step is done: the Dashboard shows no checklist. */
+    complete: z.boolean(),
+    /** The payment gateway has its API key and IPN secret: customers can pay. */
+    paymentGatewayConfigured: z.boolean(),
+    /** The coins Bot Settings accept (all three before the settings are first saved, as the form's default). */
+    acceptedCurrencies: z.array(CurrencySchema),
+  })
+  .meta({ id: "SetupChecklist" });
+export type SetupChecklist = z.infer<typeof SetupChecklistSchema>;

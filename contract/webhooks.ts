@@ -18,3 +18,17 @@ export const PaymentWebhookAnswerSchema = z
 export const TelegramWebhookAnswerSchema = z
   .object({ ok: z.literal(true), replies: z.array(z.looseObject({ method: z.string() })).optional() })
   .meta({ id: "TelegramWebhookAnswer" });
+
+/**
+ * GET /api/webhook-addresses: where Telegram and NOWPayments must call this shop, built from the
+ * server's PUBLIC_URL (the addresses it registers and hands the gateway), or null without
+ * PUBLIC_URL (the dashboard then shows its own origin's, saying so).
+ */
+export const WebhookAddressesSchema = z
+  .object({
+    publicUrl: z.string().nullable(),
+    telegramWebhookUrl: z.string().nullable(),
+    paymentsWebhookUrl: z.string().nullable(),
+  })
+  .meta({ id: "WebhookAddresses" });
+export type WebhookAddresses = z.infer<typeof WebhookAddressesSchema>;

@@ -73,6 +73,15 @@ test.describe("bot health, long polling", () => {
     await telegram.close();
   });
 
+  test("before a token is saved, the card on Bot Settings points at the field above, not at Bot Settings", async ({ page }) => {
+    const login = await page.request.post(`${server!.baseUrl}/api/auth/login`, { data: { password: PASSWORD } });
+    expect(login.ok()).toBe(true);
+    await page.goto(`${server!.baseUrl}/bot-settings`);
+    const problem = page.getByTestId("bot-status").getByTestId("bot-status-problem");
+    await expect(problem).toHaveText("No bot token is configured. Enter it in Bot Token above, then Save Settings.");
+    await expect(problem.getByRole("link")).toHaveCount(0);
+  });
+
   test("the badge is green while the bot runs, shows the error during a Telegram outage, and is green again after", async ({ page }) => {
     await loginAndSaveSettings(page, server!);
     await page.goto(`${server!.baseUrl}/bot-preview`);
@@ -129,6 +138,10 @@ test.describe("bot health, webhook (PUBLIC_URL https)", () => {
     const card = page.getByTestId("bot-status");
     await expectBadge(page, "Running");
     await expect(card).toContainText(WEBHOOK_URL);
+    // The addresses shown for copying are the server's (PUBLIC_URL), not this page's 127.0.0.1 origin (issue 22, item 8).
+    await expect(page.getByLabel("Webhook URL", { exact: true })).toHaveValue(WEBHOOK_URL);
+    await expect(page.getByTestId("webhook-url-source")).toHaveText("From the server's PUBLIC_URL: the address it registers with Telegram.");
+    await expect(page.getByLabel("Payment Webhook URL (IPN callback)")).toHaveValue("https://shop.example/api/payments/webhook");
 
     telegram.webhookInfo(TOKEN).url = "https://old-host.example/hook";
     await expectBadge(page, "Error");

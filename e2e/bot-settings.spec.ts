@@ -138,6 +138,8 @@ test.describe("bot settings", () => {
     await page.goto("/bot-settings");
     const telegramUrl = page.getByLabel("Webhook URL", { exact: true });
     await expect(telegramUrl).toHaveValue(`${baseURL}/api/telegram/webhook`);
+    // This server has no PUBLIC_URL: the page's own origin, and it says so (e2e/bot-health.spec.ts shows PUBLIC_URL's).
+    await expect(page.getByTestId("webhook-url-source")).toHaveText("PUBLIC_URL is not set: this is this page's own address.");
 
     const webhookCard = page.locator('[data-slot="card"]').filter({ hasText: "Telegram Bot Webhook" });
     await webhookCard.getByRole("button", { name: "Copy" }).click();

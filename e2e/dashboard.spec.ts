@@ -1,5 +1,5 @@
 import type { Product } from "../contract";
-import { expect, PHONE, saveScreenshot, test, type Api, type Seed } from "./support/fixtures";
+import { DESKTOP, expect, PHONE, saveScreenshot, test, type Api, type Seed } from "./support/fixtures";
 
 /** Milliseconds since midnight in the shop's time zone (the server's default TZ, Europe/London). */
 function msSinceShopMidnight(at: Date): number {
@@ -67,8 +67,79 @@ test.describe("dashboard", () => {
 
     const methods = page.getByTestId("payment-methods");
     for (const name of ["Bitcoin (BTC)", "Litecoin (LTC)", "Monero (XMR)"]) await expect(methods).toContainText(name);
-    await expect(methods.getByText("Active", { exact: true })).toHaveCount(3);
+    // No gateway keys yet: no coin claims to be Active (issue 22, item 8).
+    await expect(methods.getByRole("link", { name: "Setup needed" })).toHaveCount(3);
+    await expect(methods.getByText("Active", { exact: true })).toHaveCount(0);
     await expect(methods).toContainText("NOWPayments");
+  });
+
+  test("an empty shop's setup checklist: every step to do, each done where its link leads, then gone", async ({ adminPage: page, api, seed }) => {
+    await page.goto("/");
+    const checklist = page.getByTestId("setup-checklist");
+    await expect(checklist).toContainText("Set up your shop");
+    await expect(page.getByTestId("setup-progress")).toHaveText("0 of 6 done");
+    const steps = checklist.getByRole("listitem");
+    await expect(steps).toHaveText([
+      /Connect your Telegram bot.*To do/,
+      /Set up payments.*To do/,
+      /Add a category.*To do/,
+      /Add a product.*To do/,
+      /Add a postage option.*To do/,
+      /Place a test order.*To do/,
+    ]);
+    const links = { "bot-token": "/bot-settings", "payment-gateway": "/bot-settings#payment-gateway", category: "/categories", product: "/products", postage: "/postage", "test-order": "/bot-preview" };
+    for (const [id, href] of Object.entries(links)) await expect(page.getByTestId(`setup-step-${id}`).getByRole("link")).toHaveAttribute("href", href);
+    await saveScreenshot(page, "dashboard-setup-desktop");
+    await page.setViewportSize(PHONE);
+    await saveScreenshot(page, "dashboard-setup-phone");
+    await page.emulateMedia({ colorScheme: "dark" });
+    await saveScreenshot(page, "dashboard-setup-phone-dark", { fullPage: false });
+    await page.emulateMedia({ colorScheme: "light" });
+    await page.setViewportSize(DESKTOP);
+
+    // The category step's link leads to Categories; a category added there turns the step done.
+    await page.getByTestId("setup-step-category").getByRole("link", { name: "Add a category" }).click();
+    await expect(page).toHaveURL(/\/categories$/);
+    await page.getByRole("button", { name: "Add Category" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByLabel("Category Name").fill("Tea");
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await expect(dialog).toBeHidden();
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Dashboard" }).click();
+    await expect(page.getByTestId("setup-step-category")).toHaveAttribute("data-done", "true");
+    await expect(page.getByTestId("setup-step-category").getByTestId("setup-step-state")).toHaveText("Done");
+    await expect(page.getByTestId("setup-step-category").getByRole("link")).toHaveCount(0);
+    await expect(page.getByTestId("setup-progress")).toHaveText("1 of 6 done");
+
+    // The payments link lands on Bot Settings' gateway card.
+    await page.getByTestId("setup-step-payment-gateway").getByRole("link", { name: "Set up payments" }).click();
+    await expect(page).toHaveURL(/\/bot-settings#payment-gateway$/);
+    await expect(page.locator("#payment-gateway")).toBeInViewport();
+
+    // The gateway's keys make the coins Bot Settings accept Active; the other one says it is not accepted.
+    await api.post("/api/bot-settings", {
+      botName: "Setup Bot",
+      botToken: "123456:SETUP-TOKEN",
+      acceptedCurrencies: ["BTC", "XMR"],
+      welcomeMessage: "Welcome!",
+      faqContent: "FAQ",
+      nowpaymentsApiKey: "setup-api-key",
+      nowpaymentsIpnSecret: "setup-ipn-secret",
+    });
+    await api.post("/api/products", { name: "Green tea", description: "Loose leaf", price: "4.00", stock: 3 });
+    await api.post("/api/postage-options", { name: "Royal Mail", price: "2.99", description: null, estimatedDays: 2, isActive: true });
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Dashboard" }).click();
+    await expect(page.getByTestId("setup-progress")).toHaveText("5 of 6 done");
+    const methods = page.getByTestId("payment-methods");
+    await expect(methods.getByTestId("payment-method-BTC")).toContainText("Active");
+    await expect(methods.getByTestId("payment-method-XMR")).toContainText("Active");
+    await expect(methods.getByTestId("payment-method-LTC").getByRole("link", { name: "Not accepted" })).toHaveAttribute("href", "/bot-settings");
+    await expect(methods.getByText("Setup needed")).toHaveCount(0);
+
+    // The last step: an order arrives (a customer's counts as well as the simulator's test order; its
+    // own test is server/http/routes/setup.test.ts), live, and the checklist goes once every step is done.
+    await seed.order({ status: "pending", totalAmount: "6.99" });
+    await expect(checklist).toHaveCount(0);
   });
 
   test("orders ready to dispatch: red banner and cards, recent orders and messages, revenue", async ({ adminPage: page, api, seed }) => {
@@ -137,6 +208,26 @@ test.describe("dashboard", () => {
     await banner.getByRole("link", { name: "View Orders" }).click();
     await expect(page).toHaveURL(/\/orders$/);
     await expect(page.getByTestId("page-title")).toHaveText("Orders");
+  });
+
+  test("a slow load keeps the heading and shows skeleton rows, not a page-wide spinner", async ({ adminPage: page }) => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/api/dashboard/stats", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto("/");
+    await expect(page.getByRole("heading", { name: "Dashboard", level: 2 })).toBeVisible();
+    const loading = page.getByTestId("loading-rows");
+    await expect(loading).toContainText("Loading dashboard...");
+    await expect(loading.getByTestId("skeleton-row")).toHaveCount(5);
+    await expect(page.getByRole("status", { name: "Loading" })).toHaveCount(0);
+    await saveScreenshot(page, "dashboard-loading");
+    release();
+    await expect(page.getByText("Total Products")).toBeVisible();
+    await expect(loading).toHaveCount(0);
+    await expect(page.getByRole("heading", { name: "Dashboard", level: 2 })).toBeVisible();
   });
 
   test("View All links open Orders and Messages", async ({ adminPage: page }) => {

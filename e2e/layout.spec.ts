@@ -275,3 +275,41 @@ test.describe("long and hostile names in every list", () => {
     expect(await description.evaluate((element) => element.scrollHeight <= element.clientHeight + 1)).toBe(true);
   });
 });
+
+// One date format everywhere (issue 22, item 12): every screen shows a date in the owner's locale
+// (the browser's), as its own date inputs do: day first in en-GB (the suite's locale,
+// playwright.config.ts), month first in en-US. 4 March 2026 is told apart from 3 April either way.
+const LOCALES = [
+  { locale: "en-GB", day: "04/03/2026", otherDay: "03/04/2026", time: "\\d{2}:\\d{2}" },
+  { locale: "en-US", day: "03/04/2026", otherDay: "04/03/2026", time: "\\d{2}:\\d{2} [AP]M" },
+];
+for (const { locale, day, otherDay, time } of LOCALES) {
+  test.describe(`dates in ${locale}`, () => {
+    test.use({ locale });
+
+    test(`every screen shows the same date the same way (${day})`, async ({ adminPage: page, seed }) => {
+      // Noon UTC: the same day in this machine's time zone whatever it is (within ±11 h).
+      const placed = "2026-03-04T12:00:00.000Z";
+      const customer = "97000001";
+      const order = await seed.order({ telegramUserId: customer, telegramUsername: "dana", status: "processing", paymentStatus: "finished", totalAmount: "10.00", createdAt: placed });
+      await seed.message({ telegramUserId: customer, telegramUsername: "dana", message: "Where is my parcel?", createdAt: placed });
+      expect(await page.evaluate(() => navigator.language)).toBe(locale);
+
+      await page.goto("/");
+      await expect(page.getByTestId("recent-orders")).toContainText(day);
+      await expect(page.getByTestId("recent-messages")).toContainText(day);
+      // Orders, customers, a customer, messages, packing slips: the same day, the same way.
+      for (const path of ["/orders", "/customers", `/customers/${customer}`, "/messages", `/orders/packing-slips?ids=${order.id}`]) {
+        await page.goto(path);
+        const screen = path.startsWith("/orders/packing-slips") ? page.locator("body") : page.getByRole("main");
+        await expect(screen, path).toContainText(day);
+        await expect(screen, path).not.toContainText(otherDay);
+      }
+      // Moments (Activity, Broadcasts, order timelines): that day format, then the time.
+      const today = new Intl.DateTimeFormat(locale, { day: "2-digit", month: "2-digit", year: "numeric" }).format(new Date());
+      // The only entry here is the sign-in, which Activity shows when asked (issue 22 item 7).
+      await page.goto("/activity?signins=shown");
+      await expect(page.getByRole("main")).toContainText(new RegExp(`${today.replaceAll("/", "\\/")}, ${time}`));
+    });
+  });
+}

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import type { Order } from "../contract";
 import { signIpn } from "../test-support/sign-ipn";
-import { expect, saveScreenshot, test, toasts, type Api, type Seed } from "./support/fixtures";
+import { expect, expectToast, saveScreenshot, test, toasts, type Api, type Seed } from "./support/fixtures";
 
 // Live updates (issue 13, item 1): with the Dashboard, Orders or Messages screen open, an order paid
 // through the payment gateway's notification (a signed IPN, as NOWPayments sends it) and a customer's
@@ -203,6 +203,67 @@ test.describe("live updates", () => {
     await expect(page.getByTestId("conversation").first()).toContainText("One more thing");
     await saveScreenshot(page, "live-messages-new-message");
     await expectNotReloaded(page);
+  });
+
+  test("a new message and a new order while the owner is on another screen: toasts, a count in the title until seen, notifications once allowed", async ({ adminPage: page, seed }) => {
+    // The browser's notifications, recorded; the permission is asked only by the owner's click.
+    await page.addInitScript(() => {
+      const record = { shown: [] as string[], asked: 0 };
+      (window as unknown as { notifications: typeof record }).notifications = record;
+      class RecordedNotification {
+        static permission = "default";
+        static requestPermission = async () => {
+          record.asked += 1;
+          RecordedNotification.permission = "granted";
+          return "granted";
+        };
+        constructor(title: string, options?: { body?: string }) {
+          record.shown.push(`${title} | ${options?.body ?? ""}`);
+        }
+      }
+      (window as unknown as { Notification: unknown }).Notification = RecordedNotification;
+      // The owner is in another window: a notification is what tells them.
+      document.hasFocus = () => false;
+    });
+    const notifications = () => page.evaluate(() => (window as unknown as { notifications: { shown: string[]; asked: number } }).notifications);
+    await seed.message({ telegramUserId: "8301", telegramUsername: "old_news", message: "Already here" });
+    const streamOpen = waitForLiveStream(page);
+    await page.goto("/products");
+    await streamOpen;
+    await expect(page).toHaveTitle("Products · Shop Admin");
+    const allow = page.getByRole("button", { name: "Allow notifications" });
+    await expect(allow).toBeVisible();
+    expect((await notifications()).asked).toBe(0);
+
+    // A message arrives: a toast and the count, no notification (not allowed yet).
+    await seed.message({ telegramUserId: "8302", telegramUsername: "night_owl", message: "Is the parcel on its way? <b>x</b>" });
+    await expectToast(page, "New message from @night_owl", "Is the parcel on its way? <b>x</b>");
+    await expect(page).toHaveTitle("(1) Products · Shop Admin");
+    await saveScreenshot(page, "live-new-message-toast", { fullPage: false });
+
+    // The owner allows notifications: the browser asks now, and the button goes.
+    await allow.click();
+    await expect(allow).toHaveCount(0);
+    expect((await notifications()).asked).toBe(1);
+
+    const order = await seed.order({ status: "pending", totalAmount: "9.99", telegramUserId: "8303", telegramUsername: "alice" });
+    const line = `Order #${order.id.slice(0, 8)} · £9.99 · @alice`;
+    await expectToast(page, "New order", line);
+    await expect(page).toHaveTitle("(2) Products · Shop Admin");
+    await expect.poll(async () => (await notifications()).shown).toEqual([`New order | ${line}`]);
+
+    // Seen where they are shown: the Messages screen clears the message, the Orders screen the order.
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await nav.getByRole("link", { name: /^Messages/ }).click();
+    await expect(page).toHaveTitle("(1) Messages · Shop Admin");
+    await nav.getByRole("link", { name: /^Orders/ }).click();
+    await expect(page).toHaveTitle("Orders · Shop Admin");
+
+    // On the screen that shows it, a new order is seen at once: the toast, no count.
+    await seed.order({ status: "pending", totalAmount: "3.50", telegramUserId: "8304", telegramUsername: "bob" });
+    await expectToast(page, "New order", "£3.50 · @bob");
+    await expect(page).toHaveTitle("Orders · Shop Admin");
+    expect((await notifications()).asked).toBe(1);
   });
 
   test("without the event stream the app works as before", async ({ adminPage: page, seed }) => {

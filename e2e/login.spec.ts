@@ -35,6 +35,25 @@ test.describe("login", () => {
     await expect(page.getByRole("button", { name: "Access Dashboard" })).toBeEnabled();
   });
 
+  test("a wrong password marks the field, with the reason shown under it and tied to it", async ({ page }) => {
+    await page.goto("/");
+    const password = page.getByLabel("Password");
+    await expect(password).not.toHaveAttribute("aria-invalid");
+    await password.fill("not the password");
+    await page.getByRole("button", { name: "Access Dashboard" }).click();
+    await expect(password).toHaveAttribute("aria-invalid", "true");
+    const reason = page.locator(`#${await password.getAttribute("aria-describedby")}`);
+    await expect(reason).toBeVisible();
+    await expect(reason).toHaveText("Invalid password");
+    // Screen readers read the reason with the field.
+    await expect(password).toHaveAccessibleDescription("Invalid password");
+    await saveScreenshot(page, "login-wrong-password");
+    // Typing again clears the mark.
+    await password.fill("another try");
+    await expect(password).not.toHaveAttribute("aria-invalid");
+    await expect(reason).toHaveCount(0);
+  });
+
   test("a network failure says so", async ({ page }) => {
     await page.goto("/");
     await page.route("**/api/auth/login", (route) => route.abort("internetdisconnected"));

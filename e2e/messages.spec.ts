@@ -1,6 +1,6 @@
 import type { CustomerMessage } from "../contract";
 import { createBotSettings, holdRequests, inBatches, urlParams, waitForListRequest } from "./fixtures/ui";
-import { expect, expectToast, PHONE, saveScreenshot, test } from "./support/fixtures";
+import { DESKTOP, expect, expectToast, PHONE, saveScreenshot, test } from "./support/fixtures";
 
 const MINUTES = 60 * 1000;
 const ago = (minutes: number) => new Date(Date.now() - minutes * MINUTES).toISOString();
@@ -155,6 +155,43 @@ test.describe("messages", () => {
     await expect(pager).toContainText("1–50 of 120 conversations");
     await expect(conversations.first()).toContainText("@shopper0");
     expect(urlParams(page)).toEqual({ user: "700105" });
+  });
+
+  test("beside a conversation, the customer's orders: status, total, a link to each; none for a customer without", async ({ adminPage: page, seed }) => {
+    const paid = await seed.order({ telegramUserId: "7001", telegramUsername: "carol", status: "processing", paymentStatus: "finished", totalAmount: "42.00", createdAt: ago(90) });
+    const waiting = await seed.order({ telegramUserId: "7001", telegramUsername: "carol", status: "pending", totalAmount: "5.25", createdAt: ago(30) });
+    await seed.order({ telegramUserId: "7999", telegramUsername: "someone_else", status: "dispatched", totalAmount: "99.00" });
+    await seed.message({ telegramUserId: "7001", telegramUsername: "carol", message: "Did my order ship?", createdAt: ago(10) });
+    await seed.message({ telegramUserId: "7002", telegramUsername: "dan", message: "Just browsing", createdAt: ago(5) });
+    await page.setViewportSize(DESKTOP);
+    await page.goto("/messages?user=7001");
+    const context = page.getByTestId("customer-context");
+    await expect(context.getByTestId("customer-context-summary")).toHaveText("2 orders · £42.00 spent");
+    const orders = context.getByTestId("context-order");
+    // Newest first, each with its status and total; someone else's order is not here.
+    await expect(orders).toHaveCount(2);
+    await expect(orders.nth(0)).toContainText(`#${waiting.id.slice(0, 8)}`);
+    await expect(orders.nth(0)).toContainText("£5.25");
+    await expect(orders.nth(0)).toContainText("Pending");
+    await expect(orders.nth(1)).toContainText("£42.00");
+    await expect(orders.nth(1)).toContainText("Processing");
+    await expect(context).not.toContainText("£99.00");
+    await saveScreenshot(page, "messages-customer-context-desktop");
+
+    await page.getByTestId("conversation").filter({ hasText: "@dan" }).click();
+    await expect(context).toContainText("No orders yet");
+    await expect(context.getByTestId("customer-context-summary")).toHaveText("0 orders · £0.00 spent");
+
+    await page.setViewportSize(PHONE);
+    await page.getByRole("button", { name: "Back to conversations" }).click();
+    await page.getByTestId("conversation").filter({ hasText: "@carol" }).click();
+    await expect(orders).toHaveCount(2);
+    await saveScreenshot(page, "messages-customer-context-phone");
+    await orders.nth(1).getByRole("link").click();
+    await expect(page).toHaveURL(new RegExp(`/orders\\?q=${paid.id}$`));
+    // On a phone the Orders screen lists cards: just this order's.
+    await expect(page.getByTestId("order-card")).toHaveCount(1);
+    await expect(page.getByTestId("order-card")).toContainText(paid.id.slice(0, 8));
   });
 
   test("phone size: the list, then the thread with a way back; screenshots", async ({ adminPage: page, seed }) => {

@@ -304,6 +304,8 @@ test.describe("products", () => {
     await dialog.getByRole("button", { name: "Add Tier" }).click();
     await dialog.getByLabel("Min Quantity").fill("1");
     await dialog.getByRole("button", { name: "Create Product" }).click();
+    // The new product's default price is £0.00: saved as free, on purpose.
+    await page.getByRole("alertdialog", { name: "Save as free?" }).getByRole("button", { name: "Save as free" }).click();
     const toast = await expectToast(page, "Failed to create product", "min quantity must be at least 2");
     await expect(toast).toHaveAttribute("data-variant", "destructive");
     await expect(dialog).toBeVisible();
@@ -529,5 +531,117 @@ test.describe("products", () => {
     await expectToast(page, "Product updated successfully!");
     await expect(dialog).toBeHidden();
     expect(await stored()).toMatchObject({ name: "Coffee beans (dark)", stock: 20 });
+  });
+
+  test("a save after the session ended signs in over the open dialog, then saves the edits once", async ({ adminPage: page, api }) => {
+    const product = await api.post<Product>("/api/products", { name: "Desk Lamp", description: "Warm light", price: "12.50", stock: 4, categoryId: null, imageUrl: null, bulkPricing: null, isActive: true });
+    await page.goto("/products");
+    await page.getByRole("button", { name: "Edit Desk Lamp" }).first().click();
+    const dialog = page.getByRole("dialog", { name: "Edit Product" });
+    await dialog.getByLabel("Product Name").fill("Desk Lamp Pro");
+    await dialog.getByLabel("Description").fill("Warm light, now dimmable");
+    await dialog.getByLabel("Price (£)").fill("19.99");
+
+    // The session ends under the open dialog (the cookie is gone, as after an expiry).
+    await page.context().clearCookies();
+    const saves: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "PUT" && request.url().endsWith(`/api/products/${product.id}`)) saves.push(request.url());
+    });
+    await dialog.getByRole("button", { name: "Update Product" }).click();
+
+    const signIn = page.getByRole("alertdialog", { name: "Sign in to save" });
+    await expect(signIn).toBeVisible();
+    // Not the login page: the dialog and what was typed are still there, under the sign-in.
+    await expect(page.getByRole("button", { name: "Access Dashboard" })).toHaveCount(0);
+    // (Under a modal, the product dialog is hidden from the accessibility tree: found by its slot.)
+    const underneath = page.locator('[data-slot="dialog-content"]');
+    await expect(underneath.getByLabel("Product Name")).toHaveValue("Desk Lamp Pro");
+    await expect(underneath.getByLabel("Price (£)")).toHaveValue("19.99");
+    await saveScreenshot(page, "products-sign-in-again");
+    // The rest on a phone, in dark mode.
+    await page.setViewportSize(PHONE);
+    await page.emulateMedia({ colorScheme: "dark" });
+    await saveScreenshot(page, "products-sign-in-again-phone-dark", { fullPage: false });
+
+    // A wrong password is marked on the field, and nothing is saved yet.
+    await signIn.getByLabel("Password").fill("not the password");
+    await signIn.getByRole("button", { name: "Sign in and save" }).click();
+    const password = signIn.getByLabel("Password");
+    await expect(password).toHaveAttribute("aria-invalid", "true");
+    await expect(page.locator(`#${await password.getAttribute("aria-describedby")}`)).toHaveText("Invalid password");
+    await password.fill("e2e admin password");
+    await signIn.getByRole("button", { name: "Sign in and save" }).click();
+
+    await expectToast(page, "Product updated successfully!");
+    await expect(signIn).toBeHidden();
+    await expect(dialog).toBeHidden();
+    const saved = (await api.get<Product[]>("/api/products")).find((p) => p.id === product.id)!;
+    expect({ name: saved.name, description: saved.description, price: saved.price }).toEqual({ name: "Desk Lamp Pro", description: "Warm light, now dimmable", price: "19.99" });
+    // Sent twice in all: the refused one, and the one retry after signing in.
+    expect(saves).toHaveLength(2);
+    await expect(page.getByRole("button", { name: "Edit Desk Lamp Pro" }).first()).toBeVisible();
+  });
+
+  test("a dialog with unsaved edits asks before the page is left, by Back or by closing the tab", async ({ adminPage: page, api }) => {
+    await api.post("/api/products", { name: "Teapot", description: "Cast iron", price: "30.00", stock: 2, categoryId: null, imageUrl: null, bulkPricing: null, isActive: true });
+    await page.goto("/");
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Products" }).click();
+    await page.getByRole("button", { name: "Edit Teapot" }).first().click();
+    const dialog = page.getByRole("dialog", { name: "Edit Product" });
+    await dialog.getByLabel("Product Name").fill("Teapot, large");
+
+    // Back: asked; staying keeps the screen, the dialog and the edit.
+    const asked = answerNextConfirm(page, "You have unsaved changes. Leave this page without saving them?", false);
+    await page.goBack();
+    await asked;
+    await expect(page).toHaveURL(/\/products$/);
+    await expect(dialog.getByLabel("Product Name")).toHaveValue("Teapot, large");
+
+    // Closing the tab (or reloading): the browser's own "Leave site?" prompt.
+    const beforeUnload = new Promise<string>((resolve) => page.once("dialog", (prompt) => void prompt.dismiss().then(() => resolve(prompt.type()))));
+    await page.close({ runBeforeUnload: true });
+    expect(await beforeUnload).toBe("beforeunload");
+    expect(page.isClosed()).toBe(false);
+    await expect(dialog.getByLabel("Product Name")).toHaveValue("Teapot, large");
+
+    // Nothing typed: Back just goes back.
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await page.goBack();
+    await expect(page).toHaveURL(/\/$/);
+  });
+
+  test("a product saved at £0.00 asks 'Save as free?'; cancel keeps the dialog, confirm saves it", async ({ adminPage: page, api }) => {
+    await page.goto("/products");
+    await page.getByRole("button", { name: "Add Product" }).click();
+    const dialog = page.getByRole("dialog", { name: "Add New Product" });
+    await dialog.getByLabel("Product Name").fill("Sample Sachet");
+    await dialog.getByLabel("Price (£)").fill("0.00");
+    await dialog.getByRole("button", { name: "Create Product" }).click();
+
+    const ask = page.getByRole("alertdialog", { name: "Save as free?" });
+    await expect(ask).toContainText("The price is £0.00: customers will be able to order Sample Sachet without paying.");
+    await saveScreenshot(page, "products-save-as-free");
+    await page.setViewportSize(PHONE);
+    await page.emulateMedia({ colorScheme: "dark" });
+    await saveScreenshot(page, "products-save-as-free-phone-dark", { fullPage: false });
+    await ask.getByRole("button", { name: "Cancel" }).click();
+    await expect(ask).toBeHidden();
+    // Nothing saved; the dialog and what was typed stay, to set a price.
+    await expect(dialog.getByLabel("Product Name")).toHaveValue("Sample Sachet");
+    expect(await api.get<Product[]>("/api/products")).toEqual([]);
+
+    await dialog.getByRole("button", { name: "Create Product" }).click();
+    await ask.getByRole("button", { name: "Save as free" }).click();
+    await expectToast(page, "Product created successfully!");
+    await expect(dialog).toBeHidden();
+    expect((await api.get<Product[]>("/api/products")).map((p) => [p.name, p.price])).toEqual([["Sample Sachet", "0.00"]]);
+
+    // A real price is saved without asking.
+    await page.getByRole("button", { name: "Edit Sample Sachet" }).first().click();
+    await page.getByRole("dialog", { name: "Edit Product" }).getByLabel("Price (£)").fill("0.50");
+    await page.getByRole("dialog", { name: "Edit Product" }).getByRole("button", { name: "Update Product" }).click();
+    await expectToast(page, "Product updated successfully!");
+    await expect(ask).toHaveCount(0);
   });
 });

@@ -97,6 +97,8 @@ const SUMMARIES: Record<string, string> = {
   "POST /api/customers/{telegramUserId}/block": "Block a customer: the bot answers them only with a polite refusal (again: no change)",
   "POST /api/customers/{telegramUserId}/unblock": "Unblock a customer (again: no change)",
   "POST /api/broadcasts": "Queue a message to an audience of customers (202 with its id); sent in the background within Telegram's limits",
+  "POST /api/broadcasts/reach": "How many customers a broadcast to an audience would reach now (opted-out and blocked customers left out, as the queue does)",
+  "POST /api/broadcasts/test": "Send a broadcast's text and image to the owner's linked Telegram chat only (409 when none is linked)",
   "GET /api/broadcasts": "The latest broadcasts, newest first, with their progress",
   "GET /api/broadcasts/{id}": "A broadcast's progress: queued, sending or done, with sent, failed and skipped counts",
   "GET /api/privacy-settings": "How long shipping addresses and customer messages are kept",

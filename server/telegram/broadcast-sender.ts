@@ -5,6 +5,7 @@ import type { SecretBox } from "../crypto";
 import type { Db } from "../db/client";
 import { telegramFileCache } from "../db/schema";
 import { abandonDeadClaims, BROADCAST_RATE_PER_SECOND, claimNextRecipient, markBlockedBot, markFailed, markSent, queueRestockAlerts, RATE_WINDOW_MS, retryLater, type ClaimedRecipient } from "../shop/customers";
+import { unavailable } from "../shop/common";
 import { getBotSettings } from "../shop/settings";
 import type { ObjectStorage } from "../storage";
 import type { BotLogger } from "./context";
@@ -69,6 +70,52 @@ function surelyNotSent(error: HttpError) {
 
 const EXTENSIONS: Record<string, string> = { "image/png": "png", "image/jpeg": "jpg", "image/webp": "webp" };
 
+/**
+ * A photo with its caption, by the file_id Telegram gave for this image before (telegram_file_cache,
+ * as product photos) or else uploaded from storage; an image deleted since leaves the words alone.
+ */
+async function sendPhoto(deps: Pick<BroadcastSenderDeps, "db" | "storage">, bot: Api, chatId: string, imageUrl: string, caption: string, keyboard: InlineKeyboard | undefined) {
+  const options = { caption, reply_markup: keyboard };
+  const [cached] = await deps.db.select({ fileId: telegramFileCache.fileId }).from(telegramFileCache).where(eq(telegramFileCache.imagePath, imageUrl));
+  if (cached) return bot.sendPhoto(chatId, cached.fileId, options);
+  const objectId = objectIdOf(imageUrl);
+  const object = objectId ? await deps.storage.get(objectId) : null;
+  // The image was deleted since: the words still go out.
+  if (!object) return bot.sendMessage(chatId, caption, { reply_markup: keyboard });
+  const sent = await bot.sendPhoto(chatId, new InputFile(object.data, `broadcast.${EXTENSIONS[object.contentType] ?? "jpg"}`), options);
+  const fileId = sent.photo?.at(-1)?.file_id;
+  if (fileId) {
+    await deps.db
+      .insert(telegramFileCache)
+      .values({ imagePath: imageUrl, fileId })
+      .onConflictDoUpdate({ target: telegramFileCache.imagePath, set: { fileId, createdAt: new Date() } });
+  }
+  return sent;
+}
+
+/**
+ * "Send a test to me" (issue 22, item 2): the broadcast's text and image, as customers will get them,
+ * sent at once to the owner's chat only (shop/customers ownerChatForTest). Not queued: it is one
+ * message, the owner waits for the answer, and a failure is told to them rather than counted.
+ */
+export async function sendBroadcastTest(
+  deps: Pick<BroadcastSenderDeps, "db" | "secrets" | "storage" | "config">,
+  chatId: string,
+  message: { text: string; imageUrl: string | null },
+): Promise<void> {
+  const settings = await getBotSettings(deps.db, deps.secrets);
+  if (!settings?.botToken) throw unavailable("No Telegram bot token is configured. Add it in Bot Settings.");
+  const bot = new Api(settings.botToken, { apiRoot: deps.config.telegramApiRoot, timeoutSeconds: CALL_TIMEOUT_SECONDS });
+  try {
+    if (message.imageUrl) await sendPhoto(deps, bot, chatId, message.imageUrl, message.text, undefined);
+    else await bot.sendMessage(chatId, message.text);
+  } catch (error) {
+    if (error instanceof GrammyError) throw unavailable(`Telegram refused the test message: ${error.description}`);
+    if (error instanceof HttpError) throw unavailable("Telegram could not be reached. Please try again.");
+    throw error;
+  }
+}
+
 export function createBroadcastSender(deps: BroadcastSenderDeps, options: BroadcastSenderOptions): BroadcastSender {
   const { log } = options;
   let running = false;
@@ -115,24 +162,8 @@ export function createBroadcastSender(deps: BroadcastSenderDeps, options: Broadc
     return api.api;
   }
 
-  async function photoFor(bot: Api, chatId: string, imageUrl: string, caption: string, keyboard: InlineKeyboard | undefined) {
-    const options = { caption, reply_markup: keyboard };
-    const [cached] = await deps.db.select({ fileId: telegramFileCache.fileId }).from(telegramFileCache).where(eq(telegramFileCache.imagePath, imageUrl));
-    if (cached) return bot.sendPhoto(chatId, cached.fileId, options);
-    const objectId = objectIdOf(imageUrl);
-    const object = objectId ? await deps.storage.get(objectId) : null;
-    // The image was deleted since: the words still go out.
-    if (!object) return bot.sendMessage(chatId, caption, { reply_markup: keyboard });
-    const sent = await bot.sendPhoto(chatId, new InputFile(object.data, `broadcast.${EXTENSIONS[object.contentType] ?? "jpg"}`), options);
-    const fileId = sent.photo?.at(-1)?.file_id;
-    if (fileId) {
-      await deps.db
-        .insert(telegramFileCache)
-        .values({ imagePath: imageUrl, fileId })
-        .onConflictDoUpdate({ target: telegramFileCache.imagePath, set: { fileId, createdAt: new Date() } });
-    }
-    return sent;
-  }
+  const photoFor = (bot: Api, chatId: string, imageUrl: string, caption: string, keyboard: InlineKeyboard | undefined) =>
+    sendPhoto(deps, bot, chatId, imageUrl, caption, keyboard);
 
   async function deliver(bot: Api, recipient: ClaimedRecipient) {
     const keyboard = recipient.productId ? new InlineKeyboard().text("View product", `prod:${recipient.productId}:1`) : undefined;

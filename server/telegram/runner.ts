@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { Bot } from "grammy";
 import type { Update, UserFromGetMe } from "grammy/types";
-import type { BotStatusAnswer } from "../../contract";
+import { NO_BOT_TOKEN_REASON, type BotStatusAnswer } from "../../contract";
 import type { Locks } from "../db/leader";
 import { conflict, unavailable } from "../shop/common";
 import { getBotSettings } from "../shop/settings";
@@ -9,6 +9,7 @@ import { ALLOWED_UPDATES, createBot, handleWithStoredCustomer, type StoredCustom
 import type { BotContext, BotDeps, BotLogger } from "./context";
 import { watchBotSettings, type SettingsWatch } from "./settings-watch";
 import { botIdOf, startInboxWorker, type InboxWorker } from "./inbox";
+import { commandMenu } from "./features/commands";
 import {
   callTelegram,
   createTelegramActivity,
@@ -139,9 +140,23 @@ export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRu
     return next;
   };
 
+  /**
+   * The menu Telegram shows beside the customer's text field lists the shop's commands (SHOP_COMMANDS,
+   * the same list /help answers). A failure only costs the menu, never the bot: it is logged.
+   */
+  async function publishCommandMenu(bot: Bot<BotContext>, signal: AbortSignal) {
+    try {
+      await bot.api.setMyCommands(commandMenu(), undefined, grammySignal(signal));
+    } catch (error) {
+      if (signal.aborted) throw error;
+      log.warn({ err: describe(error) }, "Telegram bot: could not publish the command menu");
+    }
+  }
+
   async function runWebhook(bot: Bot<BotContext>, secret: string, signal: AbortSignal) {
     const url = deps.config.publicUrl + TELEGRAM_WEBHOOK_PATH;
     await bot.init(grammySignal(signal));
+    await publishCommandMenu(bot, signal);
     await bot.api.setWebhook(url, { secret_token: secret, allowed_updates: [...ALLOWED_UPDATES] }, grammySignal(signal));
     if (running?.bot === bot) status = { mode: "webhook", botUsername: bot.botInfo.username, error: null };
     log.info({ url, bot: bot.botInfo.username }, "Telegram bot running by webhook");
@@ -175,6 +190,7 @@ export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRu
   async function runPolling(current: Running, signal: AbortSignal, onStarted: () => void) {
     const { bot } = current;
     await bot.init(grammySignal(signal));
+    await publishCommandMenu(bot, signal);
     const receiver = createReceiver(current, signal);
     current.receiver = receiver;
     const leader = options.pollingLeader;
@@ -221,7 +237,7 @@ export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRu
   async function launch() {
     const settings = await getBotSettings(deps.db, deps.secrets);
     if (!settings?.botToken) {
-      status = { mode: "off", reason: "No bot token is configured. Add it in Bot Settings." };
+      status = { mode: "off", reason: NO_BOT_TOKEN_REASON };
       log.info("Telegram bot is off: no bot token in Bot Settings");
       return;
     }

@@ -4,6 +4,7 @@ import { startShopWithBot, type ShopWithBot } from "../../test-support/bot-harne
 import { startFakeTelegram, telegramUser, textUpdate, type FakeTelegram } from "../../test-support/fake-telegram";
 import { startTestServer } from "../../test-support/app";
 import { webhookSecretFor } from "./runner";
+import { HELP_TEXT, SHOP_COMMANDS } from "./features/commands";
 
 const TOKEN = "123456:webhook-test-token";
 
@@ -41,6 +42,15 @@ describe("Telegram webhook", () => {
       allowed_updates: ["message", "callback_query"],
     });
     expect(shop.bot.status()).toMatchObject({ mode: "webhook", botUsername: "test_shop_bot", error: null });
+  });
+
+  it("publishes the shop's commands as Telegram's command menu, the same list /help answers", async () => {
+    const call = telegram.callsOf("setMyCommands").find((c) => c.token === TOKEN)!;
+    const menu = call.payload.commands as { command: string; description: string }[];
+    expect(menu.map((c) => c.command)).toEqual(SHOP_COMMANDS.map((c) => c.command));
+    for (const { command, description } of menu) {
+      expect(HELP_TEXT.toLowerCase()).toContain(`/${command}: ${description.toLowerCase()}`);
+    }
   });
 
   it("refuses an update with a wrong or missing secret token, and sends nothing", async () => {

@@ -6,6 +6,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { apiRequest, describeError } from "@/lib/api";
+import { formatTime } from "@/lib/dates";
 import { queryKeys } from "@/lib/queries";
 
 // Bot Preview's chat simulator (issue 14, item 1; docs/decisions/0023-chat-simulator.md): a phone-sized
@@ -20,9 +21,7 @@ const NOTICE_MS = 3_500;
 
 type Notice = { id: number; text: string; alert: boolean };
 
-function timeOf(iso: string) {
-  return new Date(iso).toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit" });
-}
+const timeOf = formatTime;
 
 export function BotSimulator({ botName }: { botName: string }) {
   const client = useQueryClient();

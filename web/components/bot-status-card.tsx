@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Activity, RefreshCw, Webhook } from "lucide-react";
-import type { BotStatusAnswer, WebhookRegistered } from "../../contract";
+import { Link } from "wouter";
+import { NO_BOT_TOKEN_REASON, type BotStatusAnswer, type WebhookRegistered } from "../../contract";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -54,7 +55,10 @@ export function BotStatusBadge({ state }: { state: BotStatusAnswer["state"] | "u
   );
 }
 
-export function BotStatusCard() {
+/** Which screen shows the card: it tells the owner where to fix a missing token, not to go where they are. */
+export type BotStatusPlace = "bot-settings" | "bot-preview";
+
+export function BotStatusCard({ place }: { place: BotStatusPlace }) {
   const status = useBotStatus();
   const reload = useReloadBotStatus();
   const register = useMutation({
@@ -82,7 +86,7 @@ export function BotStatusCard() {
           </p>
         )}
         {status.isLoading && <p className="text-muted-foreground text-sm">Checking the bot...</p>}
-        {data && <StatusDetails status={data} />}
+        {data && <StatusDetails status={data} place={place} />}
         <div className="flex flex-wrap gap-2">
           <Button type="button" variant="outline" size="sm" onClick={() => void status.refetch()} disabled={status.isFetching}>
             <RefreshCw />
@@ -100,8 +104,22 @@ export function BotStatusCard() {
   );
 }
 
-function StatusDetails({ status }: { status: BotStatusAnswer }) {
+function NoTokenHint({ place }: { place: BotStatusPlace }) {
+  if (place === "bot-settings") return <> Enter it in Bot Token above, then Save Settings.</>;
+  return (
+    <>
+      {" "}
+      <Link href="/bot-settings" className="text-foreground font-medium underline underline-offset-2">
+        Add it in Bot Settings
+      </Link>
+      .
+    </>
+  );
+}
+
+function StatusDetails({ status, place }: { status: BotStatusAnswer; place: BotStatusPlace }) {
   const problem = status.state === "error" ? status.lastError : status.state === "stopped" ? status.reason : null;
+  const noToken = status.state === "stopped" && status.reason === NO_BOT_TOKEN_REASON;
   return (
     <>
       {problem && (
@@ -115,6 +133,7 @@ function StatusDetails({ status }: { status: BotStatusAnswer }) {
           }
         >
           {problem}
+          {noToken && <NoTokenHint place={place} />}
         </p>
       )}
       <dl className="grid gap-x-4 gap-y-2 text-sm sm:grid-cols-[10rem_1fr]">

@@ -12,7 +12,7 @@ import { queryKeys, useDashboardStats } from "@/lib/queries";
 const CUSTOMER_LISTS: QueryKey = ["/api/customers"];
 
 const RELOADS: Partial<Record<LiveEventName, readonly QueryKey[]>> = {
-  orders: [queryKeys.orders, queryKeys.dashboardStats, ["/api/dashboard/revenue"], CUSTOMER_LISTS],
+  orders: [queryKeys.orders, queryKeys.dashboardStats, ["/api/dashboard/revenue"], queryKeys.setupChecklist, CUSTOMER_LISTS],
   messages: [queryKeys.messages, queryKeys.conversations, ["/api/messages/user"], queryKeys.unreadCount, queryKeys.dashboardStats, CUSTOMER_LISTS],
   customers: [CUSTOMER_LISTS],
 };

@@ -32,6 +32,15 @@ export function describeError(error: unknown): string {
   return String(error);
 }
 
+/**
+ * Why a sign-in failed, for the password field: the server's sentence (a wrong password, too many
+ * tries), else docs/product.md §8's 'Invalid password', or its network failure text.
+ */
+export function loginErrorText(error: unknown): string {
+  if (error instanceof ApiError) return error.serverMessage ?? "Invalid password";
+  return "Network error. Please try again.";
+}
+
 async function throwIfNotOk(response: Response) {
   if (!response.ok) throw new ApiError(response.status, await response.text(), response.statusText);
 }
@@ -41,17 +50,60 @@ async function readJson(response: Response): Promise<unknown> {
   return text ? JSON.parse(text) : null;
 }
 
+export const LOGIN_URL = "/api/auth/login";
+const LOGOUT_URL = "/api/auth/logout";
+
+/**
+ * Asks the owner to sign in again over the page (web/components/layout/sign-in-again-dialog.tsx);
+ * resolves true once signed in, false when they chose not to.
+ */
+export type SignInAgain = () => Promise<boolean>;
+let signInAgain: SignInAgain | null = null;
+/** One sign-in answers every write that met the ended session meanwhile. */
+let signingIn: Promise<boolean> | null = null;
+
+/** The signed-in app offers its sign-in dialog; answers the function that withdraws it. */
+export function offerSignInAgain(handler: SignInAgain): () => void {
+  signInAgain = handler;
+  return () => {
+    if (signInAgain === handler) signInAgain = null;
+  };
+}
+
+function askToSignInAgain(): Promise<boolean> {
+  if (!signInAgain) return Promise.resolve(false);
+  signingIn ??= signInAgain().finally(() => (signingIn = null));
+  return signingIn;
+}
+
+/**
+ * A 401 on a write the owner chose not to sign in again for: the form keeps their work (the app
+ * does not switch to the login screen under it), and the next save asks again.
+ */
+export class SignInDeclinedError extends ApiError {}
+
 /**
  * One call to the API: credentials always sent, a JSON body only when one is given.
  * Answers the parsed JSON body (null when the body is empty); throws ApiError when not OK.
+ *
+ * A write that meets 401 (the session ended: an expiry, a logout elsewhere) is work the owner would
+ * lose (issue 22, item 3): the sign-in dialog opens over the page, whose forms keep what was typed,
+ * and once signed in the write is sent again, once. Reads are not: with nothing at stake, they end
+ * on the login screen as before (createQueryClient below).
  */
 export async function apiRequest<T = unknown>(method: string, url: string, body?: unknown): Promise<T> {
-  const response = await fetch(url, {
-    method,
-    credentials: "include",
-    headers: body !== undefined ? { "Content-Type": "application/json" } : undefined,
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
+  const send = () =>
+    fetch(url, {
+      method,
+      credentials: "include",
+      headers: body !== undefined ? { "Content-Type": "application/json" } : undefined,
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+    });
+  let response = await send();
+  if (response.status === 401 && method !== "GET" && url !== LOGIN_URL && url !== LOGOUT_URL && signInAgain) {
+    if (!(await askToSignInAgain())) throw new SignInDeclinedError(response.status, await response.text(), response.statusText);
+    response = await send();
+  }
   await throwIfNotOk(response);
   return (await readJson(response)) as T;
 }
@@ -138,6 +190,8 @@ export function takeSessionEnded(): boolean {
 export function createQueryClient() {
   const onUnauthorized = (error: unknown) => {
     if (!(error instanceof ApiError) || error.status !== 401) return;
+    // The owner kept the page to keep their work (apiRequest): no switch to the login screen under it.
+    if (error instanceof SignInDeclinedError) return;
     const status = client.getQueryData<{ authenticated?: boolean } | null>(AUTH_STATUS_KEY);
     if (status?.authenticated !== true) return; // already signed out (our own logout): nothing ended
     sessionEnded = true;

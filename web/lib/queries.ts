@@ -18,6 +18,8 @@ import type {
   PostageOptionInput,
   Product,
   ProductInput,
+  SetupChecklist,
+  WebhookAddresses,
 } from "../../contract";
 import { apiRequest, AUTH_STATUS_KEY, getPageFn, LOGIN_MUTATION_KEY, getQueryFn, type ListParams, PAGE_MARK, type ServerPage } from "./api";
 import { rememberSettledHere } from "./settled-here";
@@ -33,6 +35,10 @@ export const DASHBOARD_RECENT_COUNT = 3;
 export const queryKeys = {
   authStatus: AUTH_STATUS_KEY,
   dashboardStats: ["/api/dashboard/stats"],
+  /** The Dashboard's setup checklist and payment state (issue 22, item 8). */
+  setupChecklist: ["/api/dashboard/setup"],
+  /** The webhook addresses built from the server's PUBLIC_URL (null parts without it). */
+  webhookAddresses: ["/api/webhook-addresses"],
   products: ["/api/products"],
   /** One page of the Products screen (server paging, search and filters, issue 12). */
   productPage: (params: ListParams) => ["/api/products", PAGE_MARK, params],
@@ -118,6 +124,19 @@ export function useLogout() {
 
 export function useDashboardStats() {
   return useQuery<DashboardStats>({ queryKey: queryKeys.dashboardStats });
+}
+
+/**
+ * The setup checklist, asked afresh each time the Dashboard opens: its steps are done on other screens
+ * (and by the simulator's orders), and one small read per visit is cheaper than every write reloading it.
+ */
+export function useSetupChecklist() {
+  return useQuery<SetupChecklist>({ queryKey: queryKeys.setupChecklist, refetchOnMount: "always" });
+}
+
+/** Where Telegram and the gateway must call the shop, as the server knows it (PUBLIC_URL). */
+export function useWebhookAddresses() {
+  return useQuery<WebhookAddresses>({ queryKey: queryKeys.webhookAddresses });
 }
 
 // --- Products ---

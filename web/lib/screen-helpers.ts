@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from "react";
+import { formatDate } from "./dates";
 
 // Small helpers shared by the Categories, Products, Postage, Orders and Messages screens.
 
@@ -13,20 +14,8 @@ export function shortId(id: string): string {
   return id.slice(0, 8);
 }
 
-// One formatter each, made once: toLocaleDateString builds a new one on every call, which showed in
-// the Orders screen's profile (a list of rows, each with dates).
-const DATE = new Intl.DateTimeFormat("en-GB");
-const DATE_TIME = new Intl.DateTimeFormat("en-GB", { day: "2-digit", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" });
-
-export function formatDate(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? "" : DATE.format(date);
-}
-
-export function formatDateTime(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? "" : DATE_TIME.format(date);
-}
+// Dates and times: one format for every screen (web/lib/dates.ts).
+export { formatDate, formatDateTime, formatTime } from "./dates";
 
 /**
  * What an order without its address says instead (issue 15): when the address was erased by the

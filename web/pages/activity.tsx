@@ -10,6 +10,7 @@ import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Switch } from "@/components/ui/switch";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { LoadingRows } from "@/components/loading-rows";
 import { describeError, getPageFn, PAGE_MARK, type ServerPage } from "@/lib/api";
 import { DESKTOP_QUERY, formatDateTime, shortId, useMediaQuery } from "@/lib/screen-helpers";
 
@@ -118,7 +119,7 @@ export default function ActivityPage() {
       <Card className="gap-0 py-0">
         <CardContent className="p-0">
           {activity.isLoading ? (
-            <p className="text-muted-foreground py-12 text-center">Loading activity...</p>
+            <LoadingRows label="Loading activity..." />
           ) : activity.isError ? (
             <p className="text-destructive py-12 text-center">{describeError(activity.error)}</p>
           ) : entries.length === 0 ? (

@@ -9,6 +9,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
+import { LoadingRows } from "@/components/loading-rows";
 import { describeError } from "@/lib/api";
 import { useBotSettings, useTestTelegramWebhook } from "@/lib/queries";
 import { telegramWebhookUrl } from "@/lib/webhooks";
@@ -60,7 +61,7 @@ export default function BotPreviewPage() {
         <p className="text-muted-foreground">See how your bot greets customers and try it with a test update</p>
       </div>
       {settings.isLoading ? (
-        <p className="text-muted-foreground py-24 text-center">Loading bot preview...</p>
+        <LoadingRows label="Loading bot preview..." />
       ) : settings.isError ? (
         <p role="alert" className="border-destructive/30 bg-destructive/5 text-destructive rounded-md border p-3 text-sm">
           The bot settings could not be loaded: {settings.error.message}
@@ -143,7 +144,7 @@ function Preview({ settings }: { settings: BotSettings }) {
       </div>
 
       <div className="space-y-6">
-        <BotStatusCard />
+        <BotStatusCard place="bot-preview" />
 
         <Card>
           <CardHeader>

@@ -1,6 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { AlertTriangle, CheckCircle2, CreditCard, ExternalLink, Globe, RotateCcw, Save, Settings2 } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import type { z } from "zod";
 import { BotSettingsInputSchema, CURRENCIES, SECRET_SETTINGS_FIELDS, type BotSettings, type Currency, type TokenCheck } from "../../contract";
@@ -17,9 +17,11 @@ import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, For
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
+import { LoadingRows } from "@/components/loading-rows";
 import { toast } from "@/hooks/use-toast";
+import { useUnsavedChanges } from "@/lib/unsaved-changes";
 import { ApiError, describeError } from "@/lib/api";
-import { useBotSettings, useCreateBotSettings, useUpdateBotSettings } from "@/lib/queries";
+import { useBotSettings, useCreateBotSettings, useUpdateBotSettings, useWebhookAddresses } from "@/lib/queries";
 import { paymentsWebhookUrl, telegramWebhookUrl, withReplitHost } from "@/lib/webhooks";
 
 type FormInput = z.input<typeof BotSettingsInputSchema>;
@@ -45,6 +47,13 @@ type SavedSettings = BotSettings & { tokenCheck?: TokenCheck };
 
 export default function BotSettingsPage() {
   const settings = useBotSettings();
+  const loaded = !settings.isLoading;
+  // A link to a part of this page (the Dashboard's "Set up payments": #payment-gateway) scrolls there
+  // once the form is on screen; a link within the app changes the history, which scrolls nowhere itself.
+  useEffect(() => {
+    if (!loaded || !window.location.hash) return;
+    document.getElementById(decodeURIComponent(window.location.hash.slice(1)))?.scrollIntoView({ block: "start" });
+  }, [loaded]);
   return (
     <div className="mx-auto max-w-6xl space-y-6">
       <div>
@@ -52,7 +61,7 @@ export default function BotSettingsPage() {
         <p className="text-muted-foreground">Configure your Telegram bot settings and preferences</p>
       </div>
       {settings.isLoading ? (
-        <p className="text-muted-foreground py-24 text-center">Loading settings...</p>
+        <LoadingRows label="Loading settings..." rows={6} />
       ) : settings.isError ? (
         <p role="alert" className="border-destructive/30 bg-destructive/5 text-destructive rounded-md border p-3 text-sm">
           The settings could not be loaded: {settings.error.message}
@@ -97,11 +106,15 @@ function SettingsForm({ settings }: { settings: BotSettings | null }) {
     resolver: zodResolver(BotSettingsInputSchema),
     defaultValues: toFormValues(settings),
   });
+  // Leaving with changes not saved asks first (issue 22, item 3).
+  useUnsavedChanges(form.formState.isDirty);
   const createSettings = useCreateBotSettings();
   const updateSettings = useUpdateBotSettings();
   const saving = createSettings.isPending || updateSettings.isPending;
   const apiKey = useWatch({ control: form.control, name: "nowpaymentsApiKey" });
   const reloadStatus = useReloadBotStatus();
+  const addresses = useWebhookAddresses();
+  const paymentsAddress = addresses.data?.paymentsWebhookUrl ?? paymentsWebhookUrl();
   // Telegram could not check the token at the last save: it was saved, and the owner should know.
   const [tokenWarning, setTokenWarning] = useState<string | null>(null);
 
@@ -113,6 +126,8 @@ function SettingsForm({ settings }: { settings: BotSettings | null }) {
     const secrets = secretsOf(answer);
     setSavedSecrets(secrets);
     for (const name of SECRET_SETTINGS_FIELDS) form.resetField(name, { defaultValue: secrets[name] });
+    // What was saved is the form's new starting point: nothing unsaved is left to warn about.
+    form.reset(form.getValues());
     const warning = answer.tokenCheck?.warning ?? null;
     setTokenWarning(warning);
     toast({ title, ...(warning ? { description: warning } : {}) });
@@ -245,11 +260,12 @@ function SettingsForm({ settings }: { settings: BotSettings | null }) {
           </CardContent>
         </Card>
 
-        <BotStatusCard />
+        <BotStatusCard place="bot-settings" />
 
-        <TelegramWebhookCard />
+        {/* Mounted once the server said where it is reached, so the editable URL starts from that. */}
+        {!addresses.isLoading && <TelegramWebhookCard serverUrl={addresses.data?.telegramWebhookUrl ?? null} />}
 
-        <Card>
+        <Card id="payment-gateway" className="scroll-mt-20">
           <CardHeader>
             <CardTitle className="flex items-center gap-2">
               <CreditCard className="text-muted-foreground size-5" />
@@ -312,10 +328,13 @@ function SettingsForm({ settings }: { settings: BotSettings | null }) {
             <div className="grid gap-2">
               <Label htmlFor="payments-webhook-url">Payment Webhook URL (IPN callback)</Label>
               <div className="flex gap-2">
-                <Input id="payments-webhook-url" readOnly value={paymentsWebhookUrl()} className="bg-muted font-mono text-xs sm:text-sm" />
-                <CopyButton text={paymentsWebhookUrl()} successTitle="Webhook URL copied!" />
+                <Input id="payments-webhook-url" readOnly value={paymentsAddress} className="bg-muted font-mono text-xs sm:text-sm" />
+                <CopyButton text={paymentsAddress} successTitle="Webhook URL copied!" />
               </div>
-              <p className="text-muted-foreground text-sm">NOWPayments sends payment updates to this address.</p>
+              <p className="text-muted-foreground text-sm">
+                NOWPayments sends payment updates to this address.{" "}
+                {addresses.data?.paymentsWebhookUrl ? "" : "PUBLIC_URL is not set: it is this page's own address."}
+              </p>
             </div>
           </CardContent>
         </Card>
@@ -332,8 +351,13 @@ function SettingsForm({ settings }: { settings: BotSettings | null }) {
   );
 }
 
-function TelegramWebhookCard() {
-  const [url, setUrl] = useState(() => telegramWebhookUrl());
+/**
+ * `serverUrl`: the address the server registers, from PUBLIC_URL; without it, this page's own
+ * origin is the best guess, and the card says so.
+ */
+function TelegramWebhookCard({ serverUrl }: { serverUrl: string | null }) {
+  const current = serverUrl ?? telegramWebhookUrl();
+  const [url, setUrl] = useState(current);
   return (
     <Card>
       <CardHeader>
@@ -346,6 +370,9 @@ function TelegramWebhookCard() {
       <CardContent className="grid gap-6 lg:grid-cols-2">
         <div className="space-y-3">
           <Label htmlFor="telegram-webhook-url">Webhook URL</Label>
+          <p className="text-muted-foreground text-sm" data-testid="webhook-url-source">
+            {serverUrl ? "From the server's PUBLIC_URL: the address it registers with Telegram." : "PUBLIC_URL is not set: this is this page's own address."}
+          </p>
           <div className="flex gap-2">
             <Input id="telegram-webhook-url" value={url} onChange={(event) => setUrl(event.target.value)} className="font-mono text-xs sm:text-sm" />
             <CopyButton text={url} successTitle="Telegram webhook URL copied!" />
@@ -355,7 +382,7 @@ function TelegramWebhookCard() {
               <ExternalLink />
               Use .replit.app domain
             </Button>
-            <Button type="button" variant="ghost" size="sm" onClick={() => setUrl(telegramWebhookUrl())}>
+            <Button type="button" variant="ghost" size="sm" onClick={() => setUrl(current)}>
               <RotateCcw />
               Reset to current
             </Button>

@@ -6,6 +6,7 @@ import { BroadcastProgressBar, STATUS_LABELS } from "@/components/broadcasts/bro
 import { useBroadcastProgress, useBroadcasts } from "@/components/broadcasts/queries";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { ClampedText, Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { LoadingRows } from "@/components/loading-rows";
 import { describeError } from "@/lib/api";
 import { formatDateTime } from "@/lib/screen-helpers";
 
@@ -48,7 +49,7 @@ function PastBroadcasts() {
       </CardHeader>
       <CardContent className="px-0">
         {broadcasts.isLoading ? (
-          <p className="text-muted-foreground px-6 text-sm">Loading...</p>
+          <LoadingRows label="Loading broadcasts..." rows={3} />
         ) : broadcasts.error ? (
           <p className="text-destructive px-6 text-sm">{describeError(broadcasts.error)}</p>
         ) : !broadcasts.data?.length ? (

@@ -7,6 +7,7 @@ import { CategoryIcon } from "@/components/categories/category-icon";
 import { Button } from "@/components/ui/button";
 import { ClampedText } from "@/components/ui/table";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { LoadingRows } from "@/components/loading-rows";
 import { toast } from "@/hooks/use-toast";
 import { useCategories, useDeleteCategory, useProducts } from "@/lib/queries";
 import { describeError } from "@/lib/api";
@@ -77,7 +78,7 @@ export default function CategoriesPage() {
         </CardHeader>
         <CardContent className="px-4 sm:px-6">
           {categoriesQuery.isLoading ? (
-            <p className="text-muted-foreground py-8 text-center">Loading categories...</p>
+            <LoadingRows label="Loading categories..." />
           ) : categoriesQuery.isError ? (
             <p className="text-destructive py-8 text-center">{describeError(categoriesQuery.error)}</p>
           ) : mainCategories.length === 0 ? (

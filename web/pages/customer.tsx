@@ -22,6 +22,7 @@ import {
 import { Button, buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { LoadingRows } from "@/components/loading-rows";
 import { toast } from "@/hooks/use-toast";
 import { ApiError, describeError } from "@/lib/api";
 import { DESKTOP_QUERY, formatDate, formatDateTime, formatGBP, shortId, useMediaQuery } from "@/lib/screen-helpers";
@@ -271,7 +272,14 @@ export default function CustomerPage() {
     </Link>
   );
 
-  if (detailQuery.isLoading) return <p className="text-muted-foreground py-12 text-center">Loading customer...</p>;
+  if (detailQuery.isLoading) {
+    return (
+      <div className="space-y-4">
+        {back}
+        <LoadingRows label="Loading customer..." />
+      </div>
+    );
+  }
   if (!detailQuery.data) {
     const missing = detailQuery.error instanceof ApiError && (detailQuery.error.status === 404 || detailQuery.error.status === 400);
     return (

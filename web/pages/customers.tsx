@@ -10,6 +10,7 @@ import { SearchBox, useListUrl, useServerPager } from "@/components/server-list"
 import { Card, CardContent } from "@/components/ui/card";
 import { SortSelect } from "@/components/sort-select";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { LoadingRows } from "@/components/loading-rows";
 import { describeError } from "@/lib/api";
 import { DESKTOP_QUERY, formatDate, formatGBP, useMediaQuery } from "@/lib/screen-helpers";
 
@@ -157,7 +158,7 @@ export default function CustomersPage() {
       <Card className="gap-0 py-0">
         <CardContent className="p-0">
           {customersQuery.isLoading ? (
-            <p className="text-muted-foreground py-12 text-center">Loading customers...</p>
+            <LoadingRows label="Loading customers..." />
           ) : customersQuery.isError ? (
             <p className="text-destructive py-12 text-center">{describeError(customersQuery.error)}</p>
           ) : customers.length === 0 ? (

@@ -11,17 +11,25 @@ import {
   type LucideIcon,
 } from "lucide-react";
 import { Link } from "wouter";
-import type { CustomerMessage, Order } from "../../contract";
+import type { Currency, CustomerMessage, Order, SetupChecklist as SetupChecklistAnswer } from "../../contract";
 import { DashboardNumbers } from "@/components/dashboard/dashboard-numbers";
+import { PAYMENT_GATEWAY_HREF, SetupChecklist } from "@/components/dashboard/setup-checklist";
 import { OrderStatusBadge } from "@/components/orders/order-bits";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { DASHBOARD_RECENT_COUNT as RECENT_COUNT, useDashboardStats, useRecentCustomerMessages, useRecentOrders } from "@/lib/queries";
+import { LoadingRows } from "@/components/loading-rows";
+import {
+  DASHBOARD_RECENT_COUNT as RECENT_COUNT,
+  useDashboardStats,
+  useRecentCustomerMessages,
+  useRecentOrders,
+  useSetupChecklist,
+} from "@/lib/queries";
 import { formatDate, formatGBP, shortId } from "@/lib/screen-helpers";
 import { cn } from "@/lib/utils";
 
-const PAYMENT_METHODS = [
+const PAYMENT_METHODS: { name: string; code: Currency; icon: LucideIcon; color: string }[] = [
   { name: "Bitcoin", code: "BTC", icon: Bitcoin, color: "text-orange-500 bg-orange-50" },
   { name: "Litecoin", code: "LTC", icon: Coins, color: "text-slate-500 bg-slate-100" },
   { name: "Monero", code: "XMR", icon: Coins, color: "text-orange-600 bg-orange-50" },
@@ -32,10 +40,7 @@ export default function DashboardPage() {
   // Only what the cards show (issue 12): the server answers 3 of each, not every order and message.
   const orders = useRecentOrders();
   const messages = useRecentCustomerMessages();
-
-  if (stats.isLoading) {
-    return <p className="text-muted-foreground py-24 text-center">Loading dashboard...</p>;
-  }
+  const setup = useSetupChecklist();
 
   const s = stats.data;
   const readyToDispatch = s?.processingOrders ?? 0;
@@ -50,11 +55,18 @@ export default function DashboardPage() {
         <p className="text-muted-foreground">An overview of your shop: orders, revenue and customer messages.</p>
       </div>
 
+      {stats.isLoading ? (
+        // The heading stays while the figures load (issue 22, item 12).
+        <LoadingRows label="Loading dashboard..." rows={5} className="bg-card rounded-xl border" />
+      ) : (
+        <>
       {stats.isError && (
         <p role="alert" className="border-destructive/30 bg-destructive/5 text-destructive rounded-md border p-3 text-sm">
           The dashboard figures could not be loaded: {stats.error.message}
         </p>
       )}
+
+      {setup.data && <SetupChecklist checklist={setup.data} />}
 
       {readyToDispatch > 0 && (
         // Its dark-mode colours are a dark red: the light pink glared from a dark page.
@@ -151,31 +163,68 @@ export default function DashboardPage() {
         </Card>
       </div>
 
-      <Card data-testid="payment-methods">
-        <CardHeader>
-          <CardTitle>Payment Methods</CardTitle>
-          <CardDescription>Cryptocurrencies your customers can pay with</CardDescription>
-        </CardHeader>
-        <CardContent className="space-y-4">
-          <div className="grid gap-3 sm:grid-cols-3">
-            {PAYMENT_METHODS.map(({ name, code, icon: Icon, color }) => (
-              <div key={code} className="flex items-center justify-between rounded-lg border p-3">
-                <div className="flex items-center gap-3">
-                  <div className={cn("flex size-9 items-center justify-center rounded-full", color)}>
-                    <Icon className="size-5" />
-                  </div>
-                  <span className="text-sm font-medium">{`${name} (${code})`}</span>
-                </div>
-                <Badge variant="outline" className="border-green-200 bg-green-50 text-green-700">
-                  Active
-                </Badge>
-              </div>
-            ))}
-          </div>
-          <p className="text-muted-foreground text-sm">Payments are processed securely by NOWPayments.io.</p>
-        </CardContent>
-      </Card>
+      <PaymentMethodsCard setup={setup.data} />
+        </>
+      )}
     </div>
+  );
+}
+
+/**
+ * Each coin's state from the server (issue 22, item 8), not a promise: Active only when the gateway
+ * has its keys and Bot Settings accept the coin; otherwise what is missing, linking to where it is fixed.
+ */
+function PaymentMethodsCard({ setup }: { setup: SetupChecklistAnswer | undefined }) {
+  return (
+    <Card data-testid="payment-methods">
+      <CardHeader>
+        <CardTitle>Payment Methods</CardTitle>
+        <CardDescription>Cryptocurrencies your customers can pay with</CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-4">
+        <div className="grid gap-3 sm:grid-cols-3">
+          {PAYMENT_METHODS.map(({ name, code, icon: Icon, color }) => (
+            <div key={code} data-testid={`payment-method-${code}`} className="flex items-center justify-between gap-2 rounded-lg border p-3">
+              <div className="flex min-w-0 items-center gap-3">
+                <div className={cn("flex size-9 shrink-0 items-center justify-center rounded-full", color)}>
+                  <Icon className="size-5" />
+                </div>
+                <span className="text-sm font-medium">{`${name} (${code})`}</span>
+              </div>
+              <PaymentMethodState setup={setup} code={code} />
+            </div>
+          ))}
+        </div>
+        <p className="text-muted-foreground text-sm">Payments are processed securely by NOWPayments.io.</p>
+      </CardContent>
+    </Card>
+  );
+}
+
+function PaymentMethodState({ setup, code }: { setup: SetupChecklistAnswer | undefined; code: Currency }) {
+  // Nothing is claimed until the server has answered.
+  if (!setup) return null;
+  if (!setup.paymentGatewayConfigured) {
+    return (
+      <Link
+        href={PAYMENT_GATEWAY_HREF}
+        className="shrink-0 rounded-md border border-amber-200 bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-800 hover:underline dark:border-amber-900 dark:bg-amber-950/40 dark:text-amber-300"
+      >
+        Setup needed
+      </Link>
+    );
+  }
+  if (!setup.acceptedCurrencies.includes(code)) {
+    return (
+      <Link href="/bot-settings" className="text-muted-foreground shrink-0 rounded-md border px-2 py-0.5 text-xs font-medium hover:underline">
+        Not accepted
+      </Link>
+    );
+  }
+  return (
+    <Badge variant="outline" className="shrink-0 border-green-200 bg-green-50 text-green-700 dark:border-green-900 dark:bg-green-950/40 dark:text-green-300">
+      Active
+    </Badge>
   );
 }
 

@@ -5,12 +5,14 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { toast } from "@/hooks/use-toast";
-import { ApiError, takeSessionEnded } from "@/lib/api";
+import { ApiError, loginErrorText, takeSessionEnded } from "@/lib/api";
 import { useLogin } from "@/lib/queries";
 
 // Kept free of the form and schema libraries: this screen is in the first chunk every visitor loads.
 export default function LoginPage() {
   const [password, setPassword] = useState("");
+  // Why the last try failed, shown under the field and tied to it (issue 22, item 12); cleared on typing.
+  const [error, setError] = useState<string | null>(null);
   const login = useLogin();
 
   useEffect(() => {
@@ -28,12 +30,14 @@ export default function LoginPage() {
       { password },
       {
         onSuccess: () => toast({ title: "Login successful!" }),
-        onError: (error) =>
+        onError: (failure) => {
+          setError(loginErrorText(failure));
           toast(
-            error instanceof ApiError
-              ? { title: "Login failed", description: error.serverMessage ?? "Invalid password", variant: "destructive" }
-              : { title: "Error", description: "Network error. Please try again.", variant: "destructive" },
-          ),
+            failure instanceof ApiError
+              ? { title: "Login failed", description: loginErrorText(failure), variant: "destructive" }
+              : { title: "Error", description: loginErrorText(failure), variant: "destructive" },
+          );
+        },
       },
     );
   };
@@ -63,9 +67,19 @@ export default function LoginPage() {
                   required
                   autoFocus
                   value={password}
-                  onChange={(event) => setPassword(event.target.value)}
+                  onChange={(event) => {
+                    setPassword(event.target.value);
+                    setError(null);
+                  }}
+                  aria-invalid={error ? true : undefined}
+                  aria-describedby={error ? "password-error" : undefined}
                 />
               </div>
+              {error && (
+                <p id="password-error" className="text-destructive text-sm">
+                  {error}
+                </p>
+              )}
             </div>
             <Button type="submit" className="w-full" disabled={login.isPending}>
               {login.isPending ? "Logging in..." : "Access Dashboard"}

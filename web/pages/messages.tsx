@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef } from "react";
 import { ConversationList } from "@/components/messages/conversation-list";
+import { CustomerContext } from "@/components/messages/customer-context";
 import { EmptyThread, MessageThread } from "@/components/messages/message-thread";
 import { useListUrl, useServerPager } from "@/components/server-list";
 import { Badge } from "@/components/ui/badge";
@@ -73,7 +74,7 @@ export default function MessagesPage() {
         <p className="text-destructive text-sm">{describeError(conversationsQuery.error)}</p>
       )}
 
-      <div className="grid gap-4 md:grid-cols-[minmax(260px,1fr)_2fr]">
+      <div className="grid gap-4 md:grid-cols-[minmax(260px,1fr)_2fr] xl:grid-cols-[minmax(260px,1fr)_2fr_minmax(260px,1fr)]">
         {showList && (
           <Card className="flex h-[600px] flex-col gap-0 overflow-hidden py-0">
             <div className="border-b px-4 py-3">
@@ -101,6 +102,12 @@ export default function MessagesPage() {
               <EmptyThread />
             )}
           </Card>
+        )}
+        {/* Beside the thread on wide screens, under it on narrower ones. */}
+        {selectedUserId && (
+          <div className="md:col-span-2 xl:col-span-1">
+            <CustomerContext key={selectedUserId} telegramUserId={selectedUserId} />
+          </div>
         )}
       </div>
     </div>

@@ -5,6 +5,7 @@ import { PostageDialog } from "@/components/postage/postage-dialog";
 import { PostageCards, PostageTable } from "@/components/postage/postage-list";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
+import { LoadingRows } from "@/components/loading-rows";
 import { toast } from "@/hooks/use-toast";
 import { useDeletePostageOption, usePostageOptions, useUpdatePostageOption } from "@/lib/queries";
 import { describeError } from "@/lib/api";
@@ -62,7 +63,7 @@ export default function PostagePage() {
       <Card className="py-0">
         <CardContent className="p-0">
           {optionsQuery.isLoading ? (
-            <p className="text-muted-foreground py-12 text-center">Loading postage options...</p>
+            <LoadingRows label="Loading postage options..." />
           ) : optionsQuery.isError ? (
             <p className="text-destructive py-12 text-center">{describeError(optionsQuery.error)}</p>
           ) : options.length === 0 ? (

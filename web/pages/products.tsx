@@ -9,6 +9,7 @@ import { SearchBox, useListUrl, useServerPager } from "@/components/server-list"
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { LoadingRows } from "@/components/loading-rows";
 import { toast } from "@/hooks/use-toast";
 import { useCategories, useDeleteProduct, useProductPage } from "@/lib/queries";
 import { describeError } from "@/lib/api";
@@ -125,7 +126,7 @@ export default function ProductsPage() {
       <Card className="gap-0 py-0">
         <CardContent className="p-0">
           {productsQuery.isLoading ? (
-            <p className="text-muted-foreground py-12 text-center">Loading products...</p>
+            <LoadingRows label="Loading products..." />
           ) : productsQuery.isError ? (
             <p className="text-destructive py-12 text-center">{describeError(productsQuery.error)}</p>
           ) : products.length === 0 ? (

@@ -227,7 +227,7 @@ describe("bot status without a bot", () => {
     try {
       const cookie = await shop.server.login();
       const answer = await (await shop.server.request("GET", "/api/bot/status", { cookie })).json();
-      expect(answer).toMatchObject({ state: "stopped", mode: "webhook", username: null, webhook: null, reason: "No bot token is configured. Add it in Bot Settings." });
+      expect(answer).toMatchObject({ state: "stopped", mode: "webhook", username: null, webhook: null, reason: "No bot token is configured." });
       const register = await shop.server.request("POST", "/api/bot/webhook", { cookie });
       expect(register.status).toBe(409);
       expect(telegram.callsOf("getWebhookInfo")).toEqual([]);

@@ -1,7 +1,8 @@
-import { BotStatusSchema, WebhookRegisteredSchema } from "../../../contract";
+import { BotStatusSchema, WebhookAddressesSchema, WebhookRegisteredSchema } from "../../../contract";
 import { conflict } from "../../shop/common";
 import { decideBotStatus } from "../../telegram/bot-health";
-import { webhookUrlFor, type BotRuntime } from "../../telegram/runner";
+import { PAYMENT_WEBHOOK_PATH } from "../../shop/ordering";
+import { TELEGRAM_WEBHOOK_PATH, webhookUrlFor, type BotRuntime } from "../../telegram/runner";
 import type { AppDeps, Routes } from "../deps";
 import { ERROR_ANSWERS } from "../openapi";
 
@@ -23,6 +24,26 @@ function runnerOf(bot: AppDeps["bot"]): BotHealthSource | null {
 const NO_BOT_REASON = "This server runs no Telegram bot.";
 
 export const botStatusRoutes: Routes = (app, deps) => {
+  // Bot Settings shows these, not addresses built from the browser's origin: behind a proxy or
+  // on another host name the page's origin is not where Telegram and NOWPayments can call.
+  app.get(
+    "/api/webhook-addresses",
+    {
+      schema: {
+        summary: "The Telegram and payment webhook addresses built from PUBLIC_URL (null without PUBLIC_URL)",
+        response: { 200: WebhookAddressesSchema, ...ERROR_ANSWERS },
+      },
+    },
+    async () => {
+      const publicUrl = deps.config.publicUrl ?? null;
+      return {
+        publicUrl,
+        telegramWebhookUrl: publicUrl && publicUrl + TELEGRAM_WEBHOOK_PATH,
+        paymentsWebhookUrl: publicUrl && publicUrl + PAYMENT_WEBHOOK_PATH,
+      };
+    },
+  );
+
   app.get(
     "/api/bot/status",
     {

@@ -3,10 +3,15 @@ import {
   BroadcastCreatedSchema,
   BroadcastInputSchema,
   BroadcastProgressSchema,
+  BroadcastReachInputSchema,
+  BroadcastReachSchema,
   BroadcastSummarySchema,
+  BroadcastTestInputSchema,
+  BroadcastTestSentSchema,
   IdParamsSchema,
 } from "../../../contract";
-import { createBroadcast, getBroadcastProgress, listBroadcasts } from "../../shop/customers";
+import { countBroadcastReach, createBroadcast, getBroadcastProgress, listBroadcasts, ownerChatForTest } from "../../shop/customers";
+import { sendBroadcastTest } from "../../telegram/broadcast-sender";
 import type { Routes } from "../deps";
 import { ERROR_ANSWERS } from "../openapi";
 
@@ -24,6 +29,24 @@ export const broadcastRoutes: Routes = (app, deps) => {
       const created = await createBroadcast(deps.db, request.body, deps.now());
       sender?.kick();
       return reply.code(202).send(created);
+    },
+  );
+
+  // Before "Send now" goes ahead (issue 22, item 2): the number it will reach, by the queue's rule.
+  app.post(
+    "/api/broadcasts/reach",
+    { schema: { body: BroadcastReachInputSchema, response: { 200: BroadcastReachSchema, ...ERROR_ANSWERS } } },
+    async (request) => countBroadcastReach(deps.db, request.body.audience, deps.now()),
+  );
+
+  // "Send a test to me": to the owner's linked chat only; 409 when none is linked.
+  app.post(
+    "/api/broadcasts/test",
+    { schema: { body: BroadcastTestInputSchema, response: { 200: BroadcastTestSentSchema, ...ERROR_ANSWERS } } },
+    async (request) => {
+      const owner = await ownerChatForTest(deps.db);
+      await sendBroadcastTest(deps, owner.chatId, request.body);
+      return { sentTo: owner.chatTitle };
     },
   );
 

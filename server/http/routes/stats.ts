@@ -1,5 +1,5 @@
-import { DashboardStatsSchema, RevenueQuerySchema, RevenueReportSchema } from "../../../contract";
-import { getRevenueReport, getDashboardStats } from "../../shop/insights";
+import { DashboardStatsSchema, RevenueQuerySchema, RevenueReportSchema, SetupChecklistSchema } from "../../../contract";
+import { getRevenueReport, getDashboardStats, getSetupChecklist } from "../../shop/insights";
 import type { Routes } from "../deps";
 import { ERROR_ANSWERS } from "../openapi";
 
@@ -12,5 +12,20 @@ export const statsRoutes: Routes = (app, deps) => {
     "/api/dashboard/revenue",
     { schema: { querystring: RevenueQuerySchema, response: { 200: RevenueReportSchema, ...ERROR_ANSWERS } } },
     async (request) => getRevenueReport(deps.db, request.query, deps.now(), deps.config.timeZone),
+  );
+  // A new shop's setup checklist and whether customers can pay (issue 22, item 8).
+  app.get(
+    "/api/dashboard/setup",
+    {
+      schema: {
+        summary: "The setup checklist: bot token, payment gateway, a category, a product, postage, a test order; each done or not",
+        response: { 200: SetupChecklistSchema, ...ERROR_ANSWERS },
+      },
+    },
+    async (_request, reply) => {
+      // Each step changes with writes on other screens (and the bot's orders): always asked afresh.
+      reply.header("Cache-Control", "no-store");
+      return getSetupChecklist(deps.db, deps.secrets);
+    },
   );
 };

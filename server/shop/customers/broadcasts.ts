@@ -1,6 +1,6 @@
 import { TEST_CUSTOMER_SQL } from "../simulator";
 import { and, desc, eq, sql } from "drizzle-orm";
-import type { BroadcastAudience, BroadcastInput, BroadcastProgress, BroadcastStatus, BroadcastSummary } from "../../../contract";
+import type { BroadcastAudience, BroadcastInput, BroadcastProgress, BroadcastReach, BroadcastStatus, BroadcastSummary } from "../../../contract";
 import { BROADCASTS_LISTED } from "../../../contract";
 import type { Db, DbOrTx } from "../../db/client";
 import { queryRows } from "../../db/rows";
@@ -17,6 +17,7 @@ import {
 } from "../../db/schema";
 import { conflict, notFound } from "../common";
 import { isRevenue } from "../insights";
+import { getOwnerAlertSettings } from "./owner-alerts";
 
 // Broadcasts (issue 14, item 3): who a broadcast goes to, and the durable queue its messages go
 // through. The rules of the queue (docs/decisions/0019-broadcast-queue.md):
@@ -131,6 +132,26 @@ function audienceRow(audience: BroadcastAudience): BroadcastAudienceRow {
 }
 
 /**
+ * Everyone an audience names, with the state their row starts in: `pending` (to be sent) or
+ * `skipped` with the reason (blocked by the owner, opted out with /stop, blocked the bot). One rule
+ * for the queue and for the reach the owner is shown before sending (countBroadcastReach), so the
+ * number asked about is the number sent to. Columns: telegram_user_id, state, error.
+ */
+function recipientStates(kind: QueuedMessage["kind"], audience: BroadcastAudienceRow, now: Date) {
+  // A restock alert is something the customer asked for: /stop (broadcasts) does not hold it back.
+  const optedOut = kind === "restock" ? sql`false` : sql`bc.opted_out_at is not null`;
+  return sql`
+    select a.telegram_user_id,
+      case when bl.telegram_user_id is not null or ${optedOut} or bc.unreachable_at is not null then 'skipped' else 'pending' end as state,
+      case when bl.telegram_user_id is not null then ${SKIPPED_BLOCKED}
+           when ${optedOut} then ${SKIPPED_OPTED_OUT}
+           when bc.unreachable_at is not null then ${SKIPPED_UNREACHABLE} end as error
+    from (${audienceIds(audience, now)}) a
+    left join ${botCustomers} bc on bc.telegram_user_id = a.telegram_user_id
+    left join ${blockedCustomers} bl on bl.telegram_user_id = a.telegram_user_id`;
+}
+
+/**
  * Queues a message to everyone in an audience and answers at once; the sender (telegram/broadcast-sender.ts)
  * delivers it. Customers who opted out, blocked the bot or were blocked by the owner are counted as skipped.
  */
@@ -152,19 +173,10 @@ async function insertMessage(tx: DbOrTx, message: QueuedMessage, now: Date, opti
     .values({ kind: message.kind, text: message.text, imageUrl: message.imageUrl, productId: message.productId ?? null, audience: message.audience, total: 0, createdAt: now })
     .returning({ id: broadcasts.id });
   const id = created!.id;
-  // A restock alert is something the customer asked for: /stop (broadcasts) does not hold it back.
-  const optedOut = message.kind === "restock" ? sql`false` : sql`bc.opted_out_at is not null`;
   await tx.execute(sql`
     insert into ${broadcastRecipients} (broadcast_id, telegram_user_id, state, error, done_at)
-    select ${id}::uuid, a.telegram_user_id,
-      case when bl.telegram_user_id is not null or ${optedOut} or bc.unreachable_at is not null then 'skipped' else 'pending' end,
-      case when bl.telegram_user_id is not null then ${SKIPPED_BLOCKED}
-           when ${optedOut} then ${SKIPPED_OPTED_OUT}
-           when bc.unreachable_at is not null then ${SKIPPED_UNREACHABLE} end,
-      case when bl.telegram_user_id is not null or ${optedOut} or bc.unreachable_at is not null then clock_timestamp() end
-    from (${audienceIds(message.audience, now)}) a
-    left join ${botCustomers} bc on bc.telegram_user_id = a.telegram_user_id
-    left join ${blockedCustomers} bl on bl.telegram_user_id = a.telegram_user_id`);
+    select ${id}::uuid, telegram_user_id, state, error, case when state = 'skipped' then clock_timestamp() end
+    from (${recipientStates(message.kind, message.audience, now)}) as resolved`);
   const [counted] = await tx
     .select({ total: sql<number>`count(*)::int` })
     .from(broadcastRecipients)
@@ -185,6 +197,39 @@ export async function createBroadcast(db: Db, input: Pick<BroadcastInput, "text"
     { refuseEmpty: "No customers match this audience." },
   );
   return { id: queued.id };
+}
+
+/**
+ * POST /api/broadcasts/reach (issue 22, item 2): how many customers a broadcast to this audience
+ * would reach now, asked before "Send now" goes ahead. Counted by the queue's own rule
+ * (recipientStates): the audience, less those who opted out, blocked the bot or were blocked.
+ */
+export async function countBroadcastReach(db: DbOrTx, audience: BroadcastAudience, now: Date): Promise<BroadcastReach> {
+  const rows = await queryRows<{ audience: number; reach: number; opted_out: number; unreachable: number; blocked: number }>(db, sql`
+    select count(*)::int as audience,
+      count(*) filter (where state = 'pending')::int as reach,
+      count(*) filter (where error = ${SKIPPED_OPTED_OUT})::int as opted_out,
+      count(*) filter (where error = ${SKIPPED_UNREACHABLE})::int as unreachable,
+      count(*) filter (where error = ${SKIPPED_BLOCKED})::int as blocked
+    from (${recipientStates("broadcast", audienceRow(audience), now)}) as resolved`);
+  const row = rows[0]!;
+  return {
+    audience: Number(row.audience),
+    reach: Number(row.reach),
+    skipped: { optedOut: Number(row.opted_out), unreachable: Number(row.unreachable), blocked: Number(row.blocked) },
+  };
+}
+
+export const NO_OWNER_CHAT = "No owner chat is linked, so there is nowhere to send a test. Link your Telegram under Owner alerts in Bot Settings first.";
+
+/**
+ * POST /api/broadcasts/test (issue 22, item 2): the chat a test broadcast goes to, the owner's own
+ * (linked for owner alerts, docs/decisions/0020), never a customer's. Refused when none is linked.
+ */
+export async function ownerChatForTest(db: DbOrTx): Promise<{ chatId: string; chatTitle: string }> {
+  const settings = await getOwnerAlertSettings(db);
+  if (!settings?.chatId) throw conflict(NO_OWNER_CHAT);
+  return { chatId: settings.chatId, chatTitle: settings.chatTitle ?? "your Telegram" };
 }
 
 // --- Restock alerts (issue 14, item 4) ---

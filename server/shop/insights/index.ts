@@ -4,3 +4,4 @@
 export { exportFileName, exportOrdersCsv } from "./orders-export";
 export { getRevenueReport } from "./revenue";
 export { getDashboardStats, isLowStock, isRevenue } from "./stats";
+export { getSetupChecklist } from "./setup-checklist";

@@ -29,6 +29,11 @@ export const SHOP_COMMANDS = [
   { command: "forgetme", description: "erase your data from this shop" },
 ] as const;
 
+/** SHOP_COMMANDS as Telegram's command menu lists them (setMyCommands), each description capitalised. */
+export function commandMenu(): { command: string; description: string }[] {
+  return SHOP_COMMANDS.map(({ command, description }) => ({ command, description: description[0]!.toUpperCase() + description.slice(1) }));
+}
+
 export type ShopCommand = (typeof SHOP_COMMANDS)[number]["command"];
 
 export const HELP_TEXT = [

@@ -1,11 +1,22 @@
-import { Send } from "lucide-react";
+import { FlaskConical, Send } from "lucide-react";
 import { useState } from "react";
 import {
   BROADCAST_CAPTION_MAX,
   BROADCAST_TEXT_MAX,
+  type BroadcastAudience,
   type BroadcastAudienceKind,
   type BroadcastInput,
+  type BroadcastReach,
 } from "../../../contract";
+import {
+  AlertDialog,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from "@/components/ui/alert-dialog";
 import { ImageUpload } from "@/components/products/image-upload";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
@@ -15,7 +26,9 @@ import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/hooks/use-toast";
 import { describeError } from "@/lib/api";
 import { useProducts } from "@/lib/queries";
-import { useSendBroadcast } from "./queries";
+import { useUnsavedChanges } from "@/lib/unsaved-changes";
+import { countOf } from "@/lib/utils";
+import { useBroadcastReach, useSendBroadcast, useSendBroadcastTest } from "./queries";
 
 export const AUDIENCE_LABELS: Record<BroadcastAudienceKind, string> = {
   all: "All customers (everyone who started the bot)",
@@ -38,6 +51,83 @@ function Preview({ text, imageUrl }: { text: string; imageUrl: string | null }) 
   );
 }
 
+/** Who is left out of the audience and why, e.g. "1 opted out (/stop), 2 blocked by you". */
+function skippedText(skipped: BroadcastReach["skipped"]): string | null {
+  const parts = [
+    skipped.optedOut > 0 ? `${skipped.optedOut} opted out (/stop)` : null,
+    skipped.unreachable > 0 ? `${skipped.unreachable} blocked the bot` : null,
+    skipped.blocked > 0 ? `${skipped.blocked} blocked by you` : null,
+  ].filter((part) => part !== null);
+  return parts.length ? parts.join(", ") : null;
+}
+
+/**
+ * "Send now" asks first (issue 22, item 2): how many customers the broadcast reaches, as the server
+ * counts them, with "Send a test to me" to see it in the owner's own chat before it goes to them.
+ */
+function ConfirmBroadcast({
+  input,
+  onCancel,
+  onConfirm,
+}: {
+  input: BroadcastInput | null;
+  onCancel: () => void;
+  onConfirm: (input: BroadcastInput) => void;
+}) {
+  const reach = useBroadcastReach(input ? (input.audience as BroadcastAudience) : null);
+  const sendTest = useSendBroadcastTest();
+  const count = reach.data?.reach ?? 0;
+  const skipped = reach.data ? skippedText(reach.data.skipped) : null;
+
+  const test = () => {
+    if (!input) return;
+    sendTest.mutate(
+      { text: input.text, imageUrl: input.imageUrl },
+      {
+        onSuccess: ({ sentTo }) => toast({ title: "Test sent", description: `Sent to ${sentTo} only. Check it in Telegram.` }),
+        onError: (error) => toast({ title: "Failed to send test", description: describeError(error), variant: "destructive" }),
+      },
+    );
+  };
+
+  return (
+    <AlertDialog open={input !== null} onOpenChange={(open) => !open && onCancel()}>
+      <AlertDialogContent data-testid="broadcast-confirm">
+        <AlertDialogHeader>
+          <AlertDialogTitle>Send this broadcast?</AlertDialogTitle>
+          <AlertDialogDescription data-testid="broadcast-reach" aria-live="polite">
+            {reach.isLoading
+              ? "Counting the customers it will reach..."
+              : reach.error
+                ? `Could not count the customers it will reach: ${describeError(reach.error)}`
+                : count === 0
+                  ? "Nobody in this audience can get it now."
+                  : `It will reach ${countOf(count, "customer")}.`}
+          </AlertDialogDescription>
+          {skipped && (
+            <p className="text-muted-foreground text-sm" data-testid="broadcast-reach-skipped">
+              Left out of {countOf(reach.data!.audience, "customer")} in this audience: {skipped}.
+            </p>
+          )}
+        </AlertDialogHeader>
+        <AlertDialogFooter className="sm:justify-between">
+          <Button type="button" variant="outline" onClick={test} disabled={sendTest.isPending}>
+            <FlaskConical />
+            {sendTest.isPending ? "Sending test..." : "Send a test to me"}
+          </Button>
+          <div className="flex flex-col-reverse gap-2 sm:flex-row">
+            <AlertDialogCancel>Cancel</AlertDialogCancel>
+            <Button type="button" disabled={!reach.data || count === 0} onClick={() => input && onConfirm(input)}>
+              <Send />
+              {reach.data && count > 0 ? `Send to ${countOf(count, "customer")}` : "Send"}
+            </Button>
+          </div>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}
+
 /** Compose a message, choose who gets it, send it now; `onSent` gets the new broadcast's id. */
 export function BroadcastForm({ onSent }: { onSent: (id: string) => void }) {
   const [text, setText] = useState("");
@@ -48,6 +138,9 @@ export function BroadcastForm({ onSent }: { onSent: (id: string) => void }) {
   const [days, setDays] = useState("30");
   const products = useProducts();
   const send = useSendBroadcast();
+  const [confirming, setConfirming] = useState<BroadcastInput | null>(null);
+  // A message written and not sent yet is work: leaving asks first (issue 22, item 3).
+  useUnsavedChanges(text.trim() !== "");
 
   const limit = imageUrl ? BROADCAST_CAPTION_MAX : BROADCAST_TEXT_MAX;
   const tooLong = text.trim().length > limit;
@@ -56,12 +149,15 @@ export function BroadcastForm({ onSent }: { onSent: (id: string) => void }) {
     kind === "product" ? productId !== "" : kind === "recent" ? Number.isInteger(daysNumber) && daysNumber >= 1 : true;
   const canSend = text.trim() !== "" && !tooLong && audienceReady && !uploading && !send.isPending;
 
-  const submit = async () => {
-    const input: BroadcastInput = {
+  const askToSend = () =>
+    setConfirming({
       text,
       imageUrl,
       audience: kind === "product" ? { kind, productId } : kind === "recent" ? { kind, days: daysNumber } : { kind },
-    };
+    });
+
+  const submit = async (input: BroadcastInput) => {
+    setConfirming(null);
     try {
       const { id } = await send.mutateAsync(input);
       toast({ title: "Broadcast queued", description: "It is being sent now." });
@@ -83,7 +179,7 @@ export function BroadcastForm({ onSent }: { onSent: (id: string) => void }) {
           className="grid gap-6 lg:grid-cols-2"
           onSubmit={(event) => {
             event.preventDefault();
-            if (canSend) void submit();
+            if (canSend) askToSend();
           }}
         >
           <div className="space-y-5">
@@ -151,6 +247,7 @@ export function BroadcastForm({ onSent }: { onSent: (id: string) => void }) {
             </p>
           </div>
         </form>
+        <ConfirmBroadcast input={confirming} onCancel={() => setConfirming(null)} onConfirm={(input) => void submit(input)} />
       </CardContent>
     </Card>
   );

@@ -17,6 +17,7 @@ import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/hooks/use-toast";
+import { useUnsavedChanges } from "@/lib/unsaved-changes";
 import { useCreateCategory, useUpdateCategory } from "@/lib/queries";
 import { describeError } from "@/lib/api";
 
@@ -56,6 +57,8 @@ export function CategoryDialog({
     resolver: zodResolver(CategoryInputSchema),
     defaultValues: valuesOf(category),
   });
+  // Leaving with changes not saved asks first (issue 22, item 3).
+  useUnsavedChanges(open && form.formState.isDirty);
 
   // Each opening starts from the category being edited, or from an empty form.
   const { reset } = form;

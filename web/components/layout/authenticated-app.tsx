@@ -1,9 +1,12 @@
 import { lazy, Suspense, useEffect } from "react";
 import { Route, Switch, useLocation } from "wouter";
-import { Spinner } from "@/components/spinner";
+import { LoadingRows } from "@/components/loading-rows";
 import { TooltipProvider } from "@/components/ui/tooltip";
+import { useArrivalAlerts } from "@/hooks/use-arrival-alerts";
 import { useLiveUpdates } from "@/hooks/use-live-updates";
+import { titleWithUnseen, useUnseenArrivals } from "@/lib/arrivals";
 import { documentTitle } from "./nav";
+import { SignInAgainDialog } from "./sign-in-again-dialog";
 import { SidebarNav } from "./sidebar";
 import { TopBar } from "./top-bar";
 
@@ -26,10 +29,13 @@ const NotFoundPage = lazy(() => import("@/pages/not-found"));
 export default function AuthenticatedApp() {
   // New orders and messages show up on every screen without a reload (GET /api/events).
   useLiveUpdates();
+  // ...and each new one is told: a toast, a count in the title until seen, a notification if allowed.
+  useArrivalAlerts();
+  const unseen = useUnseenArrivals();
   const [location] = useLocation();
   useEffect(() => {
-    document.title = documentTitle(location);
-  }, [location]);
+    document.title = titleWithUnseen(documentTitle(location), unseen);
+  }, [location, unseen]);
   return (
     // Tooltips only exist behind the login, so their code stays out of the login's chunk.
     <TooltipProvider>
@@ -51,7 +57,7 @@ export default function AuthenticatedApp() {
         <div className="flex min-h-screen flex-col lg:pl-64">
           <TopBar />
           <main id="main" tabIndex={-1} className="flex-1 p-4 outline-none sm:p-6">
-            <Suspense fallback={<Spinner className="py-24" />}>
+            <Suspense fallback={<LoadingRows label="Loading..." />}>
               <Switch>
                 <Route path="/" component={DashboardPage} />
                 <Route path="/bot-settings" component={BotSettingsPage} />
@@ -71,6 +77,7 @@ export default function AuthenticatedApp() {
           </main>
         </div>
       </div>
+      <SignInAgainDialog />
     </TooltipProvider>
   );
 }

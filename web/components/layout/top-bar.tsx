@@ -18,6 +18,7 @@ import { Sheet, SheetContent, SheetDescription, SheetTitle } from "@/components/
 import { setPaidOrderAlerts, usePaidOrderAlerts } from "@/lib/live";
 import { useLogout } from "@/lib/queries";
 import { setThemeChoice, type ThemeChoice, useThemeChoice } from "@/lib/theme";
+import { AllowNotifications } from "./allow-notifications";
 import { pageTitle } from "./nav";
 import { SidebarNav } from "./sidebar";
 
@@ -44,6 +45,8 @@ export function TopBar() {
       <h1 data-testid="page-title" className="flex-1 truncate text-lg font-semibold">
         {pageTitle(location)}
       </h1>
+
+      <AllowNotifications />
 
       <DropdownMenu>
         <DropdownMenuTrigger asChild>

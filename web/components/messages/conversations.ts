@@ -1,4 +1,5 @@
 // One conversation per customer comes from the server (GET /api/messages/conversations, issue 12).
+import { formatDate, formatTime } from "@/lib/dates";
 export type { Conversation } from "../../../contract";
 
 export function displayName(c: { telegramUsername: string | null; telegramUserId: string }): string {
@@ -31,7 +32,5 @@ export function messageTime(iso: string, now = new Date()): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return "";
   const sameDay = date.toDateString() === now.toDateString();
-  return sameDay
-    ? date.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit" })
-    : date.toLocaleDateString("en-GB", { day: "numeric", month: "short" });
+  return sameDay ? formatTime(iso) : formatDate(iso);
 }

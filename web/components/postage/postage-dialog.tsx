@@ -17,6 +17,7 @@ import { Input } from "@/components/ui/input";
 import { Switch } from "@/components/ui/switch";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/hooks/use-toast";
+import { useUnsavedChanges } from "@/lib/unsaved-changes";
 import { useCreatePostageOption, useUpdatePostageOption } from "@/lib/queries";
 import { describeError } from "@/lib/api";
 
@@ -52,6 +53,8 @@ export function PostageDialog({
     resolver: zodResolver(PostageOptionInputSchema),
     defaultValues: valuesOf(option),
   });
+  // Leaving with changes not saved asks first (issue 22, item 3).
+  useUnsavedChanges(open && form.formState.isDirty);
 
   const { reset } = form;
   useEffect(() => {

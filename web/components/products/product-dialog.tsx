@@ -7,6 +7,16 @@ import { type Category, LOW_STOCK_DEFAULT, type Product, type ProductInput, Prod
 import { ImageUpload } from "@/components/products/image-upload";
 import { Button } from "@/components/ui/button";
 import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from "@/components/ui/alert-dialog";
+import {
   Dialog,
   DialogContent,
   DialogDescription,
@@ -21,6 +31,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { Switch } from "@/components/ui/switch";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/hooks/use-toast";
+import { useUnsavedChanges } from "@/lib/unsaved-changes";
 import { useCreateProduct, useReloadProducts, useUpdateProduct } from "@/lib/queries";
 import { ApiError, describeError } from "@/lib/api";
 import { categoryOptions, NO_CATEGORY } from "./category-options";
@@ -134,6 +145,8 @@ export function ProductDialog({
     resolver: zodResolver(ProductFormSchema),
     defaultValues: valuesOf(product),
   });
+  // Leaving with changes not saved asks first (issue 22, item 3).
+  useUnsavedChanges(open && form.formState.isDirty);
   const tiers = useFieldArray({ control: form.control, name: "bulkPricing" });
 
   const { reset } = form;
@@ -143,7 +156,17 @@ export function ProductDialog({
 
   const pending = createProduct.isPending || updateProduct.isPending;
 
+  // A price of £0.00 is more often a price not typed yet than a gift (issue 22, item 12): asked first.
+  const [freeToConfirm, setFreeToConfirm] = useState<ProductForm | null>(null);
   const onSubmit = form.handleSubmit(async (values) => {
+    if (Number(values.price) === 0) {
+      setFreeToConfirm(values);
+      return;
+    }
+    await save(values);
+  });
+
+  const save = async (values: ProductForm) => {
     const data = toProductInput(values);
     try {
       if (product) {
@@ -164,7 +187,7 @@ export function ProductDialog({
         variant: "destructive",
       });
     }
-  });
+  };
 
   /** Takes the stock the server has now into the form, as the new expectedStock; other edits stay. */
   const reloadStock = async () => {
@@ -408,6 +431,28 @@ export function ProductDialog({
             </DialogFooter>
           </form>
         </Form>
+        <AlertDialog open={freeToConfirm !== null} onOpenChange={(open) => !open && setFreeToConfirm(null)}>
+          <AlertDialogContent>
+            <AlertDialogHeader>
+              <AlertDialogTitle>Save as free?</AlertDialogTitle>
+              <AlertDialogDescription>
+                The price is £0.00: customers will be able to order {freeToConfirm?.name.trim() || "this product"} without paying.
+              </AlertDialogDescription>
+            </AlertDialogHeader>
+            <AlertDialogFooter>
+              <AlertDialogCancel>Cancel</AlertDialogCancel>
+              <AlertDialogAction
+                onClick={() => {
+                  const values = freeToConfirm;
+                  setFreeToConfirm(null);
+                  if (values) void save(values);
+                }}
+              >
+                Save as free
+              </AlertDialogAction>
+            </AlertDialogFooter>
+          </AlertDialogContent>
+        </AlertDialog>
       </DialogContent>
     </Dialog>
   );

@@ -1,0 +1,38 @@
+// One date format everywhere (issue 22, item 12): every screen shows dates and times through these,
+// in the owner's locale (the browser's language), and as the browser's own date inputs show a day
+// (the Orders filter's From and To): 26/11/2026 in en-GB, 11/26/2026 in en-US. Formatters are made
+// once: toLocaleDateString builds a new one on every call, which showed in the Orders screen's
+// profile (a list of rows, each with dates).
+
+/** The owner's locale; undefined (the runtime's default) where there is no browser. */
+const LOCALE = typeof navigator === "undefined" ? undefined : navigator.language;
+
+const DAY = { day: "2-digit", month: "2-digit", year: "numeric" } as const;
+const TIME = { hour: "2-digit", minute: "2-digit" } as const;
+
+const DATE_FORMAT = new Intl.DateTimeFormat(LOCALE, DAY);
+const DATE_TIME_FORMAT = new Intl.DateTimeFormat(LOCALE, { ...DAY, ...TIME });
+const TIME_FORMAT = new Intl.DateTimeFormat(LOCALE, TIME);
+
+function dateOf(iso: string): Date | null {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** A day: "26/11/2026" (en-GB). Empty for a value that is not a date. */
+export function formatDate(iso: string): string {
+  const date = dateOf(iso);
+  return date ? DATE_FORMAT.format(date) : "";
+}
+
+/** A moment: "26/11/2026, 09:40" (en-GB), the same day as formatDate plus the time. */
+export function formatDateTime(iso: string): string {
+  const date = dateOf(iso);
+  return date ? DATE_TIME_FORMAT.format(date) : "";
+}
+
+/** A time of day: "09:40" (en-GB), "09:40 AM" (en-US). */
+export function formatTime(iso: string): string {
+  const date = dateOf(iso);
+  return date ? TIME_FORMAT.format(date) : "";
+}
