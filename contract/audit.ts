@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { booleanFlag } from "./fields";
 import { PAGE_LIMIT_MAX, PageLimitSchema, PageQuerySchema } from "./paging";
 
 // The audit log (issue 13, item 6): every admin write, and every login or failed login, with when,
@@ -46,5 +47,7 @@ export const AuditLogQuerySchema = PageQuerySchema.extend({
     .max(100, "must be at most 100 characters")
     .optional()
     .meta({ description: "Only entries about this target (with targetType: that one order, product, customer...)" }),
+  /** The Activity screen leaves sign-ins out unless asked (issue 22 item 7): they would bury the changes. */
+  signIns: booleanFlag.meta({ description: "false: leave out sign-ins, sign-outs and failed sign-ins (auth.*); true or absent: include them" }),
 });
 export type AuditLogQuery = z.output<typeof AuditLogQuerySchema>;

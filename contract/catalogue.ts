@@ -75,7 +75,7 @@ export const ProductInputSchema = z.object({
    * PUT only: the stock the edit form showed. An unchanged stock is then left as the database has it,
    * and a change made from a stale form answers 409 (docs/product.md rule 2, docs/decisions/0007).
    */
-  expectedStock: wholeNumber("expectedStock", 0).optional(),
+  expectedStock: wholeNumber("Stock shown in the form", 0).optional(),
 });
 export type ProductInput = z.input<typeof ProductInputSchema>;
 export const ProductSchema = z

@@ -1,6 +1,8 @@
 // The API's shapes, shared by the server and the web forms: one file per topic, all re-exported
 // here, so importers use "contract" itself. contract/ depends on zod only (eslint.config.js);
 // contract/fields.ts holds the topics' shared building blocks and is not re-exported.
+// First: the owner's wording of zod's messages is in place before any schema is used (contract/owner-words.ts).
+export * from "./owner-words";
 export * from "./common";
 export * from "./paging";
 export * from "./auth";
@@ -21,3 +23,5 @@ export * from "./privacy";
 export * from "./simulator";
 export * from "./private-addresses";
 export * from "./secret-mask";
+export * from "./payment-words";
+export * from "./audit-words";

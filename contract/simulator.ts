@@ -67,7 +67,7 @@ export type SimulatorState = z.infer<typeof SimulatorStateSchema>;
 /** POST /api/bot/simulator/messages: what the admin types as the test customer. */
 export const SimulatorTextInputSchema = z.object({
   text: z
-    .string({ error: "text must be a string" })
+    .string({ error: "text must be text" })
     .trim()
     .min(1, "Type a message first")
     .max(4096, "text must be at most 4096 characters"),
@@ -76,7 +76,7 @@ export const SimulatorTextInputSchema = z.object({
 /** POST /api/bot/simulator/presses: an inline button pressed on one of the bot's messages. */
 export const SimulatorPressInputSchema = z.object({
   messageId: z.int({ error: "messageId must be a whole number" }).min(1, "messageId must be at least 1").max(2_147_483_647, "messageId is too large"),
-  data: z.string({ error: "data must be a string" }).min(1, "data is required").max(64, "data must be at most 64 characters"),
+  data: z.string({ error: "data must be text" }).min(1, "data is required").max(64, "data must be at most 64 characters"),
 });
 
 /** POST /api/bot/simulator/payments: the test order to mark paid. */

@@ -80,7 +80,7 @@ test.describe("export and activity", () => {
     expect(fs.readFileSync(await download.path()).toString("utf8")).toContain(order.id);
   });
 
-  test("the Activity screen lists the logins and changes made in this test", async ({ adminPage: page, api, browser, baseURL }) => {
+  test("the Activity screen lists the changes made in this test by name, and the logins when asked", async ({ adminPage: page, api, browser, baseURL }) => {
     // A failed login from another browser, then changes by the admin.
     const stranger = await browser.newContext({ baseURL });
     expect((await stranger.request.post("/api/auth/login", { data: { password: "guessing" } })).status()).toBe(401);
@@ -94,6 +94,8 @@ test.describe("export and activity", () => {
       welcomeMessage: "Welcome",
       faqContent: "FAQ",
     });
+    const tee = await api.post<{ id: string }>("/api/products", { name: "Acceptance Tee", description: "", price: "10.00", stock: 5 });
+    await api.put(`/api/products/${tee.id}`, { name: "Acceptance Tee", description: "", price: "8.00", stock: 5 });
 
     await page.setViewportSize(DESKTOP);
     await page.goto("/");
@@ -101,16 +103,29 @@ test.describe("export and activity", () => {
     await expect(page).toHaveURL(/\/activity$/);
     await expect(page.getByTestId("page-title")).toHaveText("Activity");
     const rows = page.getByTestId("activity-entry");
-    await expect(rows.filter({ hasText: "Category created" })).toContainText('name: "Loose leaf"');
-    await expect(rows.filter({ hasText: "Category updated" })).toContainText('name: "Loose leaf tea"');
+    // Names, and what changed as before → after (issue 22 item 7); no ids, no JSON.
+    await expect(rows.filter({ hasText: "Product updated" }).getByTestId("activity-summary")).toHaveText('Product "Acceptance Tee": price £10.00 → £8.00');
+    await expect(rows.filter({ hasText: "Product updated" })).toContainText(/Product\s*Product/); // the target: what it is, not its id
+    await expect(rows.filter({ hasText: "Product updated" })).not.toContainText(tee.id.slice(0, 8));
+    await expect(rows.filter({ hasText: "Category created" }).getByTestId("activity-summary")).toHaveText('Category "Loose leaf"');
+    await expect(rows.filter({ hasText: "Category updated" }).getByTestId("activity-summary")).toHaveText(
+      'Category "Loose leaf tea": name "Loose leaf" → "Loose leaf tea"',
+    );
+    const settings = rows.filter({ hasText: "Bot settings created" }).getByTestId("activity-summary");
+    await expect(settings).toHaveText('Bot name "Activity Shop", bot token changed, accepted cryptocurrencies BTC, welcome message "Welcome", FAQ content "FAQ", underpayment tolerance 1%');
+    await expect(page.getByText("activity-secret-token")).toHaveCount(0);
+    // Sign-ins stay out of the way until asked for.
+    await expect(rows.filter({ hasText: /Failed login|Logged in/ })).toHaveCount(0);
+    await expect(rows).toHaveCount(5);
+    // Newest first.
+    await expect(rows.first()).toContainText("Product updated");
+    await saveScreenshot(page, "activity-desktop");
+    await page.getByRole("switch", { name: "Show sign-ins" }).click();
+    await expect(page).toHaveURL(/signins=shown/);
     await expect(rows.filter({ hasText: "Failed login" })).toHaveCount(1);
     await expect(rows.filter({ hasText: "Logged in" }).first()).toBeVisible();
-    const settings = rows.filter({ hasText: "Bot settings created" });
-    await expect(settings).toContainText("botToken: [hidden]");
-    await expect(page.getByText("activity-secret-token")).toHaveCount(0);
-    // Newest first.
-    await expect(rows.first()).toContainText("Bot settings created");
-    await saveScreenshot(page, "activity-desktop");
+    await page.getByRole("switch", { name: "Show sign-ins" }).click();
+    await expect(rows).toHaveCount(5);
 
     await choose(page, page.getByRole("combobox", { name: "Show activity about" }), "Categories");
     await expect(page).toHaveURL(/type=category/);
@@ -134,7 +149,7 @@ test.describe("export and activity", () => {
     await expect(history.getByRole("heading", { name: "Admin history" })).toBeVisible();
     await expect(history.getByTestId("order-history-entry")).toHaveCount(1);
     await expect(history.getByTestId("order-history-entry")).toContainText("Order updated");
-    await expect(history.getByTestId("order-history-entry")).toContainText('trackingNumber: "AB123456789GB"');
+    await expect(history.getByTestId("order-history-entry")).toContainText('Status "dispatched", tracking number "AB123456789GB"');
     await history.scrollIntoViewIfNeeded();
     await saveScreenshot(page, "order-history-dialog", { fullPage: false });
     await page.keyboard.press("Escape");

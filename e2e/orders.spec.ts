@@ -71,7 +71,7 @@ test.describe("orders", () => {
     await expect(first.getByRole("cell").nth(1)).toHaveText("@alice");
     // No postage on this order: nothing to include, so no "Inc. shipping" (the phone test shows it with postage).
     await expect(first.getByRole("cell").nth(2)).toHaveText("£42.50");
-    await expect(first.getByRole("cell").nth(3)).toHaveText("BTCconfirmed");
+    await expect(first.getByRole("cell").nth(3)).toHaveText("BTCPaid");
     await expect(first.getByRole("cell").nth(4)).toHaveText("Processing");
     await expect(first.getByRole("button", { name: `Dispatch order ${short(named.id)}` })).toBeVisible();
     await expect(first.getByRole("button", { name: /Delete order/ })).toHaveCount(0);
@@ -84,7 +84,7 @@ test.describe("orders", () => {
 
     const third = rows.filter({ hasText: short(anonymous.id) });
     await expect(third.getByRole("cell").nth(1)).toHaveText("Telegram User");
-    await expect(third.getByRole("cell").nth(3)).toHaveText("XMRexpired");
+    await expect(third.getByRole("cell").nth(3)).toHaveText("XMRExpired");
     await expect(third.getByRole("button", { name: `Delete order ${short(anonymous.id)}` })).toBeVisible();
 
     const filter = page.getByRole("combobox", { name: "Filter by status" });
@@ -145,7 +145,7 @@ test.describe("orders", () => {
     const payment = dialog.getByRole("region", { name: "Payment Information" });
     await expect(payment).toContainText("MethodLTC");
     await expect(payment).toContainText("Amount£28.95");
-    await expect(payment.getByTestId("payment-status")).toHaveText("confirmed");
+    await expect(payment.getByTestId("payment-status")).toHaveText("Paid");
     await expect(payment.getByTestId("payment-status")).toHaveClass(/text-green-700/);
     await expect(payment).toContainText("Payment IDnp-555");
     const items = dialog.getByTestId("order-item");
@@ -170,7 +170,7 @@ test.describe("orders", () => {
     await expect(dialog.getByRole("region", { name: "Customer Information" })).toContainText("Username4242");
     await expect(dialog.getByRole("region", { name: "Customer Information" })).not.toContainText("Contact");
     await expect(dialog.getByRole("region", { name: "Payment Information" })).toContainText("MethodNot specified");
-    await expect(dialog.getByTestId("payment-status")).toHaveText("waiting");
+    await expect(dialog.getByTestId("payment-status")).toHaveText("Waiting for payment");
     await expect(dialog.getByTestId("payment-status")).not.toHaveClass(/text-green-700/);
     await expect(dialog.getByTestId("postage-line")).toHaveText(/No Postage Method Selected.*Free shipping or pickup.*£0\.00/);
     await expect(dialog.getByRole("button", { name: "Mark as Dispatched" })).toHaveCount(0);
@@ -690,7 +690,7 @@ test.describe("orders: settling the money from the details dialog", () => {
     const payment = dialog.getByRole("region", { name: "Payment Information" });
     await expect(payment.getByTestId("underpaid")).toContainText("Underpaid: paid 0.0001 of 0.001 BTC");
     await expect(payment.getByTestId("underpaid")).toContainText("Still due: 0.0009 BTC");
-    await expect(payment.getByTestId("payment-status")).toHaveText("partially paid");
+    await expect(payment.getByTestId("payment-status")).toHaveText("Underpaid by 0.0009 BTC");
     await expect(dialog.getByRole("button", { name: "Mark as Dispatched" })).toHaveCount(0);
     await expect(dialog.getByRole("region", { name: "Activity" })).toContainText("No activity yet");
     await settle(page);

@@ -286,6 +286,18 @@ test.describe("products", () => {
     await page.goto("/products");
     const dialog = page.getByRole("dialog");
 
+    // zod's own limits in the owner's words (contract/owner-words.ts): under the field, and in the server's refusal.
+    await page.getByRole("button", { name: "Add Product" }).click();
+    await dialog.getByLabel("Product Name").fill("N".repeat(201));
+    await dialog.getByRole("button", { name: "Create Product" }).click();
+    await expect(dialog.getByText("Name can be at most 200 characters")).toBeVisible();
+    await saveScreenshot(page, "product-form-name-too-long", { fullPage: false });
+    await dialog.getByLabel("Product Name").fill("Long story");
+    await dialog.getByLabel("Description").fill("d".repeat(4001));
+    await dialog.getByRole("button", { name: "Create Product" }).click();
+    await expectToast(page, "Failed to create product", "Description can be at most 4,000 characters");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+
     // A tier below the minimum quantity: the server refuses and says why.
     await page.getByRole("button", { name: "Add Product" }).click();
     await dialog.getByLabel("Product Name").fill("Bad Tiers");

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { AuditEntry } from "../../contract";
 import { auditLog, loginThrottle } from "../db/schema";
+import { recordBotStart } from "../shop/customers";
 import { createLogger } from "../logging";
 import { startTestServer, TEST_PASSWORD, type TestServer, useAdminServer } from "../../test-support/app";
 import { insertCustomerMessage, insertOrder, insertProduct } from "../../test-support/factories";
@@ -96,9 +97,21 @@ describe("the audit log of the admin's writes", () => {
       { action: "product.delete", targetType: "product", targetId: product.id },
       { action: "category.delete", targetType: "category", targetId: category.id },
     ]);
-    // The summary says what changed; secrets show as hidden, never as themselves.
-    expect(log[5]!.summary).toContain('price: "5.49"');
-    expect(log[8]!.summary).toBe("isActive: false");
+    // The summary says what changed, by name and as before → after (issue 22 item 7); secrets show
+    // as hidden, never as themselves.
+    expect(log.slice(2, 6).map((entry) => entry.summary)).toEqual([
+      'Category "Tea"',
+      'Category "Teas": name "Tea" → "Teas"',
+      'Product "Sencha": price £4.99, stock 10, status active, low stock alert 3',
+      'Product "Sencha": price £4.99 → £5.49',
+    ]);
+    expect(log.slice(7).map((entry) => entry.summary)).toEqual([
+      'Postage option "Courier": price £5.00, status active',
+      'Postage option "Courier": status active → inactive',
+      'Postage option "Courier"',
+      'Product "Sencha"',
+      'Category "Teas"',
+    ]);
     expect(log[1]!.summary).toContain('botName: "Renamed"');
     expect(log[1]!.summary).toContain("botToken: [hidden]");
     expect(log[1]!.summary).toContain("nowpaymentsIpnSecret: [hidden]");
@@ -156,6 +169,35 @@ describe("the audit log of the admin's writes", () => {
     ]);
   });
 
+  it("names a product's change as before → after even when it is renamed, and a broadcast by its text and audience", async () => {
+    const product = await send("POST", "/api/products", { name: "Acceptance Tee", description: "", price: "10.00", stock: 5 });
+    const edit = { name: "Acceptance Tee", description: "Cotton", price: "8.00", stock: 5, expectedStock: 5, isActive: false };
+    await send("PUT", `/api/products/${product.id as string}`, edit);
+    await send("PUT", `/api/products/${product.id as string}`, { ...edit, name: `Tee ${"W".repeat(179)}` });
+    await send("PUT", `/api/products/${product.id as string}`, { ...edit, name: `Tee ${"W".repeat(179)}` });
+    await recordBotStart(db(), "5550002", null, new Date());
+    await send("POST", "/api/broadcasts", { text: "Summer sale", audience: { kind: "all" } });
+    await send("POST", "/api/broadcasts", { text: "Summer sale\non  tees", audience: { kind: "recent", days: 30 } });
+
+    const summaries = (await entries()).slice(1).map((entry) => entry.summary);
+    expect(summaries).toEqual([
+      'Product "Acceptance Tee": price £10.00 → £8.00, status active → inactive, description changed',
+      `Product "Tee ${"W".repeat(55)}…": name "Acceptance Tee" → "Tee ${"W".repeat(55)}…"`,
+      `Product "Tee ${"W".repeat(55)}…": nothing changed`,
+      'Broadcast "Summer sale" to all customers',
+      'Broadcast "Summer sale on tees" to customers with an order in the last 30 days',
+    ]);
+  });
+
+  it("leaves sign-ins out when asked (the Activity screen's default)", async () => {
+    await admin.server.request("POST", "/api/auth/login", { body: { password: "wrong password" } });
+    await send("POST", "/api/categories", { name: "Tea" });
+    expect((await entries()).map((entry) => entry.action)).toEqual(["auth.login-failed", "category.create"]);
+    expect((await entries("&signIns=false")).map((entry) => entry.action)).toEqual(["category.create"]);
+    expect((await entries("&signIns=true")).map((entry) => entry.action)).toEqual(["auth.login-failed", "category.create"]);
+    expect((await admin.get("/api/audit-log?signIns=maybe")).status).toBe(400);
+  });
+
   it("records nothing for reads, refused writes or the browser tests' seeding", async () => {
     await admin.get("/api/orders");
     await admin.get("/api/audit-log");
@@ -173,11 +215,11 @@ describe("the audit log of the admin's writes", () => {
     const first = await admin.get("/api/audit-log?limit=2&targetType=category");
     expect(first.headers.get("x-total-count")).toBe("5");
     const firstPage = (await first.json()) as AuditEntry[];
-    expect(firstPage.map((entry) => entry.summary)).toEqual(['name: "Category 4"', 'name: "Category 3"']);
+    expect(firstPage.map((entry) => entry.summary)).toEqual(['Category "Category 4"', 'Category "Category 3"']);
     const link = /^<(\/api\/audit-log\?[^>]+)>; rel="next"$/.exec(first.headers.get("link") ?? "");
     expect(link).not.toBeNull();
     const second = (await (await admin.get(link![1]!)).json()) as AuditEntry[];
-    expect(second.map((entry) => entry.summary)).toEqual(['name: "Category 2"', 'name: "Category 1"']);
+    expect(second.map((entry) => entry.summary)).toEqual(['Category "Category 2"', 'Category "Category 1"']);
     expect((await admin.get("/api/audit-log?cursor=bm9wZQ")).status).toBe(400);
     expect((await admin.get("/api/audit-log?limit=0")).status).toBe(400);
     expect((await admin.server.request("GET", "/api/audit-log")).status).toBe(401);

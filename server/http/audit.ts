@@ -1,6 +1,16 @@
+import { eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { formatKeyId } from "../../contract/owner-seal";
-import { recordAudit, summariseChange } from "../shop/common";
+import type { Db } from "../db/client";
+import { categories, postageOptions, products } from "../db/schema";
+import {
+  type CatalogueSnapshot,
+  type CatalogueSubject,
+  describeBroadcast,
+  describeCatalogueWrite,
+  recordAudit,
+  summariseChange,
+} from "../shop/common";
 import { describeForget } from "../shop/privacy";
 import type { AppDeps } from "./deps";
 import { hasAdminSession, SAFE_METHODS } from "./security";
@@ -103,6 +113,29 @@ const SPECIAL: Record<string, Special | "not recorded"> = {
   "POST /api/auth/login": { summary: () => "" },
 };
 
+// The catalogue's writes say which product, category or postage option, by name, and what changed
+// as before → after (shop/common/audit-words.ts): the row as it was is read before the write.
+const CATALOGUE_TABLES = { product: products, category: categories, postage: postageOptions } as const;
+const CATALOGUE_ROUTES: Record<string, CatalogueSubject> = {
+  "/api/products": "product",
+  "/api/products/:id": "product",
+  "/api/categories": "category",
+  "/api/categories/:id": "category",
+  "/api/postage-options": "postage",
+  "/api/postage-options/:id": "postage",
+};
+
+async function catalogueRowBefore(db: Db, subject: CatalogueSubject, id: string): Promise<CatalogueSnapshot | null> {
+  const table = CATALOGUE_TABLES[subject];
+  const [row] = await db.select().from(table).where(eq(table.id, id)).limit(1);
+  return (row as CatalogueSnapshot | undefined) ?? null;
+}
+
+async function productName(db: Db, id: string): Promise<string | null> {
+  const [row] = await db.select({ name: products.name }).from(products).where(eq(products.id, id)).limit(1);
+  return row?.name ?? null;
+}
+
 /** "A reply of 42 characters (order 1234abcd-...)": what was done, never what was said. */
 export function replySummary(body: unknown): string {
   const text = textField(body, "message") ?? "";
@@ -154,7 +187,26 @@ declare module "fastify" {
   interface FastifyRequest {
     /** Set for a logout by a signed-in admin: only those are recorded (anyone may call logout). */
     auditHadSession?: boolean;
+    /** A catalogue row as it was before this write changed or deleted it (null: none was found). */
+    auditBefore?: CatalogueSnapshot | null;
+    /** A broadcast's product, by name, for its audience's words. */
+    auditProductName?: string | null;
   }
+}
+
+/** The summary of a write the log words itself; undefined for the generic summary of the body. */
+function ownerSummary(request: FastifyRequest, answer: Answer): string | undefined {
+  const url = request.routeOptions.url ?? "";
+  const subject = CATALOGUE_ROUTES[url];
+  if (subject) {
+    const after = request.method === "DELETE" ? null : (answer as CatalogueSnapshot | null);
+    return describeCatalogueWrite(subject, request.method === "POST" ? null : (request.auditBefore ?? null), after);
+  }
+  if (request.method === "POST" && url === "/api/broadcasts") {
+    const body = (request.body ?? {}) as { text?: unknown; audience?: { kind: string; days?: number; productId?: string } };
+    return describeBroadcast(body.text, body.audience ?? null, request.auditProductName);
+  }
+  return undefined;
 }
 
 /** Which requests are recorded: the admin's successful writes, logins either way, signed-in logouts. */
@@ -172,6 +224,19 @@ function shouldRecord(request: FastifyRequest, reply: FastifyReply, route: strin
 export function registerAuditLog(app: FastifyInstance, deps: Pick<AppDeps, "db" | "now">) {
   app.addHook("preHandler", async (request) => {
     if (`${request.method} ${request.routeOptions.url}` === LOGOUT) request.auditHadSession = await hasAdminSession(request, deps);
+    if (SAFE_METHODS.has(request.method)) return;
+    try {
+      const subject = CATALOGUE_ROUTES[request.routeOptions.url ?? ""];
+      const id = (request.params as Record<string, unknown> | undefined)?.id;
+      if (subject && typeof id === "string") request.auditBefore = await catalogueRowBefore(deps.db, subject, id);
+      const audience = (request.body as { audience?: { kind?: unknown; productId?: unknown } } | undefined)?.audience;
+      if (request.routeOptions.url === "/api/broadcasts" && audience?.kind === "product" && typeof audience.productId === "string") {
+        request.auditProductName = await productName(deps.db, audience.productId);
+      }
+    } catch (error) {
+      // Only the log's words depend on it: the write goes ahead, its entry says less.
+      request.log.warn({ err: error }, "audit log: the row before the write could not be read");
+    }
   });
 
   app.addHook("onSend", async (request, reply, payload) => {
@@ -189,7 +254,7 @@ export function registerAuditLog(app: FastifyInstance, deps: Pick<AppDeps, "db" 
         action: failedLogin ? "auth.login-failed" : (special?.action ?? derived.action),
         targetType: special?.targetType ?? derived.targetType,
         targetId: special?.target ? special.target(request, answer) : targetIdOf(request, answer),
-        summary: special?.summary ? special.summary(request, answer) : summariseChange(request.body),
+        summary: special?.summary ? special.summary(request, answer) : (ownerSummary(request, answer) ?? summariseChange(request.body)),
         ip: request.ip,
       });
     } catch (error) {

@@ -1,6 +1,7 @@
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { ownerErrorMessage } from "../../contract";
 import { ShopError } from "../shop/common";
 
 // docs/product.md rule 8: every non-2xx answer is JSON { error: "<human sentence>" }.
@@ -16,9 +17,26 @@ export class HttpError extends Error {
   }
 }
 
-function describeValidation(error: { validation: { instancePath?: string; message?: string }[] }): string {
+type ValidationIssue = { instancePath?: string; keyword?: string; message?: string; params?: Record<string, unknown> };
+
+/**
+ * A sentence the owner's wording of zod (contract/owner-words.ts) made already names the field by
+ * its label ("Name can be at most 200 characters"): it is answered as it is. A schema's own
+ * message is a predicate for the field ("must be a valid id") and keeps the field's key in front.
+ */
+function isOwnerSentence(issue: ValidationIssue, path: string[]): boolean {
+  if (!issue.message || !issue.keyword) return false;
+  const raw = { ...issue.params, code: issue.keyword, path: path.map((part) => (/^\d+$/.test(part) ? Number(part) : part)) };
+  // zod hands on no input: a wrong kind of value reads either as missing or as of the wrong kind.
+  const sentences = [raw, { ...raw, input: 0 }].map((candidate) => ownerErrorMessage(candidate as Parameters<typeof ownerErrorMessage>[0]));
+  return sentences.includes(issue.message);
+}
+
+function describeValidation(error: { validation: ValidationIssue[] }): string {
   const first = error.validation[0];
-  const field = first?.instancePath?.replace(/^\//, "").replaceAll("/", ".");
+  const path = first?.instancePath?.replace(/^\//, "").split("/").filter(Boolean) ?? [];
+  if (first && isOwnerSentence(first, path)) return first.message!;
+  const field = path.join(".");
   const message = first?.message ?? "is invalid";
   return field ? `Invalid ${field}: ${message}` : `Invalid request: ${message}`;
 }

@@ -1,12 +1,14 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { ScrollText } from "lucide-react";
 import { Link } from "wouter";
-import type { AuditEntry } from "../../contract";
+import { type AuditEntry, readableAuditSummary } from "../../contract";
 import { ListPager, PAGE_SIZE } from "@/components/list-pager";
 import { describeAuditAction } from "@/components/orders/order-history";
 import { useListUrl, useServerPager } from "@/components/server-list";
 import { Card, CardContent } from "@/components/ui/card";
+import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { Switch } from "@/components/ui/switch";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { LoadingRows } from "@/components/loading-rows";
 import { describeError, getPageFn, PAGE_MARK, type ServerPage } from "@/lib/api";
@@ -27,7 +29,18 @@ const TARGET_FILTERS: { value: string; label: string }[] = [
   { value: "image", label: "Images" },
 ];
 
-/** Where a target can be looked at: an order in the Orders search, a customer on their page. */
+/** What a target is called; the entry's summary names which one ("Product "Tee": ..."). */
+const TARGET_WORDS: Record<string, string> = {
+  product: "Product",
+  category: "Category",
+  postage: "Postage option",
+  message: "Message",
+  settings: "Bot settings",
+  image: "Image",
+  broadcasts: "Broadcast",
+};
+
+/** Where a target can be looked at: an order in the Orders search, a customer on their page; other targets by what they are, not their id. */
 function TargetCell({ entry }: { entry: AuditEntry }) {
   const { targetType, targetId } = entry;
   if (!targetType) return <span className="text-muted-foreground">—</span>;
@@ -46,21 +59,20 @@ function TargetCell({ entry }: { entry: AuditEntry }) {
       </Link>
     );
   }
-  return (
-    <span title={targetId}>
-      <span className="capitalize">{targetType}</span> <span className="text-muted-foreground">{shortId(targetId.replace("/objects/", ""))}</span>
-    </span>
-  );
+  return <span title={targetId}>{TARGET_WORDS[targetType] ?? <span className="capitalize">{targetType}</span>}</span>;
 }
 
 export default function ActivityPage() {
   const url = useListUrl();
   const typeParam = url.params.get("type");
   const targetType = TARGET_FILTERS.some((filter) => filter.value === typeParam) ? typeParam! : "all";
+  // Sign-ins (and sign-outs, and failed ones) would bury the changes: shown only when asked for.
+  const showSignIns = url.params.get("signins") === "shown";
   const params = {
     limit: PAGE_SIZE,
     targetType: targetType === "all" ? undefined : targetType,
     cursor: url.position.cursor ?? undefined,
+    signIns: showSignIns ? undefined : "false",
   };
   // Read afresh each time the screen opens: the log grows with every write, on any screen.
   const activity = useQuery<ServerPage<AuditEntry>>({
@@ -69,7 +81,7 @@ export default function ActivityPage() {
     placeholderData: keepPreviousData,
     staleTime: 0,
   });
-  const paged = useServerPager({ url, query: activity, resetKey: targetType, pageSize: PAGE_SIZE });
+  const paged = useServerPager({ url, query: activity, resetKey: `${targetType} ${showSignIns}`, pageSize: PAGE_SIZE });
   const isDesktop = useMediaQuery(DESKTOP_QUERY);
   const entries = activity.data?.rows ?? [];
 
@@ -80,18 +92,28 @@ export default function ActivityPage() {
           <h2 className="text-2xl font-bold tracking-tight">Activity</h2>
           <p className="text-muted-foreground">Every change made in this back office, and every login</p>
         </div>
-        <Select value={targetType} onValueChange={(value) => url.setFilter({ type: value === "all" ? null : value })}>
-          <SelectTrigger className="w-44" aria-label="Show activity about">
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            {TARGET_FILTERS.map((filter) => (
-              <SelectItem key={filter.value} value={filter.value}>
-                {filter.label}
-              </SelectItem>
-            ))}
-          </SelectContent>
-        </Select>
+        <div className="flex flex-wrap items-center gap-4">
+          <div className="flex items-center gap-2">
+            <Switch
+              id="show-sign-ins"
+              checked={showSignIns}
+              onCheckedChange={(checked) => url.setFilter({ signins: checked ? "shown" : null })}
+            />
+            <Label htmlFor="show-sign-ins">Show sign-ins</Label>
+          </div>
+          <Select value={targetType} onValueChange={(value) => url.setFilter({ type: value === "all" ? null : value })}>
+            <SelectTrigger className="w-44" aria-label="Show activity about">
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              {TARGET_FILTERS.map((filter) => (
+                <SelectItem key={filter.value} value={filter.value}>
+                  {filter.label}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        </div>
       </div>
 
       <Card className="gap-0 py-0">
@@ -125,10 +147,12 @@ export default function ActivityPage() {
                     <TableCell className="align-top font-medium" title={entry.action}>
                       {describeAuditAction(entry.action)}
                     </TableCell>
-                    <TableCell className="align-top">
+                    <TableCell wrap className="align-top">
                       <TargetCell entry={entry} />
                     </TableCell>
-                    <TableCell className="text-muted-foreground align-top break-words whitespace-normal">{entry.summary}</TableCell>
+                    <TableCell wrap className="text-muted-foreground align-top" data-testid="activity-summary">
+                      {readableAuditSummary(entry.summary)}
+                    </TableCell>
                   </TableRow>
                 ))}
               </TableBody>
@@ -144,7 +168,11 @@ export default function ActivityPage() {
                     </time>
                   </div>
                   <TargetCell entry={entry} />
-                  {entry.summary && <p className="text-muted-foreground break-words">{entry.summary}</p>}
+                  {entry.summary && (
+                    <p className="text-muted-foreground [overflow-wrap:anywhere]" data-testid="activity-summary">
+                      {readableAuditSummary(entry.summary)}
+                    </p>
+                  )}
                 </li>
               ))}
             </ol>

@@ -5,7 +5,7 @@ import { BroadcastForm, AUDIENCE_LABELS } from "@/components/broadcasts/broadcas
 import { BroadcastProgressBar, STATUS_LABELS } from "@/components/broadcasts/broadcast-progress";
 import { useBroadcastProgress, useBroadcasts } from "@/components/broadcasts/queries";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { ClampedText, Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { LoadingRows } from "@/components/loading-rows";
 import { describeError } from "@/lib/api";
 import { formatDateTime } from "@/lib/screen-helpers";
@@ -72,8 +72,10 @@ function PastBroadcasts() {
               {broadcasts.data.map((broadcast) => (
                 <TableRow key={broadcast.id} data-testid="broadcast-row">
                   <TableCell className="pl-6 whitespace-nowrap">{formatDateTime(broadcast.createdAt)}</TableCell>
-                  <TableCell className="max-w-80 truncate">{broadcast.text}</TableCell>
-                  <TableCell>{audienceText(broadcast)}</TableCell>
+                  <TableCell wrap className="max-w-80 min-w-48">
+                    <ClampedText text={broadcast.text} lines={2} />
+                  </TableCell>
+                  <TableCell wrap>{audienceText(broadcast)}</TableCell>
                   <TableCell>{STATUS_LABELS[broadcast.status]}</TableCell>
                   <TableCell className="pr-6 text-right tabular-nums">
                     {broadcast.sent} / {broadcast.failed} / {broadcast.skipped} of {broadcast.total}

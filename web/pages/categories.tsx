@@ -5,6 +5,7 @@ import type { Category } from "../../contract";
 import { CategoryDialog } from "@/components/categories/category-dialog";
 import { CategoryIcon } from "@/components/categories/category-icon";
 import { Button } from "@/components/ui/button";
+import { ClampedText } from "@/components/ui/table";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { LoadingRows } from "@/components/loading-rows";
 import { toast } from "@/hooks/use-toast";
@@ -104,7 +105,7 @@ export default function CategoriesPage() {
                           {productCount(main.id)} products • {children.length} subcategories
                         </p>
                         {main.description && (
-                          <p className="text-muted-foreground mt-0.5 line-clamp-2 text-xs">{main.description}</p>
+                          <ClampedText text={main.description} lines={2} className="text-muted-foreground mt-0.5 text-xs" />
                         )}
                       </div>
                       {actions(main)}

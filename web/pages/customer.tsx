@@ -7,7 +7,7 @@ import { useCustomerDetail, useForgetCustomer, useSetCustomerBlocked } from "@/c
 import { CustomerAvatar } from "@/components/messages/conversation-list";
 import { displayName } from "@/components/messages/conversations";
 import { Bubble } from "@/components/messages/message-thread";
-import { OrderStatusBadge } from "@/components/orders/order-bits";
+import { OrderStatusBadge, PaymentStatus } from "@/components/orders/order-bits";
 import {
   AlertDialog,
   AlertDialogAction,
@@ -161,7 +161,10 @@ function OrderRows({ orders }: { orders: Order[] }) {
               <TableCell>{formatDate(order.createdAt)}</TableCell>
               <TableCell className="text-right font-medium tabular-nums">{formatGBP(order.totalAmount)}</TableCell>
               <TableCell>
-                <OrderStatusBadge status={order.status} />
+                <div className="flex flex-wrap items-center gap-2">
+                  <OrderStatusBadge status={order.status} />
+                  <PaymentStatus order={order} className="text-xs" data-testid="customer-order-payment" />
+                </div>
               </TableCell>
               <TableCell className="pr-4 text-right">
                 <Button variant="ghost" size="icon" asChild>
@@ -183,6 +186,7 @@ function OrderRows({ orders }: { orders: Order[] }) {
           <div className="min-w-0">
             <p className="font-mono font-medium">#{shortId(order.id)}</p>
             <p className="text-muted-foreground text-xs">{formatDate(order.createdAt)}</p>
+            <PaymentStatus order={order} className="text-xs" data-testid="customer-order-payment" />
           </div>
           <div className="flex items-center gap-2">
             <span className="font-medium tabular-nums">{formatGBP(order.totalAmount)}</span>

@@ -27,9 +27,9 @@ function CustomerName({ customer }: { customer: Customer }) {
   return (
     <Link href={customerPath(customer)} className="flex min-w-0 items-center gap-3 hover:underline">
       <CustomerAvatar customer={customer} />
-      <span className="min-w-0">
-        <span className="block truncate font-medium">{displayName(customer)}</span>
-        <span className="text-muted-foreground block truncate text-xs">{customer.name ?? `ID ${customer.telegramUserId}`}</span>
+      <span className="min-w-0 [overflow-wrap:anywhere]">
+        <span className="block font-medium">{displayName(customer)}</span>
+        <span className="text-muted-foreground block text-xs">{customer.name ?? `ID ${customer.telegramUserId}`}</span>
       </span>
     </Link>
   );
@@ -51,7 +51,7 @@ function CustomerTable({ customers }: { customers: Customer[] }) {
       <TableBody>
         {customers.map((customer) => (
           <TableRow key={customer.telegramUserId} data-testid="customer-row">
-            <TableCell className="max-w-72 pl-4">
+            <TableCell wrap className="max-w-72 min-w-48 pl-4">
               <CustomerName customer={customer} />
             </TableCell>
             <TableCell className="text-right tabular-nums" data-testid="customer-orders">

@@ -200,15 +200,15 @@ describe("messages API", () => {
       const valid = { telegramUserId: "9001", message: "Hi", isFromCustomer: false };
       const cases: [Record<string, unknown>, RegExp][] = [
         [{ ...valid, message: "   " }, /^Invalid message: Message cannot be empty$/],
-        [{ ...valid, message: undefined }, /^Invalid message:/],
+        [{ ...valid, message: undefined }, /^Message is required$/],
         [{ ...valid, message: "a".repeat(4097) }, /^Invalid message: Message must be at most 4096 characters$/],
         [{ ...valid, telegramUserId: " " }, /^Invalid telegramUserId: telegramUserId is required$/],
-        [{ ...valid, telegramUserId: undefined }, /^Invalid telegramUserId:/],
-        [{ ...valid, isFromCustomer: true }, /^Invalid isFromCustomer:/],
+        [{ ...valid, telegramUserId: undefined }, /^Customer is required$/],
+        [{ ...valid, isFromCustomer: true }, /^Is from customer must be false$/],
         [{ ...valid, orderId: "not-a-uuid" }, /^Invalid orderId: must be a valid id$/],
         [{ ...valid, orderId: UNKNOWN_ID }, /^Invalid orderId: no order has this id\.$/],
         [{ ...valid, telegramUserId: "9002", orderId: order.id }, /^Invalid orderId: that order belongs to another customer\.$/],
-        [{ ...valid, isRead: "yes" }, /^Invalid isRead:/],
+        [{ ...valid, isRead: "yes" }, /^Is read must be yes or no \(true or false\)$/],
       ];
       for (const [body, message] of cases) {
         const response = await server.request("POST", "/api/messages", { cookie, body });

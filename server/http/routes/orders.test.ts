@@ -223,15 +223,15 @@ describe("orders API", () => {
       const { order } = await insertOrder(db(), { status: "processing" });
       const cases: [unknown, RegExp][] = [
         [{ status: "dispatched", carrier: "x".repeat(51) }, /^Invalid carrier: Carrier must be at most 50 characters/],
-        [{ status: "dispatched", carrier: 7 }, /^Invalid carrier: Carrier must be text/],
-        [{ status: "dispatched", carrier: ["DPD"] }, /^Invalid carrier:/],
+        [{ status: "dispatched", carrier: 7 }, /^Carrier must be text$/],
+        [{ status: "dispatched", carrier: ["DPD"] }, /^Carrier must be text$/],
         [{ status: "dispatched", carrier: "<script>alert(1)</script>" }, /^Invalid carrier: Carrier may contain only letters/],
         [{ status: "dispatched", carrier: "DPD\nClick http://evil.example" }, /^Invalid carrier:/],
         [{ status: "dispatched", trackingNumber: "RM1\nVisit https://evil.example" }, /^Invalid trackingNumber: Tracking number may contain only/],
         [{ status: "dispatched", trackingNumber: "<b>RM1</b>" }, /^Invalid trackingNumber:/],
         [{ status: "dispatched", trackingNumber: "RM1?x=1&y=2#z" }, /^Invalid trackingNumber:/],
         [{ status: "dispatched", trackingNumber: "RM1\u0000" }, /^Invalid trackingNumber:/],
-        [{ status: "dispatched", trackingNumber: { number: "RM1" } }, /^Invalid trackingNumber:/],
+        [{ status: "dispatched", trackingNumber: { number: "RM1" } }, /^Tracking number must be text$/],
       ];
       for (const [body, message] of cases) {
         const response = await server.request("PUT", `/api/orders/${order.id}`, { cookie, body });
@@ -272,10 +272,10 @@ describe("orders API", () => {
     it("validates the status and the tracking number", async () => {
       const { order } = await insertOrder(db(), { status: "processing" });
       const cases: [unknown, RegExp][] = [
-        [{}, /^Invalid status:/],
-        [{ status: "shipped" }, /^Invalid status:/],
+        [{}, /^Status is required$/],
+        [{ status: "shipped" }, /^Status must be one of "pending", "processing", "dispatched", "completed" or "failed"$/],
         [{ status: "dispatched", trackingNumber: "x".repeat(101) }, /^Invalid trackingNumber: Tracking number must be at most 100 characters/],
-        [{ status: "dispatched", trackingNumber: 42 }, /^Invalid trackingNumber:/],
+        [{ status: "dispatched", trackingNumber: 42 }, /^Tracking number must be text$/],
       ];
       for (const [body, message] of cases) {
         const response = await server.request("PUT", `/api/orders/${order.id}`, { cookie, body });

@@ -96,6 +96,16 @@ describe("products API", () => {
     expect(await errorOf(await post({ ...PRODUCT, categoryId: "nope" }))).toBe("Invalid categoryId: must be a valid id");
   });
 
+  it("words zod's own refusals for the owner: the field's label and the limit (contract/owner-words.ts)", async () => {
+    expect(await errorOf(await post({ ...PRODUCT, name: "x".repeat(201) }))).toBe("Name can be at most 200 characters");
+    expect(await errorOf(await post({ ...PRODUCT, name: 42 }))).toBe("Name must be text");
+    expect(await errorOf(await post({ ...PRODUCT, description: "d".repeat(4001) }))).toBe("Description can be at most 4,000 characters");
+    expect(await errorOf(await post({ ...PRODUCT, isActive: "yes" }))).toBe("Is active must be yes or no (true or false)");
+    expect(await errorOf(await post({ ...PRODUCT, bulkPricing: Array.from({ length: 21 }, (_, i) => ({ minQuantity: i + 2, price: 1 })) }))).toBe(
+      "Bulk pricing can have at most 20 entries",
+    );
+  });
+
   it("keeps a low-stock threshold: 3 unless given, unchanged by an edit without it, a whole number from 0 to 100000", async () => {
     expect(await create({ name: "Tea", price: 3 })).toMatchObject({ lowStockThreshold: 3 });
     const custom = await create({ name: "Mug", price: 3, lowStockThreshold: 0 });
@@ -208,14 +218,14 @@ describe("products API", () => {
       const product = await create(PRODUCT);
       for (const expectedStock of ["10", true, 1.5, null]) {
         expect(await errorOf(await put(product.id, { ...PRODUCT, expectedStock }))).toBe(
-          "Invalid expectedStock: expectedStock must be a whole number",
+          "Invalid expectedStock: Stock shown in the form must be a whole number",
         );
       }
       expect(await errorOf(await put(product.id, { ...PRODUCT, expectedStock: -1 }))).toBe(
-        "Invalid expectedStock: expectedStock must be at least 0",
+        "Invalid expectedStock: Stock shown in the form must be at least 0",
       );
       expect(await errorOf(await put(product.id, { ...PRODUCT, expectedStock: 2_147_483_648 }))).toBe(
-        "Invalid expectedStock: expectedStock must be at most 2147483647",
+        "Invalid expectedStock: Stock shown in the form must be at most 2147483647",
       );
       const unknown = await put(UNKNOWN_ID, { ...PRODUCT, stock: 3, expectedStock: 10 });
       expect(unknown.status).toBe(404);

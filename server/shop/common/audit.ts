@@ -1,4 +1,4 @@
-import { and, count, desc, eq, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, notLike, type SQL } from "drizzle-orm";
 import type { AuditEntry, AuditLogQuery } from "../../../contract";
 import type { DbOrTx } from "../../db/client";
 import { auditLog } from "../../db/schema";
@@ -103,6 +103,7 @@ export async function listAuditLog(db: DbOrTx, query: AuditLogQuery): Promise<Pa
   const filters: SQL[] = [];
   if (query.targetType) filters.push(eq(auditLog.targetType, query.targetType));
   if (query.targetId) filters.push(eq(auditLog.targetId, query.targetId));
+  if (query.signIns === false) filters.push(notLike(auditLog.action, "auth.%"));
   const conditions = [...filters];
   if (query.cursor) conditions.push(afterKey(NEWEST_FIRST, decodeCursor(query.cursor, CURSOR_SORT, NEWEST_FIRST), "desc"));
   const [rows, [counted]] = await Promise.all([

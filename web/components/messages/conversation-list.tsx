@@ -61,7 +61,7 @@ export function ConversationList({
                 <CustomerAvatar customer={conversation} />
                 <div className="min-w-0 flex-1">
                   <div className="flex items-baseline justify-between gap-2">
-                    <p className={cn("truncate text-sm", conversation.unreadCount > 0 ? "font-semibold" : "font-medium")}>
+                    <p className={cn("min-w-0 text-sm [overflow-wrap:anywhere]", conversation.unreadCount > 0 ? "font-semibold" : "font-medium")}>
                       {displayName(conversation)}
                     </p>
                     <span className="text-muted-foreground shrink-0 text-xs">

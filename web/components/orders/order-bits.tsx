@@ -1,5 +1,15 @@
 import { Bitcoin, Coins } from "lucide-react";
-import { TEST_CUSTOMER_ID, TEST_CUSTOMER_NAME, type Order, type OrderAdminFlag, type OrderStatus } from "../../../contract";
+import type * as React from "react";
+import {
+  PAID_PAYMENT_STATUSES,
+  type PaymentWordsInput,
+  paymentStatusWords,
+  TEST_CUSTOMER_ID,
+  TEST_CUSTOMER_NAME,
+  type Order,
+  type OrderAdminFlag,
+  type OrderStatus,
+} from "../../../contract";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/lib/utils";
 import { ADMIN_FLAG_LABELS } from "./order-money";
@@ -69,11 +79,23 @@ export function PaymentMethod({ method }: { method: string | null }) {
   );
 }
 
-export function PaymentStatus({ status }: { status: string | null }) {
-  const shown = status || "pending";
+/**
+ * The gateway's status as the owner thinks of it ("Waiting for payment", "Paid", "Underpaid by
+ * 0.0004 BTC": contract/payment-words.ts); an order with no payment yet reads "pending"
+ * (docs/product.md §2), and a paid one is green (§2: "green if confirmed").
+ */
+export function paymentStatusText(order: PaymentWordsInput): string {
+  return order.paymentStatus ? paymentStatusWords(order) : "pending";
+}
+
+export function PaymentStatus({ order, className, ...props }: { order: PaymentWordsInput; className?: string } & React.ComponentProps<"span">) {
+  const paid = PAID_PAYMENT_STATUSES.includes(order.paymentStatus ?? "");
   return (
-    <span className={cn("text-xs capitalize", shown === "confirmed" ? "font-medium text-green-700 dark:text-green-400" : "text-muted-foreground")}>
-      {shown.replace(/_/g, " ")}
+    <span
+      className={cn("inline-block first-letter:uppercase", paid ? "font-medium text-green-700 dark:text-green-400" : "text-muted-foreground", className)}
+      {...props}
+    >
+      {paymentStatusText(order)}
     </span>
   );
 }

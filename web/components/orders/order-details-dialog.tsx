@@ -7,13 +7,13 @@ import { Separator } from "@/components/ui/separator";
 import { useOrderItems, usePostageOptions } from "@/lib/queries";
 import { describeError } from "@/lib/api";
 import { formatDateTime, formatGBP, missingAddressText, shortId } from "@/lib/screen-helpers";
-import { cn, countOf } from "@/lib/utils";
+import { countOf } from "@/lib/utils";
 import { useShownAddress } from "@/lib/owner-keys";
 import { AddressDialog } from "./address-dialog";
 import { DispatchForm } from "./dispatch-form";
 import { OrderActivity } from "./order-activity";
 import { OrderHistory } from "./order-history";
-import { AdminFlagBadge, customerLabel, OrderStatusBadge, TestOrderBadge } from "./order-bits";
+import { AdminFlagBadge, customerLabel, OrderStatusBadge, PaymentStatus, TestOrderBadge } from "./order-bits";
 import { ADMIN_FLAG_HINTS, coinOf, underpaidText } from "./order-money";
 import { SealedAddressNotice } from "./sealed-address";
 import { SettleActions } from "./order-settle-actions";
@@ -204,15 +204,7 @@ export function OrderDetailsDialog({
                   <Field label="Method">{order.paymentMethod ? order.paymentMethod.toUpperCase() : "Not specified"}</Field>
                   <Field label="Amount">{formatGBP(order.totalAmount)}</Field>
                   <Field label="Status">
-                    <span
-                      className={cn(
-                        "capitalize",
-                        order.paymentStatus === "confirmed" && "font-medium text-green-700 dark:text-green-400",
-                      )}
-                      data-testid="payment-status"
-                    >
-                      {(order.paymentStatus || "pending").replace(/_/g, " ")}
-                    </span>
+                    <PaymentStatus order={order} data-testid="payment-status" />
                   </Field>
                   <Field label="Payment ID">
                     <span className="font-mono text-xs">{order.paymentId ?? "-"}</span>

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { ScrollText } from "lucide-react";
-import type { AuditEntry } from "../../../contract";
+import { type AuditEntry, readableAuditSummary } from "../../../contract";
 import { apiRequest } from "@/lib/api";
 import { OrderTimeline } from "./order-timeline";
 
@@ -14,6 +14,8 @@ const TARGET_NAMES: Record<string, string> = {
   settings: "Bot settings",
   image: "Product image",
   "private-addresses": "Private addresses",
+  // The log names a target by its path's segment when it has no singular of its own (server/http/audit.ts).
+  broadcasts: "Broadcast",
 };
 
 const VERB_NAMES: Record<string, string> = {
@@ -81,7 +83,7 @@ export function OrderHistory({ orderId }: { orderId: string }) {
       {(entry) => (
         <>
           <p className="font-medium">{describeAuditAction(entry.action)}</p>
-          {entry.summary && <p className="text-muted-foreground text-xs">{entry.summary}</p>}
+          {entry.summary && <p className="text-muted-foreground text-xs">{readableAuditSummary(entry.summary)}</p>}
         </>
       )}
     </OrderTimeline>

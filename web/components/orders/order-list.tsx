@@ -106,7 +106,9 @@ export function OrderTable({ orders, selectedIds, onSelect, onSelectAll, ...acti
                 </div>
               </div>
             </TableCell>
-            <TableCell>{customerLabel(order)}</TableCell>
+            <TableCell wrap>
+              <div className="max-w-64">{customerLabel(order)}</div>
+            </TableCell>
             <TableCell>
               <p className="font-medium">{formatGBP(order.totalAmount)}</p>
               {hasPostage(order) && <p className="text-muted-foreground text-xs">Inc. shipping</p>}
@@ -114,7 +116,7 @@ export function OrderTable({ orders, selectedIds, onSelect, onSelectAll, ...acti
             <TableCell>
               <PaymentMethod method={order.paymentMethod} />
               <div>
-                <PaymentStatus status={order.paymentStatus} />
+                <PaymentStatus order={order} className="text-xs" />
               </div>
               <AdminFlagBadge flag={order.adminFlag} />
               <TestOrderBadge isTest={order.isTest} />
@@ -153,14 +155,14 @@ export function OrderCards({ orders, selectedIds, onSelect, onSelectAll, ...acti
           </div>
           <div className="flex items-end justify-between gap-2">
             <div className="min-w-0 space-y-0.5 text-sm">
-              <p className="truncate">{customerLabel(order)}</p>
+              <p className="[overflow-wrap:anywhere]">{customerLabel(order)}</p>
               <p>
                 <span className="font-medium">{formatGBP(order.totalAmount)}</span>{" "}
                 {hasPostage(order) && <span className="text-muted-foreground text-xs">Inc. shipping</span>}
               </p>
               <p className="flex items-center gap-2">
                 <PaymentMethod method={order.paymentMethod} />
-                <PaymentStatus status={order.paymentStatus} />
+                <PaymentStatus order={order} className="text-xs" />
                 <AdminFlagBadge flag={order.adminFlag} />
                 <TestOrderBadge isTest={order.isTest} />
               </p>

@@ -1,7 +1,7 @@
 import { EditDeleteActions } from "@/components/edit-delete-actions";
 import type { PostageOption } from "../../../contract";
 import { Badge } from "@/components/ui/badge";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { ClampedText, Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { formatGBP } from "@/lib/screen-helpers";
 import { cn, countOf } from "@/lib/utils";
 
@@ -53,8 +53,12 @@ export function PostageTable({ options, onToggle, onEdit, onDelete }: ListProps)
       <TableBody>
         {options.map((option) => (
           <TableRow key={option.id} data-testid="postage-row">
-            <TableCell className="pl-4 font-medium">{option.name}</TableCell>
-            <TableCell className="text-muted-foreground max-w-xs truncate">{option.description || "-"}</TableCell>
+            <TableCell wrap className="pl-4 font-medium">
+              {option.name}
+            </TableCell>
+            <TableCell wrap className="text-muted-foreground max-w-xs">
+              {option.description ? <ClampedText text={option.description} lines={2} /> : "-"}
+            </TableCell>
             <TableCell>{formatGBP(option.price)}</TableCell>
             <TableCell>{days(option)}</TableCell>
             <TableCell>
@@ -76,9 +80,9 @@ export function PostageCards({ options, onToggle, onEdit, onDelete }: ListProps)
       {options.map((option) => (
         <li key={option.id} className="space-y-1 p-4" data-testid="postage-card">
           <div className="flex items-start justify-between gap-2">
-            <div className="min-w-0">
-              <p className="font-medium">{option.name}</p>
-              <p className="text-muted-foreground text-sm">{option.description || "-"}</p>
+            <div className="min-w-0 flex-1">
+              <p className="font-medium [overflow-wrap:anywhere]">{option.name}</p>
+              <p className="text-muted-foreground text-sm [overflow-wrap:anywhere]">{option.description || "-"}</p>
             </div>
             <Actions option={option} onEdit={onEdit} onDelete={onDelete} />
           </div>

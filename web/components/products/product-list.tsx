@@ -2,7 +2,7 @@ import { ImageIcon } from "lucide-react";
 import { EditDeleteActions } from "@/components/edit-delete-actions";
 import type { Product } from "../../../contract";
 import { Badge } from "@/components/ui/badge";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { ClampedText, Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { cn } from "@/lib/utils";
 import { formatGBP } from "@/lib/screen-helpers";
 
@@ -73,19 +73,22 @@ export function ProductTable({ products, categoryName, onEdit, onDelete }: RowPr
       <TableBody>
         {products.map((product) => (
           <TableRow key={product.id} data-testid="product-row">
-            <TableCell className="pl-4">
+            <TableCell wrap className="min-w-56 pl-4">
               <div className="flex max-w-md items-center gap-3">
                 <Thumbnail product={product} className="size-10" />
                 <div className="min-w-0">
                   {/* The whole name, wrapped (a long word broken) rather than cut: it is how the owner tells products apart. */}
-                  <p className="font-medium break-words">{product.name}</p>
-                  {product.description && (
-                    <p className="text-muted-foreground truncate text-xs">{product.description}</p>
-                  )}
+                  <p className="font-medium" data-testid="product-name">
+                    {product.name}
+                  </p>
+                  {product.description && <ClampedText text={product.description} lines={1} className="text-muted-foreground text-xs" />}
                 </div>
               </div>
             </TableCell>
-            <TableCell>{categoryName(product.categoryId)}</TableCell>
+            <TableCell wrap>
+              {/* At most a column's share: the product's own name gets the room. */}
+              <div className="max-w-48">{categoryName(product.categoryId)}</div>
+            </TableCell>
             <TableCell>
               <p className="font-medium">{formatGBP(product.price)}</p>
               <BulkTiers product={product} />
@@ -114,10 +117,10 @@ export function ProductCards({ products, categoryName, onEdit, onDelete }: RowPr
             <div className="flex items-start justify-between gap-2">
               {/* Names wrap (a long word is broken) rather than being cut off: a phone has the lines to spare. */}
               <div className="min-w-0 flex-1">
-                <p className="font-medium break-words" data-testid="product-card-name">
+                <p className="font-medium [overflow-wrap:anywhere]" data-testid="product-card-name">
                   {product.name}
                 </p>
-                <p className="text-muted-foreground text-xs break-words">{categoryName(product.categoryId)}</p>
+                <p className="text-muted-foreground text-xs [overflow-wrap:anywhere]">{categoryName(product.categoryId)}</p>
               </div>
               <Actions product={product} onEdit={onEdit} onDelete={onDelete} />
             </div>
