@@ -2,7 +2,7 @@ import { defineConfig } from "@playwright/test";
 
 // Browser tests (e2e/*.spec.ts) in Debian's Chromium (/usr/bin/chromium, or CHROMIUM_PATH; see
 // e2e/support/fixtures.ts): Playwright never downloads a browser here. Each worker starts its own
-// real server on a fresh temporary DATA_DIR; two workers keep a 2-core machine responsive.
+// real server on a fresh temporary DATA_DIR (a copy of the run's migrated one); two workers keep a 2-core machine responsive.
 //
 // Time limits are sized for the slowest shared 2-core host CI has run on (the same suite took 25 min
 // there and 7 min on a quiet one), not for a quiet machine: they bound a hang, they do not measure
@@ -17,7 +17,11 @@ export default defineConfig({
   outputDir: "e2e/output/test-results",
   globalSetup: "./e2e/support/global-setup.ts",
   workers: Number(process.env.E2E_WORKERS ?? 2),
-  fullyParallel: false,
+  // Each test goes to whichever worker is free, not each file as a whole: the two workers then end
+  // together instead of one waiting on the longest file (a11y, orders). Every test starts from an
+  // emptied shop (fixtures.ts), so none depends on another; the specs whose tests share a server of
+  // their own (bot health, chat simulator, owner alerts) keep theirs together (describe.configure).
+  fullyParallel: true,
   forbidOnly: true,
   retries: 0,
   timeout: 90_000,

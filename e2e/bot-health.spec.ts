@@ -9,6 +9,10 @@ import { startServerProcess, stopServerProcess, type ServerProcess } from "../te
 // bot (e2e/support/server.ts), so these tests run the real server (server/main.ts) in a process of
 // their own, its bot talking to a fake Telegram on 127.0.0.1 that can go down and come back.
 
+// Its tests share the server its beforeAll starts: kept together on one worker, in order
+// (playwright.config.ts runs the other specs' tests fully in parallel).
+test.describe.configure({ mode: "default" });
+
 const PASSWORD = "bot health admin password";
 const TOKEN = "424242:AAE-health-token";
 const SETTINGS = {

@@ -15,6 +15,10 @@ import { DESKTOP, PHONE, SCREENSHOT_DIR } from "./support/fixtures";
 // NOWPayments as its gateway: neither hears of the test customer. The worker's usual e2e server runs
 // no bot, so this starts the real server (server/main.ts) in a process of its own.
 
+// Its tests share the server its beforeAll starts: kept together on one worker, in order
+// (playwright.config.ts runs the other specs' tests fully in parallel).
+test.describe.configure({ mode: "default" });
+
 const PASSWORD = "chat simulator admin password";
 const PNG = path.resolve(import.meta.dirname, "fixtures/product.png");
 const TEST_CUSTOMER = Number(TEST_CUSTOMER_ID);

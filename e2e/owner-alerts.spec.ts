@@ -8,6 +8,10 @@ import { startServerProcess, stopServerProcess, type ServerProcess } from "../te
 // card turns to "Linked"; then Unlink. The worker's usual e2e server runs no bot, so this starts the
 // real server (server/main.ts) in a process of its own, as e2e/bot-health.spec.ts does.
 
+// Its tests share the server its beforeAll starts: kept together on one worker, in order
+// (playwright.config.ts runs the other specs' tests fully in parallel).
+test.describe.configure({ mode: "default" });
+
 const PASSWORD = "owner alerts admin password";
 const OWNER = telegramUser(5150, "ada_owner");
 const CUSTOMER = telegramUser(6160, "carl");

@@ -11,12 +11,14 @@ import { listMessagesMatching } from "../server/shop/customers";
 import { listOrdersMatching } from "../server/shop/orders";
 import { createBotSettings, getBotSettings } from "../server/shop/settings";
 import { forgetUnwrappedKeys, useMasterKey } from "../server/shop/vaults/vault";
+import { migratedDataDir } from "../test-support/data-dir-template";
 
 // `npm run keys:rotate` as an operator runs it, on a real DATA_DIR (docs/decisions/0024-encryption-at-rest.md).
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const TSX = path.join(ROOT, "node_modules/.bin/tsx");
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-keys-rotate-"));
+// Starts from the run's migrated database (test-support/data-dir-template.ts): initdb and the migrations are not under test here.
+const dataDir = migratedDataDir("shop-keys-rotate-");
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 function run(script: string, args: string[], env: Record<string, string> = {}) {

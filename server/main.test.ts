@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { maskSecret } from "../contract";
 import { buildServer } from "../scripts/build-server";
+import { copyTemplateInto } from "../test-support/data-dir-template";
 import { createSecretBox, loadSecretKey } from "./crypto";
 import { openPglite } from "./db/client";
 import { botSettings } from "./db/schema";
@@ -28,9 +29,15 @@ type Run = {
 const running: Run[] = [];
 const tempDirs: string[] = [];
 
-function tempDataDir(): string {
+/**
+ * An empty DATA_DIR, as a new owner's first start finds it (the server makes and migrates the
+ * database); `migrated`: holding a copy of the run's migrated database instead, for the tests about
+ * something else (test-support/data-dir-template.ts), which then skip initdb and the migrations.
+ */
+function tempDataDir({ migrated = false } = {}): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-main-test-"));
   tempDirs.push(dir);
+  if (migrated) copyTemplateInto(dir);
   return dir;
 }
 
@@ -127,7 +134,7 @@ afterAll(() => {
 
 describe("server process", () => {
   it("serves, refuses a second server on the same data folder, and stops cleanly on SIGTERM", { timeout: 90_000 }, async () => {
-    const dataDir = tempDataDir();
+    const dataDir = tempDataDir({ migrated: true });
     const first = await startServer({ DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD });
     expect(first.stdout()).not.toMatch(/Admin password:/);
 
@@ -194,7 +201,7 @@ describe("the secret key (docs/SECURITY.md)", () => {
   const refusal = /^The secret key does not open this shop's data[\s\S]*Nothing was started\.[\s\S]*npm run secrets:forget/;
 
   it("refuses a key that does not open the data before anything starts; secrets:forget lets the key in use start", { timeout: 240_000 }, async () => {
-    const dataDir = tempDataDir();
+    const dataDir = tempDataDir({ migrated: true });
     // A shop from before the key check: customers' data under data keys, bot secrets under RIGHT.
     expect(await run("scripts/seed-demo.ts", [], { DATA_DIR: dataDir, SECRET_KEY: RIGHT }).exited).toBe(0);
     const database = await openPglite(dataDir);
@@ -279,7 +286,7 @@ describe("admin:password", () => {
 
 describe("seed:demo", () => {
   it("fills an empty database once and refuses the second time", { timeout: 60_000 }, async () => {
-    const dataDir = tempDataDir();
+    const dataDir = tempDataDir({ migrated: true });
     const seed = run("scripts/seed-demo.ts", [], { DATA_DIR: dataDir });
     expect(await seed.exited).toBe(0);
     expect(seed.stdout()).toMatch(/^Demo shop added: 8 categories, 12 products, 3 postage options, 10 orders and 8 messages\./);

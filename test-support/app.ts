@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { setAdminPassword } from "../server/auth/admin";
 import { loadConfig, type Config } from "../server/config";
 import { createSecretBox } from "../server/crypto";
 import type { Database } from "../server/db/client";
@@ -13,6 +12,7 @@ import { createJobRunner, senderJobs } from "../server/jobs";
 import { afterAll, beforeAll } from "vitest";
 import type { CustomerNotifier } from "../server/shop/common";
 import { createReadCache } from "../server/shop/catalogue";
+import { setTestAdminPassword } from "./admin-password";
 import { createTestDatabase } from "./database";
 
 export const TEST_PASSWORD = "correct horse battery staple";
@@ -75,7 +75,7 @@ export async function startTestServer(
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-test-"));
   const database = options.database ?? (await createTestDatabase());
   const config: Config = { ...loadConfig({ DATA_DIR: dataDir }), ...options.config };
-  await setAdminPassword(database.db, TEST_PASSWORD);
+  await setTestAdminPassword(database.db, TEST_PASSWORD);
   const secrets = options.deps?.secrets ?? createSecretBox(Buffer.alloc(32, 7));
   // As in production: the bot's reads are cached until the database notices a change.
   const cache = createReadCache(database);

@@ -5,7 +5,9 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { dumpMigratedPglite, openPglite, type Database } from "../server/db/client";
-import { products } from "../server/db/schema";
+import { categories, products, sessions } from "../server/db/schema";
+import { databaseChecksum } from "./checksum";
+import { migratedDataDir } from "./data-dir-template";
 import { createPostgresTemplate, createTestDatabase, refuseUnselectedTestFile } from "./database";
 import { TEST_POSTGRES_URL } from "./postgres";
 
@@ -47,6 +49,42 @@ describe("test databases from the run's template", () => {
     await first.db.insert(products).values({ name: "Only in the first", description: "", price: "1.00", stock: 1 });
     expect(await first.db.select().from(products)).toHaveLength(1);
     expect(await second.db.select().from(products)).toHaveLength(0);
+  });
+
+  it("have a checksum that any row of a shop's table changes, and a session or throttle row does not", async () => {
+    const [first, second] = databases as [Database, Database];
+    // (The first holds a product from the test above; the second is empty.)
+    const empty = await databaseChecksum(second.db);
+    expect(await databaseChecksum(first.db)).not.toBe(empty);
+    await second.db.insert(sessions).values({ tokenHash: "a-session", expiresAt: new Date(Date.now() + 60_000) });
+    expect(await databaseChecksum(second.db)).toBe(empty);
+    await second.db.insert(categories).values({ name: "Tea" });
+    const withCategory = await databaseChecksum(second.db);
+    expect(withCategory).not.toBe(empty);
+    expect(withCategory.split(" ").filter((part) => !empty.split(" ").includes(part))).toEqual([expect.stringMatching(/^categories:[0-9a-f]{32}$/)]);
+    await second.db.update(categories).set({ name: "Green tea" });
+    expect(await databaseChecksum(second.db)).not.toBe(withCategory);
+    await second.db.delete(categories);
+    await second.db.delete(sessions);
+    expect(await databaseChecksum(second.db)).toBe(empty);
+  });
+});
+
+describe("the DATA_DIR the real server processes of the tests start from", () => {
+  it("holds a copy of the run's migrated database, apart from the template and from other copies", async () => {
+    const [one, two] = [migratedDataDir("shop-template-test-"), migratedDataDir("shop-template-test-")];
+    try {
+      const first = await openPglite(one);
+      expect(await appliedMigrations(first)).toBe(MIGRATIONS);
+      await first.db.insert(products).values({ name: "Only in one", description: "", price: "1.00", stock: 1 });
+      await first.close();
+      const second = await openPglite(two);
+      expect(await appliedMigrations(second)).toBe(MIGRATIONS);
+      expect(await second.db.select().from(products)).toHaveLength(0);
+      await second.close();
+    } finally {
+      for (const dir of [one, two]) fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

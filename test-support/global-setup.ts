@@ -3,24 +3,35 @@ import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { dumpMigratedPglite } from "../server/db/client";
+import { createDataDirTemplate } from "./data-dir-template";
 import { createPostgresTemplate } from "./database";
 import { databaseTestFiles } from "./database-tests";
 
 // Once per vitest run, before any test file (vitest.config.ts globalSetup): the migrated database
 // every createTestDatabase copies (a new one costs initdb plus every migration, ~2 s, where a copy
 // costs ~0.4 s on PGlite), and the list of database tests createTestDatabase checks itself against.
-// Made per run, the template always has the migrations of the code under test.
+// Made per run, the template always has the migrations of the code under test. Also a migrated PGlite
+// DATA_DIR for the tests' real server processes (test-support/data-dir-template.ts), named in an
+// environment variable the test processes inherit, made while the other template is.
 export default async function setup(project: TestProject) {
   project.provide("databaseTestFiles", databaseTestFiles(project.config.root));
+  const dataDirTemplate = createDataDirTemplate();
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (serverUrl) {
-    const template = await createPostgresTemplate(serverUrl);
+    const [template, removeDataDirTemplate] = await Promise.all([createPostgresTemplate(serverUrl), dataDirTemplate]);
     project.provide("postgresTemplate", template.name);
-    return () => template.drop();
+    return async () => {
+      removeDataDirTemplate();
+      await template.drop();
+    };
   }
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), "shop-test-template-"));
   const file = path.join(folder, "pglite-migrated.tar");
-  fs.writeFileSync(file, Buffer.from(await (await dumpMigratedPglite()).arrayBuffer()));
+  const [dump, removeDataDirTemplate] = await Promise.all([dumpMigratedPglite(), dataDirTemplate]);
+  fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   project.provide("pgliteTemplate", file);
-  return () => fs.rmSync(folder, { recursive: true, force: true });
+  return () => {
+    removeDataDirTemplate();
+    fs.rmSync(folder, { recursive: true, force: true });
+  };
 }

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { migratedDataDir } from "./data-dir-template";
 
 // A real server process (server/main.ts under node with tsx as a loader, not as a wrapper process,
 // so a signal reaches the server itself), for the tests of what only processes show: several
@@ -33,10 +34,12 @@ async function freePort(): Promise<number> {
 /**
  * Starts the server on a free port and resolves once it says where to open it (with PUBLIC_URL set,
  * that line names the public address, not the port: the port is chosen here). `dataDir` reuses a
- * folder (a restart); otherwise a new temporary one is made (remove it with removeDataDirs).
+ * folder (a restart); otherwise a new temporary one is made, holding a copy of the run's migrated
+ * database (test-support/data-dir-template.ts), or empty when DATABASE_URL names PostgreSQL.
  */
 export async function startServerProcess(name: string, env: Record<string, string>, dataDir?: string): Promise<ServerProcess> {
-  const folder = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `shop-${name}-`));
+  const prefix = `shop-${name}-`;
+  const folder = dataDir ?? (env.DATABASE_URL ? fs.mkdtempSync(path.join(os.tmpdir(), prefix)) : migratedDataDir(prefix));
   const port = await freePort();
   const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
     cwd: ROOT,

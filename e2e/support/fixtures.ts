@@ -1,14 +1,15 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { test as base, expect, request as playwrightRequest, type APIRequestContext, type Page } from "@playwright/test";
 import type { CustomerMessage, Order, OrderItem } from "../../contract";
+import { migratedDataDir } from "../../test-support/data-dir-template";
 import { startFakeTelegram, type FakeTelegram } from "../../test-support/fake-telegram";
 
 // Playwright fixtures for every spec (import { test, expect } from "./support/fixtures"):
 //   worker-scoped: `telegram` (a fake Telegram Bot API on 127.0.0.1) and `shop` (the real server,
-//   started by e2e/support/server.ts on a fresh DATA_DIR with PGlite, reaching that fake Telegram);
+//   started by e2e/support/server.ts on a fresh DATA_DIR with PGlite, a copy of the run's migrated one
+//   (test-support/data-dir-template.ts), reaching that fake Telegram);
 //   test-scoped: `baseURL` (the shop's), `api` (logged-in JSON requests), `seed` (orders and customer
 //   messages straight into the database), `adminPage` (a page already logged in).
 // Before each test the shop's data is emptied (admin password and sessions stay).
@@ -79,7 +80,7 @@ function findChromium(): string {
 export const CHROMIUM_PATH = findChromium();
 
 async function startShop(telegram: FakeTelegram): Promise<{ server: ShopServer; child: ChildProcess }> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-e2e-"));
+  const dataDir = migratedDataDir("shop-e2e-");
   const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "e2e/support/server.ts")], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],

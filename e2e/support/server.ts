@@ -1,10 +1,10 @@
-import { ensureAdminPassword } from "../../server/auth/admin";
 import { loadConfig } from "../../server/config";
 import { openDatabase } from "../../server/db/client";
 import { buildApp } from "../../server/http/app";
 import { webRoutes } from "../../server/http/web";
 import { createJobRunner, senderJobs } from "../../server/jobs";
 import { createServices } from "../../server/services";
+import { setTestAdminPassword } from "../../test-support/admin-password";
 import { seedRoutes } from "./seed-routes";
 
 // The server the browser tests drive, one per Playwright worker (e2e/support/fixtures.ts starts it
@@ -18,7 +18,9 @@ import { seedRoutes } from "./seed-routes";
 const config = loadConfig();
 const database = await openDatabase({ databaseUrl: undefined, dataDir: config.dataDir });
 const { db } = database;
-await ensureAdminPassword(db, config.adminPassword);
+// Hashed at the tests' lower cost (test-support/admin-password.ts): every test logs in once or twice.
+if (!config.adminPassword) throw new Error("the e2e server needs ADMIN_PASSWORD");
+await setTestAdminPassword(db, config.adminPassword);
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };
 // The bot is built but never started: saving Bot Settings here rebuilds nothing (runner.ts settingsSaved).
 const services = createServices(config, database, { log: quiet });

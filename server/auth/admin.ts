@@ -8,7 +8,11 @@ const ADMIN_ID = 1;
 export const ADMIN_LOGIN = "admin";
 
 export async function setAdminPassword(db: DbOrTx, password: string): Promise<void> {
-  const passwordHash = await hashPassword(password);
+  await storeAdminPasswordHash(db, await hashPassword(password));
+}
+
+/** Replaces the admin password by one already hashed (server/auth/passwords.ts); ends every session. */
+export async function storeAdminPasswordHash(db: DbOrTx, passwordHash: string): Promise<void> {
   await db
     .insert(adminCredentials)
     .values({ id: ADMIN_ID, passwordHash })

@@ -9,12 +9,21 @@ const scrypt = promisify(crypto.scrypt) as (
 ) => Promise<Buffer>;
 
 // scrypt with N=2^15, r=8, p=1: ~50 ms a check, memory-hard, in node's standard library.
-const PARAMS = { N: 32768, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+export const PASSWORD_HASH_COST = { N: 32768, r: 8, p: 1 };
+const MAX_MEMORY = 64 * 1024 * 1024;
 
-export async function hashPassword(password: string): Promise<string> {
+export function hashPassword(password: string): Promise<string> {
+  return hashPasswordAtCost(password, PASSWORD_HASH_COST);
+}
+
+/**
+ * The stored form: "scrypt$N$r$p$salt$hash". The cost travels with the hash, so verifyPassword checks
+ * each hash at the cost it was made with. Only the tests choose another cost (test-support/app.ts).
+ */
+export async function hashPasswordAtCost(password: string, cost: { N: number; r: number; p: number }): Promise<string> {
   const salt = crypto.randomBytes(16);
-  const hash = await scrypt(password, salt, 32, PARAMS);
-  return ["scrypt", PARAMS.N, PARAMS.r, PARAMS.p, salt.toString("base64url"), hash.toString("base64url")].join("$");
+  const hash = await scrypt(password, salt, 32, { ...cost, maxmem: MAX_MEMORY });
+  return ["scrypt", cost.N, cost.r, cost.p, salt.toString("base64url"), hash.toString("base64url")].join("$");
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
@@ -25,7 +34,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
     N: Number(N),
     r: Number(r),
     p: Number(p),
-    maxmem: PARAMS.maxmem,
+    maxmem: MAX_MEMORY,
   });
   return crypto.timingSafeEqual(actual, expected);
 }

@@ -8,6 +8,7 @@ import { openPglite } from "../db/client";
 import { createBotSettings } from "../shop/settings";
 import { createDiskStorage } from "../storage";
 import { databaseChecksum } from "../../test-support/checksum";
+import { copyTemplateInto } from "../../test-support/data-dir-template";
 
 // `npm run backup` and `npm run restore` as an operator runs them: real processes on real DATA_DIRs.
 
@@ -50,7 +51,11 @@ async function checksumOf(dataDir: string): Promise<string> {
 
 describe("npm run backup / restore", () => {
   it("moves a shop from one DATA_DIR to an empty one, and refuses to overwrite one without --force", { timeout: 180_000 }, async () => {
+    // The source starts from the run's migrated database (test-support/data-dir-template.ts); the
+    // target is a new, empty DATA_DIR, as an operator moving a shop has.
     const from = path.join(tempDir(), "data");
+    fs.mkdirSync(from);
+    copyTemplateInto(from);
     const to = path.join(tempDir(), "data");
     const archive = path.join(tempDir(), "shop.backup.gz");
 

@@ -115,7 +115,7 @@ export function BotSimulator({ botName }: { botName: string }) {
             >
               {state.isLoading && <p className="py-8 text-center text-sm text-neutral-700">Loading the chat...</p>}
               {state.isSuccess && messages.length === 0 && (
-                <p className="mx-auto mt-8 w-fit max-w-[85%] rounded-xl bg-black/20 px-3 py-2 text-center text-xs text-white">
+                <p className="mx-auto mt-8 w-fit max-w-[85%] rounded-xl bg-black/60 px-3 py-2 text-center text-xs text-white">
                   Send /start to begin, as a customer would.
                 </p>
               )}

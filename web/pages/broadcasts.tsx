@@ -58,7 +58,7 @@ function PastBroadcasts() {
             No broadcasts yet
           </div>
         ) : (
-          <Table>
+          <Table scrollLabel="Past broadcasts">
             <TableHeader>
               <TableRow>
                 <TableHead className="pl-6">Created</TableHead>

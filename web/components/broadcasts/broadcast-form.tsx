@@ -199,7 +199,7 @@ export function BroadcastForm({ onSent }: { onSent: (id: string) => void }) {
             </div>
             <div className="space-y-2">
               <Label>Image (optional)</Label>
-              <ImageUpload value={imageUrl} onChange={setImageUrl} onUploadingChange={setUploading} />
+              <ImageUpload subject="Broadcast" value={imageUrl} onChange={setImageUrl} onUploadingChange={setUploading} />
             </div>
             <fieldset className="space-y-2">
               <legend className="mb-2 text-sm font-medium">Audience</legend>

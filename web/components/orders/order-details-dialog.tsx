@@ -111,7 +111,7 @@ function ShipmentFields({ order }: { order: Order }) {
               href={order.trackingUrl}
               target="_blank"
               rel="noreferrer"
-              className="inline-flex items-center gap-1 font-mono text-xs text-blue-700 underline underline-offset-2"
+              className="inline-flex items-center gap-1 font-mono text-xs text-blue-700 underline underline-offset-2 dark:text-blue-400"
             >
               {order.trackingNumber}
               <ExternalLink className="size-3" aria-hidden="true" />

@@ -16,10 +16,13 @@ export function ImageUpload({
   value,
   onChange,
   onUploadingChange,
+  subject = "Product",
 }: {
   value: string | null;
   onChange: (imageUrl: string | null) => void;
   onUploadingChange?: (uploading: boolean) => void;
+  /** Whose image it is, in its file input's name and its preview's alt text ("Broadcast image file"). */
+  subject?: string;
 }) {
   const inputId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
@@ -77,7 +80,7 @@ export function ImageUpload({
       <div className="flex items-center gap-4">
         <div className="bg-muted flex size-20 shrink-0 items-center justify-center overflow-hidden rounded-md border">
           {value ? (
-            <img src={value} alt="Product image preview" className="size-full object-cover" />
+            <img src={value} alt={`${subject} image preview`} className="size-full object-cover" />
           ) : (
             <ImageIcon className="text-muted-foreground size-8" aria-hidden="true" />
           )}
@@ -89,7 +92,7 @@ export function ImageUpload({
             type="file"
             accept="image/png,image/jpeg,image/webp"
             className="sr-only"
-            aria-label="Product image file"
+            aria-label={`${subject} image file`}
             data-testid="product-image-input"
             onChange={(event) => {
               const file = event.target.files?.[0];

@@ -26,7 +26,7 @@ const toastVariants = cva(
     variants: {
       variant: {
         default: "border bg-background text-foreground",
-        destructive: "destructive group border-destructive bg-destructive text-white",
+        destructive: "destructive group border-destructive-solid bg-destructive-solid text-white",
       },
     },
     defaultVariants: { variant: "default" },
