@@ -191,3 +191,38 @@ export const OrderListQuerySchema = PageQuerySchema
   })
   .refine(datesInOrder, DATES_MESSAGE);
 export type OrderListQuery = z.output<typeof OrderListQuerySchema>;
+
+/** How many orders one bulk dispatch may take (issue 22): a day's parcels, with room to spare. */
+export const BULK_DISPATCH_MAX = 500;
+
+/**
+ * POST /api/orders/bulk-dispatch (issue 22): the ticked orders (`ids`), or every order the list's
+ * filter matches (`filter`, "Select all N matching"), beyond the page shown. Each order Ready to
+ * Dispatch is dispatched and its customer's message held for the undo window; any other is skipped.
+ */
+export const BulkDispatchSchema = z
+  .object({
+    ids: z.array(IdSchema).min(1, "Choose at least one order").max(BULK_DISPATCH_MAX, `At most ${BULK_DISPATCH_MAX} orders at once`).optional(),
+    filter: z
+      .object({
+        status: z.enum(ORDER_STATUS_FILTERS).optional(),
+        q: searchText("As the order list's q"),
+        from: fromDate,
+        to: toDate,
+      })
+      .refine(datesInOrder, DATES_MESSAGE)
+      .optional(),
+  })
+  .refine((body) => (body.ids === undefined) !== (body.filter === undefined), "Give either ids or filter, not both");
+export type BulkDispatch = z.input<typeof BulkDispatchSchema>;
+
+export const BulkDispatchResultSchema = z
+  .object({
+    dispatched: z.array(IdSchema),
+    /** The orders left as they were, each with the reason (not Ready to Dispatch, changed meanwhile). */
+    skipped: z.array(z.object({ id: IdSchema, reason: z.string() })),
+    /** When the first held message goes out: until then the dispatches can be undone; null when none were. */
+    heldUntil: TimestampSchema.nullable(),
+  })
+  .meta({ id: "BulkDispatchResult" });
+export type BulkDispatchResult = z.infer<typeof BulkDispatchResultSchema>;

@@ -85,6 +85,7 @@ const SUMMARIES: Record<string, string> = {
   "POST /api/orders/{id}/cancel": "Cancel a pending order; its stock goes back on sale",
   "POST /api/orders/cleanup-expired": "Fail the unpaid orders past their deadline now",
   "POST /api/orders/{id}/notify-dispatch": "Tell the customer by Telegram that the order was dispatched, once the undo window (heldUntil) has passed",
+  "POST /api/orders/bulk-dispatch": "Dispatch the given orders, or every order a filter matches; the others are skipped with the reason",
   "POST /api/orders/{id}/undo-dispatch": "Undo a dispatch while its customer's message is still held: the order is Ready to Dispatch again",
   "GET /api/messages": "Messages, newest first, filtered by q, telegramUserId, sender, unread, from and to; with limit one page (X-Total-Count, Link rel=next)",
   "GET /api/messages/conversations": "One row per customer, latest conversation first: last message, unread count; with limit one page (X-Total-Count, Link rel=next)",

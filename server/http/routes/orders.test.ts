@@ -683,6 +683,47 @@ describe("orders API", () => {
     });
   });
 
+  describe("POST /api/orders/bulk-dispatch", () => {
+    it("dispatches every order the filter matches beyond one page, skips the others with the reason, and holds each message", async () => {
+      server.deps.config.dispatchUndoMs = 10_000;
+      try {
+        const ready = [];
+        for (let i = 0; i < 30; i++) ready.push((await insertOrder(db(), { status: "processing", telegramUsername: `bulk${i}`, createdAt: hoursAgo(1 + i / 60) })).order);
+        const pending = (await insertOrder(db(), { status: "pending", telegramUsername: "bulkpending" })).order;
+        const other = (await insertOrder(db(), { status: "processing", telegramUsername: "someone" })).order;
+        const response = await server.request("POST", "/api/orders/bulk-dispatch", { cookie, body: { filter: { q: "@bulk" } } });
+        expect(response.status).toBe(200);
+        const result = await response.json();
+        expect(result.dispatched).toHaveLength(30);
+        expect(new Set(result.dispatched)).toEqual(new Set(ready.map((order) => order.id)));
+        expect(result.skipped).toEqual([{ id: pending.id, reason: `Order #${pending.id.slice(0, 8)} is pending, not Ready to Dispatch.` }]);
+        expect(result.heldUntil).toBe(new Date(NOW.getTime() + 10_000).toISOString());
+        expect(await statusOf(other.id)).toBe("processing");
+        expect(notifier.sent).toEqual([]);
+        // Replayed: nothing is dispatched twice, every order is skipped with its reason.
+        const replay = await (await server.request("POST", "/api/orders/bulk-dispatch", { cookie, body: { filter: { q: "@bulk" } } })).json();
+        expect(replay.dispatched).toEqual([]);
+        expect(replay.skipped).toHaveLength(31);
+      } finally {
+        server.deps.config.dispatchUndoMs = 0;
+      }
+    });
+
+    it("takes ids, reports unknown ones, and refuses both or neither, bad ids and too many", async () => {
+      const { order } = await insertOrder(db(), { status: "processing", telegramUserId: "779001" });
+      const response = await server.request("POST", "/api/orders/bulk-dispatch", { cookie, body: { ids: [order.id, UNKNOWN_ID] } });
+      expect(await response.json()).toEqual({ dispatched: [order.id], skipped: [{ id: UNKNOWN_ID, reason: "Order not found." }], heldUntil: null });
+      // No window on this server: the message went at once.
+      expect(notifier.sent.map((message) => message.chatId)).toEqual(["779001"]);
+      for (const body of [{}, { ids: [order.id], filter: {} }, { ids: ["'; drop table orders; --"] }, { ids: Array(501).fill(order.id) }, { ids: [] }]) {
+        const refused = await server.request("POST", "/api/orders/bulk-dispatch", { cookie, body });
+        expect(refused.status, JSON.stringify(body).slice(0, 80)).toBe(400);
+        expect(typeof (await refused.json()).error).toBe("string");
+      }
+      expect((await server.request("POST", "/api/orders/bulk-dispatch", { body: { ids: [order.id] } })).status).toBe(401);
+    });
+  });
+
   // The undo window (issue 22; docs/decisions/0027-dispatch-notice-held.md); the rule's races are in
   // shop/orders/dispatch-notices.test.ts. This server's clock stands still, so the window never ends here.
   describe("the undo window: notify-dispatch holds the message, POST /api/orders/:id/undo-dispatch", () => {

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import {
+  BulkDispatchResultSchema,
+  BulkDispatchSchema,
   DispatchNoticeHeldSchema,
   ExpiredOrdersSchema,
   NotifyDispatchSchema,
@@ -10,7 +12,7 @@ import {
   OrderStatusUpdateSchema,
   SuccessSchema,
 } from "../../../contract";
-import { acceptPayment, cancelOrder, cleanupExpiredOrders, deleteOrder, getOrderEvents, getOrderItems, holdDispatchNotice, orderOf, undoDispatch, updateOrderStatus, listOrderPage, listOrdersMatching } from "../../shop/orders";
+import { bulkDispatch, acceptPayment, cancelOrder, cleanupExpiredOrders, deleteOrder, getOrderEvents, getOrderItems, holdDispatchNotice, orderOf, undoDispatch, updateOrderStatus, listOrderPage, listOrdersMatching } from "../../shop/orders";
 import type { Routes } from "../deps";
 import { isPaged, sendPage } from "../paging";
 import { ERROR_ANSWERS, pagedList } from "../openapi";
@@ -64,6 +66,13 @@ export const orderRoutes: Routes = (app, deps) => {
   app.post("/api/orders/:id/notify-dispatch", { schema: { params: IdParams, body: NotifyDispatchSchema, ...answers(DispatchNoticeHeldSchema) } }, async (request) => {
     const held = await holdDispatchNotice({ ...deps, undoWindowMs: deps.config.dispatchUndoMs, logger: request.log }, request.params.id, request.body?.note);
     return { success: true as const, ...held };
+  });
+
+  // Registered before the :id routes' siblings read "bulk-dispatch" as an id (Fastify prefers the static path anyway).
+  app.post("/api/orders/bulk-dispatch", { schema: { body: BulkDispatchSchema, ...answers(BulkDispatchResultSchema) } }, async (request) => {
+    const body = request.body;
+    const dispatchDeps = { ...deps, undoWindowMs: deps.config.dispatchUndoMs, logger: request.log };
+    return bulkDispatch(dispatchDeps, body.ids ? { ids: body.ids } : { filter: body.filter ?? {} });
   });
 
   app.post("/api/orders/:id/undo-dispatch", { schema: { params: IdParams, ...anOrder } }, async (request) =>

@@ -1,10 +1,12 @@
-import { and, asc, eq, lte, sql } from "drizzle-orm";
-import type { DispatchNoticeHeld } from "../../../contract";
+import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
+import { BULK_DISPATCH_MAX, type BulkDispatchResult, type DispatchNoticeHeld } from "../../../contract";
 import type { Db } from "../../db/client";
 import { orders } from "../../db/schema";
 import { conflict, consoleLogger, isUuid, notFound, reasonOf, ShopError, shortOrderId, unavailable, type CustomerNotifier, type WarningLogger } from "../common";
 import { dispatchNotice } from "./carriers";
 import { recordOrderEvent } from "./order-events";
+import { filterConditions, type OrderFilters } from "./order-list";
+import { updateOrderStatus } from "./orders";
 
 // The customer's dispatch message, held for the owner's undo window (issue 22;
 // docs/decisions/0027-dispatch-notice-held.md). notify-dispatch holds it in the order's row with a due
@@ -204,4 +206,48 @@ export function createDispatchNoticeSender(deps: Omit<DispatchNoticeDeps, "undoW
       await current;
     },
   };
+}
+
+/**
+ * POST /api/orders/bulk-dispatch (issue 22): the ticked orders, or every order the filter matches
+ * ("Select all N matching", beyond the page shown; at most BULK_DISPATCH_MAX, oldest first). Each
+ * order Ready to Dispatch is dispatched and its message held, one by one through the same rules as a
+ * single dispatch; the others are skipped with the reason, so the owner gets one clear summary.
+ */
+export async function bulkDispatch(
+  deps: DispatchNoticeDeps,
+  target: { ids: string[] } | { filter: Omit<OrderFilters, "sort"> },
+): Promise<BulkDispatchResult> {
+  const conditions = "ids" in target ? [inArray(orders.id, target.ids)] : await filterConditions(deps.db, { ...target.filter, sort: "oldest" });
+  const matched = await deps.db
+    .select({ id: orders.id, status: orders.status })
+    .from(orders)
+    .where(and(...conditions))
+    .orderBy(asc(orders.createdAt), asc(orders.id))
+    .limit(BULK_DISPATCH_MAX + 1);
+  if (matched.length > BULK_DISPATCH_MAX) {
+    throw conflict(`More than ${BULK_DISPATCH_MAX} orders match: narrow the filter, then dispatch them in parts.`);
+  }
+  const result: BulkDispatchResult = { dispatched: [], skipped: [], heldUntil: null };
+  if ("ids" in target) {
+    const found = new Set(matched.map((order) => order.id));
+    for (const id of target.ids) if (!found.has(id)) result.skipped.push({ id, reason: "Order not found." });
+  }
+  for (const order of matched) {
+    if (order.status !== "processing") {
+      result.skipped.push({ id: order.id, reason: `Order #${shortOrderId(order.id)} is ${order.status}, not Ready to Dispatch.` });
+      continue;
+    }
+    try {
+      await updateOrderStatus(deps.db, order.id, { status: "dispatched" }, deps.now());
+      const held = await holdDispatchNotice(deps, order.id);
+      result.dispatched.push(order.id);
+      if (held.heldUntil && (result.heldUntil === null || held.heldUntil < result.heldUntil)) result.heldUntil = held.heldUntil;
+    } catch (error) {
+      // Changed meanwhile (another tab dispatched it), or its message refused at once (no window).
+      if (!(error instanceof ShopError)) throw error;
+      result.skipped.push({ id: order.id, reason: error.message });
+    }
+  }
+  return result;
 }
