@@ -52,6 +52,37 @@ export const ORDER_ADMIN_FLAGS = ["refund_due", "refunded_after_dispatch"] as co
 export const OrderAdminFlagSchema = z.enum(ORDER_ADMIN_FLAGS);
 export type OrderAdminFlag = z.infer<typeof OrderAdminFlagSchema>;
 
+export const DISPATCH_NOTE_MAX_LENGTH = 500;
+
+/**
+ * POST /api/orders/{id}/notify-dispatch's body, optional: a note from the owner, added to the
+ * customer's dispatch message. Plain text; line breaks are kept, other control characters refused.
+ */
+export const NotifyDispatchSchema = z
+  .object({
+    note: z
+      .string({ error: "Note must be text" })
+      .trim()
+      .max(DISPATCH_NOTE_MAX_LENGTH, `Note must be at most ${DISPATCH_NOTE_MAX_LENGTH} characters`)
+      .regex(/^(?:[^\p{Cc}]|\n)*$/u, "Note may not contain control characters")
+      .nullish(),
+  })
+  // No body at all (as docs/product.md §7 sends it) reaches the route as null.
+  .nullish();
+export type NotifyDispatch = z.input<typeof NotifyDispatchSchema>;
+
+export const DISPATCH_NOTICE_STATES = ["held", "sending", "sent", "failed"] as const;
+export const DispatchNoticeStateSchema = z.enum(DISPATCH_NOTICE_STATES);
+
+/**
+ * POST /api/orders/{id}/notify-dispatch's answer: the message is held until heldUntil, while the
+ * dispatch can be undone (POST /api/orders/{id}/undo-dispatch); null when it was sent at once.
+ */
+export const DispatchNoticeHeldSchema = z
+  .object({ success: z.literal(true), heldUntil: TimestampSchema.nullable() })
+  .meta({ id: "DispatchNoticeHeld" });
+export type DispatchNoticeHeld = { heldUntil: string | null };
+
 export const OrderSchema = z
   .object({
     id: IdSchema,
@@ -96,6 +127,11 @@ export const OrderSchema = z
     adminFlag: OrderAdminFlagSchema.nullable(),
     /** An order of Bot Preview's test customer: paid by simulation, not revenue, deletable whatever its status. */
     isTest: z.boolean(),
+    /**
+     * The customer's dispatch message (issue 22): held until dueAt (the dispatch can still be undone),
+     * then sending, sent or failed; null when none was asked for.
+     */
+    dispatchNotice: z.object({ state: DispatchNoticeStateSchema, dueAt: TimestampSchema.nullable() }).nullable(),
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
   })
@@ -155,3 +191,38 @@ export const OrderListQuerySchema = PageQuerySchema
   })
   .refine(datesInOrder, DATES_MESSAGE);
 export type OrderListQuery = z.output<typeof OrderListQuerySchema>;
+
+/** How many orders one bulk dispatch may take (issue 22): a day's parcels, with room to spare. */
+export const BULK_DISPATCH_MAX = 500;
+
+/**
+ * POST /api/orders/bulk-dispatch (issue 22): the ticked orders (`ids`), or every order the list's
+ * filter matches (`filter`, "Select all N matching"), beyond the page shown. Each order Ready to
+ * Dispatch is dispatched and its customer's message held for the undo window; any other is skipped.
+ */
+export const BulkDispatchSchema = z
+  .object({
+    ids: z.array(IdSchema).min(1, "Choose at least one order").max(BULK_DISPATCH_MAX, `At most ${BULK_DISPATCH_MAX} orders at once`).optional(),
+    filter: z
+      .object({
+        status: z.enum(ORDER_STATUS_FILTERS).optional(),
+        q: searchText("As the order list's q"),
+        from: fromDate,
+        to: toDate,
+      })
+      .refine(datesInOrder, DATES_MESSAGE)
+      .optional(),
+  })
+  .refine((body) => (body.ids === undefined) !== (body.filter === undefined), "Give either ids or filter, not both");
+export type BulkDispatch = z.input<typeof BulkDispatchSchema>;
+
+export const BulkDispatchResultSchema = z
+  .object({
+    dispatched: z.array(IdSchema),
+    /** The orders left as they were, each with the reason (not Ready to Dispatch, changed meanwhile). */
+    skipped: z.array(z.object({ id: IdSchema, reason: z.string() })),
+    /** When the first held message goes out: until then the dispatches can be undone; null when none were. */
+    heldUntil: TimestampSchema.nullable(),
+  })
+  .meta({ id: "BulkDispatchResult" });
+export type BulkDispatchResult = z.infer<typeof BulkDispatchResultSchema>;

@@ -7,7 +7,7 @@ import { TEST_CUSTOMER_ID } from "../contract/simulator";
 import { startFakeNowPayments, type FakeNowPayments } from "../test-support/fake-nowpayments";
 import { startFakeTelegram, type FakeTelegram } from "../test-support/fake-telegram";
 import { startServerProcess, stopServerProcess, type ServerProcess } from "../test-support/server-process";
-import { DESKTOP, PHONE, SCREENSHOT_DIR } from "./support/fixtures";
+import { DESKTOP, E2E_DISPATCH_UNDO_MS, PHONE, SCREENSHOT_DIR } from "./support/fixtures";
 
 // Bot Preview's chat simulator (issue 14, item 1): the owner walks a whole purchase in the browser
 // (browse, cart, checkout, Simulate payment), finds the order in Orders flagged as a test order and
@@ -43,6 +43,7 @@ test.describe("chat simulator", () => {
       ADMIN_PASSWORD: PASSWORD,
       TELEGRAM_API_ROOT: telegram.apiRoot,
       NOWPAYMENTS_API_URL: gateway.url,
+      DISPATCH_UNDO_MS: String(E2E_DISPATCH_UNDO_MS),
     });
   });
   test.afterAll(async () => {
@@ -154,7 +155,8 @@ test.describe("chat simulator", () => {
     await page.getByRole("button", { name: `View order ${orders[0]!.id.slice(0, 8)}` }).click();
     const dialog = page.getByRole("dialog");
     await expect(dialog.getByTestId("test-order-badge")).toBeVisible();
-    await dialog.getByRole("form", { name: "Dispatch" }).getByRole("button", { name: "Mark as Dispatched" }).click();
+    await dialog.getByRole("button", { name: "Mark as Dispatched" }).click();
+    await page.getByRole("form", { name: "Dispatch" }).getByRole("button", { name: "Dispatch and notify" }).click();
     await expect(page.locator('[data-slot="toast"]').filter({ hasText: "Order dispatched and customer notified!" })).toBeVisible();
     await screenshot(page, "chat-simulator-test-order");
 

@@ -23,26 +23,29 @@ test.describe("dispatch workstation", () => {
     const order = await seed.order({ telegramUserId: "6001", status: "processing", paymentStatus: "confirmed", shippingAddress: ADDRESS });
     await page.goto("/orders");
     await page.getByRole("button", { name: `View order ${short(order.id)}` }).click();
-    const dialog = page.getByRole("dialog");
-    const form = dialog.getByRole("form", { name: "Dispatch" });
+    const dialog = page.getByRole("dialog", { name: `Order Details - #${short(order.id)}` });
+    await dialog.getByRole("button", { name: "Mark as Dispatched" }).click();
+    const dispatchDialog = page.getByRole("dialog", { name: `Dispatch order #${short(order.id)}` });
+    const form = dispatchDialog.getByRole("form", { name: "Dispatch" });
     await form.getByLabel("Carrier (optional)").fill("royal mail");
     await form.getByLabel("Tracking number (optional)").fill("AB123456789GB");
+    const expected = [
+      `Good news! Your order #${short(order.id)} has been dispatched.`,
+      "Carrier: Royal Mail",
+      "Tracking number: AB123456789GB",
+      "Track your parcel: https://www.royalmail.com/track-your-item#/tracking-results/AB123456789GB",
+      "Thank you for shopping with us.",
+    ].join("\n");
+    // The preview is the message itself, the carrier spelt as it will be stored.
+    await expect(form.getByRole("status", { name: "Message to the customer" })).toHaveText(expected);
     await settle(page);
     await saveScreenshot(page, "dispatch-form-desktop");
 
     const from = telegram.calls.length;
-    await form.getByRole("button", { name: "Mark as Dispatched" }).click();
+    await form.getByRole("button", { name: "Dispatch and notify" }).click();
     await expectToast(page, "Order dispatched and customer notified!");
     const call = await telegram.waitForCall((c) => c.method === "sendMessage" && String(c.payload.chat_id) === "6001", { from });
-    expect(String(call.payload.text)).toBe(
-      [
-        `Good news! Your order #${short(order.id)} has been dispatched.`,
-        "Carrier: Royal Mail",
-        "Tracking number: AB123456789GB",
-        "Track your parcel: https://www.royalmail.com/track-your-item#/tracking-results/AB123456789GB",
-        "Thank you for shopping with us.",
-      ].join("\n"),
-    );
+    expect(String(call.payload.text)).toBe(expected);
 
     // The dialog now shows how the parcel travels, with the carrier's page one click away.
     const customer = dialog.getByRole("region", { name: "Customer Information" });
@@ -63,14 +66,72 @@ test.describe("dispatch workstation", () => {
     await saveScreenshot(page, "dispatch-completed-desktop");
   });
 
+  test("the truck opens the dispatch dialog with the message previewed; Undo within the window restores the order and nothing is sent; focus returns to the row", async ({
+    adminPage: page,
+    seed,
+    api,
+    telegram,
+  }) => {
+    await createBotSettings(api);
+    const order = await seed.order({ telegramUserId: "6101", telegramUsername: "undo_me", status: "processing", paymentStatus: "confirmed" });
+    await page.goto("/orders");
+    const row = page.getByTestId("order-row").filter({ hasText: short(order.id) });
+    const truck = row.getByRole("button", { name: `Dispatch order ${short(order.id)}` });
+    await truck.click();
+    const dispatchDialog = page.getByRole("dialog", { name: `Dispatch order #${short(order.id)}` });
+    await expect(dispatchDialog).toContainText("To @undo_me.");
+    const preview = dispatchDialog.getByRole("status", { name: "Message to the customer" });
+    await expect(preview).toHaveText(`Good news! Your order #${short(order.id)} has been dispatched.\nThank you for shopping with us.`);
+    // Hostile text stays text: the preview shows it as typed, and nothing is sent while the dialog is open.
+    await dispatchDialog.getByLabel("Carrier (optional)").fill("dpd");
+    await dispatchDialog.getByLabel("Tracking number (optional)").fill("1550 1234");
+    await dispatchDialog.getByLabel("Note to the customer (optional)").fill("<img src=x onerror=alert(1)> ring twice");
+    await expect(preview).toHaveText(
+      [
+        `Good news! Your order #${short(order.id)} has been dispatched.`,
+        "Carrier: DPD",
+        "Tracking number: 1550 1234",
+        "Track your parcel: https://track.dpd.co.uk/parcels/15501234",
+        "Note from the shop: <img src=x onerror=alert(1)> ring twice",
+        "Thank you for shopping with us.",
+      ].join("\n"),
+    );
+    // Cancel: nothing changed, the focus is back on the truck.
+    await dispatchDialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(dispatchDialog).toHaveCount(0);
+    await expect(truck).toBeFocused();
+
+    const from = telegram.calls.length;
+    await truck.click();
+    await dispatchDialog.getByLabel("Tracking number (optional)").fill("1550 1234");
+    await dispatchDialog.getByRole("button", { name: "Dispatch and notify" }).click();
+    const toast = await expectToast(page, "Order dispatched and customer notified!", "Undo puts the order back to Ready to Dispatch.");
+    await expect(row.getByRole("cell").nth(4)).toHaveText("Dispatched");
+    // The truck is gone with the dispatch: the focus is on the row's view button, not lost to <body>.
+    await expect(row.getByRole("button", { name: `View order ${short(order.id)}` })).toBeFocused();
+    await settle(page);
+    await saveScreenshot(page, "dispatch-undo-toast-desktop");
+
+    await toast.getByRole("button", { name: "Undo" }).click();
+    await expectToast(page, "Dispatch undone", `Order #${short(order.id)} is Ready to Dispatch again. The customer was not told.`);
+    await expect(row.getByRole("cell").nth(4)).toHaveText("Processing");
+    await expect(truck).toBeFocused();
+    const saved = (await api.get<Order[]>("/api/orders")).find((o) => o.id === order.id)!;
+    expect(saved).toMatchObject({ status: "processing", trackingNumber: null, dispatchNotice: null });
+    // No message is held any more (dispatchNotice null above), so none can be sent; none was.
+    expect(telegram.calls.slice(from).filter((c) => c.method === "sendMessage" && String(c.payload.chat_id) === "6101")).toEqual([]);
+  });
+
   test("a refused tracking number shows the server's sentence and the order stays Ready to Dispatch", async ({ adminPage: page, seed, api }) => {
     const order = await seed.order({ status: "processing", paymentStatus: "confirmed" });
     await page.goto("/orders");
-    await page.getByRole("button", { name: `View order ${short(order.id)}` }).click();
-    const form = page.getByRole("dialog").getByRole("form", { name: "Dispatch" });
+    await page.getByRole("button", { name: `Dispatch order ${short(order.id)}` }).click();
+    const form = page.getByRole("dialog", { name: `Dispatch order #${short(order.id)}` }).getByRole("form", { name: "Dispatch" });
     await form.getByLabel("Tracking number (optional)").fill("RM1 <script>");
-    await form.getByRole("button", { name: "Mark as Dispatched" }).click();
+    await form.getByRole("button", { name: "Dispatch and notify" }).click();
     await expectToast(page, "Failed to update order", "Tracking number may contain only letters, digits, spaces and hyphens");
+    // The dialog stays open with what was typed, to be corrected.
+    await expect(form.getByLabel("Tracking number (optional)")).toHaveValue("RM1 <script>");
     expect((await api.get<Order[]>("/api/orders")).find((o) => o.id === order.id)!.status).toBe("processing");
   });
 
@@ -243,8 +304,9 @@ test.describe("dispatch workstation", () => {
     await page.getByRole("alertdialog").getByRole("button", { name: "Dispatch" }).click();
     const toast = await expectToast(page, "Dispatched 1 of 2 orders");
     await expect(toast).toContainText(`1 order was not dispatched. #${short(ready[2]!.id)}: Order #${short(ready[2]!.id)} is already dispatched.`);
-    await expect(toast).toContainText("1 customer could not be notified.");
     await expect(toast).toHaveAttribute("data-variant", "destructive");
+    // Telegram refuses the held message once the undo window ends: the owner is told then.
+    await expectToast(page, "Order updated but notification failed");
     expect(await statusOf(ready[3]!.id)).toBe("dispatched");
     expect(await statusOf(ready[2]!.id)).toBe("processing");
   });
@@ -262,7 +324,7 @@ test.describe("dispatch workstation", () => {
     await settle(page);
     await saveScreenshot(page, "dispatch-tools-phone");
 
-    await page.getByRole("button", { name: `View order ${short(order.id)}` }).click();
+    await page.getByRole("button", { name: `Dispatch order ${short(order.id)}` }).click();
     await expect(page.getByRole("dialog").getByRole("form", { name: "Dispatch" })).toBeVisible();
     await settle(page);
     await saveScreenshot(page, "dispatch-form-phone");

@@ -109,11 +109,12 @@ test.describe("private addresses", () => {
     await expect(page.getByTestId("packing-slip").getByRole("region", { name: "Ship to" })).toContainText(ADDRESS.streetAddress);
     await page.getByRole("link", { name: "Back to Orders" }).click();
 
-    // Dispatch: one click, as always.
+    // Dispatch, through the dispatch dialog.
     await page.getByRole("button", { name: `View order ${short(order.id)}` }).click();
     await expect(customer).toContainText(`Name${ADDRESS.name}`);
     const from = telegram.calls.length;
-    await dialog.getByRole("form", { name: "Dispatch" }).getByRole("button", { name: "Mark as Dispatched" }).click();
+    await dialog.getByRole("button", { name: "Mark as Dispatched" }).click();
+    await page.getByRole("form", { name: "Dispatch" }).getByRole("button", { name: "Dispatch and notify" }).click();
     await expectToast(page, "Order dispatched and customer notified!");
     await telegram.waitForCall((c) => c.method === "sendMessage" && String(c.payload.chat_id) === "6101", { from });
     expect((await api.get<Order[]>(`/api/orders?q=${order.id}`))[0]!.status).toBe("dispatched");

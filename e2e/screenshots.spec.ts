@@ -157,25 +157,24 @@ for (const [sizeName, size] of SIZES) {
       await expect(readyView).toBeVisible();
       await shoot(page, `screen-orders-filtered-${sizeName}`, main.getByRole("heading", { name: "Order Management", level: 2 }));
 
-      // The details dialog of an order Ready to Dispatch, with its dispatch form filled in.
+      // The details dialog of an order Ready to Dispatch, then its dispatch dialog filled in.
       await readyView.click();
       const details = page.getByRole("dialog", { name: `Order Details - #${short(ready.id)}` });
-      const form = details.getByRole("form", { name: "Dispatch" });
-      await form.getByLabel("Carrier (optional)").fill("Royal Mail");
-      await form.getByLabel("Tracking number (optional)").fill("AB123456789GB");
       await expect(details.getByTestId("order-item")).toHaveCount(2);
       for (const item of await details.getByTestId("order-item").all()) {
         const name = item.locator("p").first();
         expect(await name.evaluate((element) => element.scrollWidth <= element.clientWidth), "an item's name is cut off").toBe(true);
       }
       await expect(details.getByTestId("order-item").filter({ hasText: EARL_GREY })).toBeVisible();
-      // Dialogs as the screen shows them (a whole-page shot would add the page below a scrolled
-      // dialog); on a phone the dialog scrolls, so the dispatch form is brought into view.
-      await form.scrollIntoViewIfNeeded();
+      // Dialogs as the screen shows them (a whole-page shot would add the page below a scrolled dialog).
       const detailsHeading = details.getByRole("heading", { name: `Order Details - #${short(ready.id)}` });
-      await shoot(page, `screen-dispatch-dialog-${sizeName}`, detailsHeading, { fullPage: false });
-      await details.evaluate((dialog) => dialog.scrollTo(0, 0));
       await shoot(page, `screen-order-details-${sizeName}`, detailsHeading, { fullPage: false });
+      await details.getByRole("button", { name: "Mark as Dispatched" }).click();
+      const form = page.getByRole("form", { name: "Dispatch" });
+      await form.getByLabel("Carrier (optional)").fill("Royal Mail");
+      await form.getByLabel("Tracking number (optional)").fill("AB123456789GB");
+      await shoot(page, `screen-dispatch-dialog-${sizeName}`, form.getByRole("heading", { name: `Dispatch order #${short(ready.id)}` }), { fullPage: false });
+      await form.getByRole("button", { name: "Cancel" }).click();
 
       await details.getByRole("button", { name: "View Address" }).click();
       const address = page.getByRole("dialog", { name: `Shipping Address - #${short(ready.id)}` });
@@ -207,8 +206,10 @@ for (const [sizeName, size] of SIZES) {
 
       await page.getByRole("button", { name: `View order ${short(ready.id)}` }).filter({ visible: true }).click();
       const details = page.getByRole("dialog", { name: `Order Details - #${short(ready.id)}` });
-      await details.getByRole("form", { name: "Dispatch" }).scrollIntoViewIfNeeded();
-      await shoot(page, `screen-dark-dispatch-dialog-${sizeName}`, details.getByRole("heading", { name: `Order Details - #${short(ready.id)}` }), {
+      await details.getByRole("button", { name: "Mark as Dispatched" }).click();
+      const form = page.getByRole("form", { name: "Dispatch" });
+      await form.getByLabel("Note to the customer (optional)").fill("Left with your neighbour at no. 3");
+      await shoot(page, `screen-dark-dispatch-dialog-${sizeName}`, form.getByRole("heading", { name: `Dispatch order #${short(ready.id)}` }), {
         fullPage: false,
       });
       await page.keyboard.press("Escape");

@@ -50,6 +50,8 @@ const EnvSchema = z.object({
     .default(false),
   // How often the payment sweep and expiry run, counted across all instances (one run per interval).
   PAYMENT_JOBS_INTERVAL_MS: z.coerce.number().int().min(100).default(5 * 60 * 1000),
+  // How long after a dispatch the owner may undo it before the customer is told (issue 22); 0 tells at once.
+  DISPATCH_UNDO_MS: z.coerce.number().int().min(0).max(60_000).default(10_000),
 });
 
 export type Config = {
@@ -69,6 +71,8 @@ export type Config = {
   /** Images in S3 when set; the local disk (DATA_DIR/objects) when undefined. */
   s3: S3Config | undefined;
   paymentJobsIntervalMs: number;
+  /** The undo window of a dispatch: its customer's message is held this long (shop/orders/dispatch-notices.ts). */
+  dispatchUndoMs: number;
 };
 
 export type S3Config = {
@@ -94,6 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     s3: parseS3(e),
     paymentJobsIntervalMs: e.PAYMENT_JOBS_INTERVAL_MS,
+    dispatchUndoMs: e.DISPATCH_UNDO_MS,
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),

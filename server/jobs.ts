@@ -4,6 +4,7 @@ import type { LockName, Locks } from "./db/leader";
 import { startDatabaseUpkeep, UPKEEP_INTERVAL_MS, type UpkeepLogger } from "./db/upkeep";
 import { startPaymentJobs, type PaymentJobsDeps } from "./payments/jobs";
 import type { ShopLogger } from "./shop/common";
+import type { DispatchNoticeSender } from "./shop/orders";
 import type { BroadcastSender } from "./telegram/broadcast-sender";
 import type { OwnerAlertSender } from "./telegram/owner-alert-sender";
 import type { BotRuntime } from "./telegram/runner";
@@ -18,6 +19,8 @@ import type { BotRuntime } from "./telegram/runner";
 //   database upkeep   VACUUM (ANALYZE) where no autovacuum does it, every hour (db/upkeep.ts)
 //   broadcast sender  sends the broadcast queue (telegram/broadcast-sender.ts)
 //   owner-alert sender  sends the owner alerts' outbox (telegram/owner-alert-sender.ts)
+//   dispatch-notice sender  sends each customer's dispatch message once its undo window has ended
+//                     (shop/orders/dispatch-notices.ts; docs/decisions/0027-dispatch-notice-held.md)
 //   telegram bot      the bot, by webhook or long polling, with its inbox worker, which handles
 //                     the stored updates (telegram/runner.ts, telegram/inbox.ts)
 //
@@ -45,6 +48,7 @@ export type JobsDeps = Omit<PaymentJobsDeps, "logger" | "intervalMs" | "locks"> 
   bot: Pick<BotRuntime, "start" | "stop">;
   broadcasts?: Pick<BroadcastSender, "start" | "stop">;
   ownerAlerts?: Pick<OwnerAlertSender, "start" | "stop">;
+  dispatchNotices?: Pick<DispatchNoticeSender, "start" | "stop">;
 };
 
 export type JobsOptions = {
@@ -92,14 +96,17 @@ export function databaseUpkeepJob(options: JobsOptions): Job {
 }
 
 /**
- * The broadcast and owner-alert senders the services hold (none for a test server that sends
- * neither). The routes only kick them (http/routes/broadcasts.ts, owner-alerts.ts).
+ * The broadcast, owner-alert and dispatch-notice senders the services hold (none for a test server
+ * that sends none). The routes only kick them (http/routes/broadcasts.ts, owner-alerts.ts).
  */
-export function senderJobs(deps: Pick<JobsDeps, "broadcasts" | "ownerAlerts">): Job[] {
+export function senderJobs(deps: Pick<JobsDeps, "broadcasts" | "ownerAlerts" | "dispatchNotices">): Job[] {
   const jobs: Job[] = [];
-  const { broadcasts, ownerAlerts } = deps;
+  const { broadcasts, ownerAlerts, dispatchNotices } = deps;
   if (broadcasts) jobs.push({ name: "broadcast sender", start: () => broadcasts.start(), stop: () => broadcasts.stop() });
   if (ownerAlerts) jobs.push({ name: "owner-alert sender", start: () => ownerAlerts.start(), stop: () => ownerAlerts.stop() });
+  if (dispatchNotices) {
+    jobs.push({ name: "dispatch-notice sender", start: () => dispatchNotices.start(), stop: () => dispatchNotices.stop() });
+  }
   return jobs;
 }
 

@@ -7,6 +7,7 @@ import { createNowPaymentsGatewayFromSettings } from "./gateways/nowpayments/cli
 import type { CustomerNotifier } from "./shop/common";
 import { createReadCache, type ChangeFeed, type ReadCache } from "./shop/catalogue";
 import { getBotSettings } from "./shop/settings";
+import { createDispatchNoticeSender, type DispatchNoticeSender } from "./shop/orders";
 import { recordMessageToTestCustomer } from "./shop/simulator";
 import { useMasterKey } from "./shop/vaults";
 import type { ObjectStorage } from "./storage";
@@ -51,6 +52,11 @@ export type Services = {
    * Optional: test servers that send no alerts run none.
    */
   ownerAlerts?: OwnerAlertSender;
+  /**
+   * Sends each customer's dispatch message once the dispatch can no longer be undone (issue 22).
+   * Started with the background jobs (jobs.ts). Optional: test servers that hold none run none.
+   */
+  dispatchNotices?: DispatchNoticeSender;
 };
 
 export type ServicesOptions = {
@@ -89,5 +95,6 @@ export function createServices(config: Config, database: Pick<Database, "db" | "
   });
   const broadcasts = createBroadcastSender(core, { log: options.log, soleInstance: !config.databaseUrl });
   const ownerAlerts = createOwnerAlertSender(core, { log: options.log, soleInstance: !config.databaseUrl });
-  return { ...core, bot, broadcasts, ownerAlerts };
+  const dispatchNotices = createDispatchNoticeSender({ ...core, logger: options.log });
+  return { ...core, bot, broadcasts, ownerAlerts, dispatchNotices };
 }

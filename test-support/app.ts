@@ -74,7 +74,9 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-test-"));
   const database = options.database ?? (await createTestDatabase());
-  const config: Config = { ...loadConfig({ DATA_DIR: dataDir }), ...options.config };
+  // No undo window by default: notify-dispatch sends at once, as the tests written before it expect;
+  // the tests of the window (shop/orders/dispatch-notices.test.ts, routes/orders.test.ts) set one.
+  const config: Config = { ...loadConfig({ DATA_DIR: dataDir }), dispatchUndoMs: 0, ...options.config };
   await setTestAdminPassword(database.db, TEST_PASSWORD);
   const secrets = options.deps?.secrets ?? createSecretBox(Buffer.alloc(32, 7));
   // As in production: the bot's reads are cached until the database notices a change.

@@ -17,6 +17,8 @@ import { startFakeTelegram, type FakeTelegram } from "../../test-support/fake-te
 export const ADMIN_PASSWORD = "e2e admin password";
 export const DESKTOP = { width: 1440, height: 900 };
 export const PHONE = { width: 390, height: 844 };
+/** The e2e server's undo window of a dispatch (server/config.ts DISPATCH_UNDO_MS). */
+export const E2E_DISPATCH_UNDO_MS = 3_000;
 const ROOT = path.resolve(import.meta.dirname, "../..");
 export const SCREENSHOT_DIR = path.join(ROOT, "e2e/output/screenshots");
 
@@ -92,6 +94,9 @@ async function startShop(telegram: FakeTelegram): Promise<{ server: ShopServer; 
       // Nothing listens there: no test reaches the real gateway by accident.
       NOWPAYMENTS_API_URL: "http://127.0.0.1:9/v1",
       PUBLIC_URL: "",
+      // The undo window of a dispatch (10 s in production), short so a test waiting for the customer's
+      // message waits little, long enough to click Undo in its toast.
+      DISPATCH_UNDO_MS: String(E2E_DISPATCH_UNDO_MS),
       DATABASE_URL: "",
       LOG_LEVEL: "warn",
     },

@@ -148,10 +148,21 @@ export const orders = pgTable(
      * never by the gateway, left out of revenue and the numbers, deletable whatever its status.
      */
     isTest: boolean("is_test").notNull().default(false),
+    /**
+     * The customer's dispatch message (issue 22; docs/decisions/0027-dispatch-notice-held.md): "held" until
+     * dispatchNoticeDueAt (the owner may still undo the dispatch), then "sending" (claimed by one sender),
+     * then "sent" or "failed". Null: no message asked for.
+     */
+    dispatchNoticeState: text("dispatch_notice_state").$type<"held" | "sending" | "sent" | "failed">(),
+    dispatchNoticeDueAt: timestamp("dispatch_notice_due_at", { withTimezone: true }),
+    /** The owner's note added to the dispatch message (the dispatch dialog's "Note to the customer"); null: none. */
+    dispatchNoticeNote: text("dispatch_notice_note"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
+    // The dispatch-notice sender's look for due messages reads only the held ones.
+    index("orders_dispatch_notice_due_idx").on(t.dispatchNoticeDueAt).where(sql`dispatch_notice_state = 'held'`),
     // Exactly the test customer's orders are test orders: no real customer's order can be one, nor the other way round.
     check("orders_is_test_is_the_test_customer", sql`${t.isTest} = (${t.telegramUserId} = '${sql.raw(TEST_CUSTOMER_ID)}')`),
     // The Orders list (server/shop/orders/order-list.ts): each sort with its id tie-break, alone and after a

@@ -24,10 +24,12 @@ export type ListUrl = {
 };
 
 /**
- * The list's state in the URL. Changes replace the history entry, so Back leaves the screen rather
- * than stepping through every filter tried.
+ * The list's state in the URL. By default changes replace the history entry, so Back leaves the
+ * screen rather than stepping through every filter tried; with `history: "push"` (Orders, issue 22)
+ * each change is a history entry of its own, so Back and Forward walk the filters, pages and the
+ * open order.
  */
-export function useListUrl(): ListUrl {
+export function useListUrl({ history = "replace" }: { history?: "push" | "replace" } = {}): ListUrl {
   const [params, setParams] = useSearchParams();
   const cursor = params.get("cursor");
   // A page number without its cursor (a hand-made link) cannot be found: it is page 1.
@@ -42,7 +44,7 @@ export function useListUrl(): ListUrl {
         }
         return next;
       },
-      { replace: true },
+      { replace: history === "replace" },
     );
   return {
     params,
@@ -108,6 +110,13 @@ export function SearchBox({
   inputClassName?: string;
 }) {
   const [text, setText] = useState(query);
+  // The search in force changed from outside (Back, Forward, a link): the box shows it, rather than
+  // sending what it held before back to the URL.
+  const [shownQuery, setShownQuery] = useState(query);
+  if (query !== shownQuery) {
+    setShownQuery(query);
+    setText(query);
+  }
   useEffect(() => {
     if (text.trim() === query.trim()) return;
     const timer = setTimeout(() => onSearch(text.trim()), SEARCH_DELAY_MS);

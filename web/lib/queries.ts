@@ -292,8 +292,18 @@ export function useCleanupExpiredOrders() {
   );
 }
 
+/** Holds the customer's dispatch message for the undo window (heldUntil), or sends it at once (null). */
 export function useNotifyDispatch() {
-  return useWrite((id: string) => apiRequest("POST", `/api/orders/${id}/notify-dispatch`, {}), ORDER_LISTS);
+  return useWrite(
+    ({ id, note }: { id: string; note?: string }) =>
+      apiRequest<{ success: true; heldUntil: string | null }>("POST", `/api/orders/${id}/notify-dispatch`, note ? { note } : {}),
+    ORDER_LISTS,
+  );
+}
+
+/** Takes a dispatch back while its customer's message is still held: Ready to Dispatch again. */
+export function useUndoDispatch() {
+  return useWrite((id: string) => apiRequest<Order>("POST", `/api/orders/${id}/undo-dispatch`), ORDER_LISTS);
 }
 
 // --- Postage ---

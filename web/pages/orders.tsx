@@ -1,5 +1,5 @@
 import { Printer, ShoppingCart, Timer, Truck, X } from "lucide-react";
-import { useId, useState } from "react";
+import { useId, useRef, useState } from "react";
 import { Link } from "wouter";
 import { type Order, ORDER_SORTS, ORDER_STATUSES, type OrderSort, type OrderStatus } from "../../contract";
 import { ListPager, PAGE_SIZE } from "@/components/list-pager";
@@ -8,6 +8,8 @@ import { OrderDetailsDialog } from "@/components/orders/order-details-dialog";
 import { ExportButton } from "@/components/orders/export-button";
 import { OrderCards, OrderTable } from "@/components/orders/order-list";
 import { type DispatchDetails, useDispatchOrder } from "@/components/orders/use-dispatch-order";
+import { DispatchDialog } from "@/components/orders/dispatch-dialog";
+import { focusOrderRow, focusWhenPresent } from "@/components/orders/row-focus";
 import { packingSlipsHref } from "@/components/orders/packing-slips-link";
 import { UnlockAddressesButton } from "@/components/orders/sealed-address";
 import { SearchBox, useListUrl, useServerPager } from "@/components/server-list";
@@ -38,6 +40,8 @@ const isStatusFilter = (value: string | null): value is StatusFilter =>
   value === "all" || ORDER_STATUSES.includes(value as OrderStatus);
 
 const DEFAULT_SORT: OrderSort = "newest";
+/** An order id as the URL may carry it ("order"); anything else opens nothing. */
+const ORDER_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const isSort = (value: string | null): value is OrderSort => ORDER_SORTS.includes(value as OrderSort);
 const SORT_LABELS: Record<OrderSort, string> = {
   newest: "Newest first",
@@ -49,7 +53,8 @@ const SORT_LABELS: Record<OrderSort, string> = {
 export default function OrdersPage() {
   // The filters, the search, the sort, the dates and the page live in the URL (issue 12): a reload
   // or a shared link shows the same list.
-  const url = useListUrl();
+  // Each change is a history entry (issue 22): Back and Forward walk the filters, pages and the open order.
+  const url = useListUrl({ history: "push" });
   const statusParam = url.params.get("status");
   const statusFilter: StatusFilter = isStatusFilter(statusParam) ? statusParam : "all";
   const q = url.params.get("q") ?? "";
@@ -63,6 +68,7 @@ export default function OrdersPage() {
   const toDay = isDay(toParam) ? toParam : "";
   const [from, to] = fromDay && toDay && fromDay > toDay ? [toDay, fromDay] : [fromDay, toDay];
 
+  const filterKey = `${statusFilter}|${q}|${sort}|${from}|${to}`;
   const ordersQuery = useOrderPage({
     limit: PAGE_SIZE,
     status: statusFilter === "all" ? undefined : statusFilter,
@@ -76,7 +82,7 @@ export default function OrdersPage() {
   const paged = useServerPager({
     url,
     query: ordersQuery,
-    resetKey: `${statusFilter}|${q}|${sort}|${from}|${to}`,
+    resetKey: filterKey,
     pageSize: PAGE_SIZE,
   });
   /** A day chosen: the other end moves along when it would be on the wrong side. */
@@ -90,15 +96,30 @@ export default function OrdersPage() {
   const toId = useId();
   const deleteOrder = useDeleteOrder();
   const cleanup = useCleanupExpiredOrders();
-  const { dispatch, dispatchMany } = useDispatchOrder();
+  // Undo puts the order back to Ready to Dispatch: the focus goes to its row's dispatch button.
+  const { dispatch, dispatchMany } = useDispatchOrder({ onUndone: (ids) => ids[0] && focusOrderRow(ids[0]) });
   const updateStatus = useUpdateOrderStatus();
   const isDesktop = useMediaQuery(DESKTOP_QUERY);
-  // Ids, not copies: after a reload the dialog shows the order as it is now.
-  const [viewingId, setViewingId] = useState<string | null>(null);
+  // Ids, not copies: after a reload the dialog shows the order as it is now. The open order is in
+  // the URL too ("order"), so a reload, Back and Forward show it again.
+  const orderParam = url.params.get("order");
+  const viewingId = orderParam && ORDER_ID_PATTERN.test(orderParam) ? orderParam : null;
+  const setViewingId = (id: string | null) => url.update({ order: id });
   const [deletingId, setDeletingId] = useState<string | null>(null);
   const [dispatchingId, setDispatchingId] = useState<string | null>(null);
-  // Ticked orders (issue 13): packing slips and the bulk dispatch work on them.
-  const [selectedIds, setSelectedIds] = useState<ReadonlySet<string>>(new Set());
+  // The order the dispatch dialog is open for, and whether it was opened from its row or its details.
+  const [dispatchTarget, setDispatchTarget] = useState<{ id: string; from: "row" | "details" } | null>(null);
+  const lastDispatch = useRef<{ id: string; from: "row" | "details" } | null>(null);
+  const openDispatch = (order: Order, from: "row" | "details") => {
+    lastDispatch.current = { id: order.id, from };
+    setDispatchTarget({ id: order.id, from });
+  };
+  // Ticked orders (issue 13): packing slips and the bulk dispatch work on them. Kept across pages
+  // (issue 22), with the order as last seen; a new filter, search or sort starts a new selection.
+  const [selection, setSelection] = useState<{ key: string; orders: ReadonlyMap<string, Order> }>({ key: "", orders: new Map() });
+  if (selection.key !== filterKey) setSelection({ key: filterKey, orders: new Map() });
+  const selectedIds: ReadonlySet<string> = new Set(selection.orders.keys());
+  const clearSelection = () => setSelection({ key: filterKey, orders: new Map() });
   const [confirmingBulkDispatch, setConfirmingBulkDispatch] = useState(false);
   const [bulkDispatching, setBulkDispatching] = useState(false);
 
@@ -108,24 +129,39 @@ export default function OrdersPage() {
   const viewingAlone = useOrder(viewingId);
   const viewing = orders.find((o) => o.id === viewingId) ?? viewingAlone;
   const deleting = orders.find((o) => o.id === deletingId) ?? null;
+  const dispatchingOrder = dispatchTarget ? (orders.find((o) => o.id === dispatchTarget.id) ?? (viewing?.id === dispatchTarget.id ? viewing : null)) : null;
   const filtering = statusFilter !== "all" || q !== "" || from !== "" || to !== "";
 
-  // Only the ticked orders on screen count: a tick left on another page or filter is not acted on unseen.
-  const selected = orders.filter((order) => selectedIds.has(order.id));
+  // The ticked orders of every page of this filter, each as it is on screen now or as last seen.
+  const selected = [...selection.orders.values()].map((seen) => orders.find((order) => order.id === seen.id) ?? seen);
   const selectedReady = selected.filter((order) => order.status === "processing");
   const select = (order: Order, tick: boolean) =>
-    setSelectedIds((current) => {
-      const next = new Set(current);
-      if (tick) next.add(order.id);
+    setSelection((current) => {
+      const next = new Map(current.orders);
+      if (tick) next.set(order.id, order);
       else next.delete(order.id);
-      return next;
+      return { key: filterKey, orders: next };
     });
-  const selectAll = (tick: boolean) => setSelectedIds(tick ? new Set(orders.map((order) => order.id)) : new Set());
+  // The header's box ticks or unticks the orders shown; ticks on other pages stay.
+  const selectAll = (tick: boolean) =>
+    setSelection((current) => {
+      const next = new Map(current.orders);
+      for (const order of orders) {
+        if (tick) next.set(order.id, order);
+        else next.delete(order.id);
+      }
+      return { key: filterKey, orders: next };
+    });
 
-  const runDispatch = async (order: Order, details?: DispatchDetails) => {
+  /**
+   * The dispatch dialog confirmed: it stays open (its button says Dispatching...) until the order is
+   * dispatched, so a refused tracking number can be corrected rather than typed again.
+   */
+  const runDispatch = async (order: Order, details: DispatchDetails) => {
     setDispatchingId(order.id);
-    await dispatch(order.id, details);
+    const dispatched = await dispatch(order.id, details);
     setDispatchingId(null);
+    if (dispatched) setDispatchTarget(null);
   };
 
   const runBulkDispatch = async () => {
@@ -133,7 +169,7 @@ export default function OrdersPage() {
     setBulkDispatching(true);
     await dispatchMany(selectedReady.map((order) => order.id));
     setBulkDispatching(false);
-    setSelectedIds(new Set());
+    clearSelection();
   };
 
   const complete = (order: Order) => {
@@ -177,7 +213,7 @@ export default function OrdersPage() {
   const listProps = {
     orders,
     onView: (order: Order) => setViewingId(order.id),
-    onDispatch: (order: Order) => void runDispatch(order),
+    onDispatch: (order: Order) => openDispatch(order, "row"),
     onDelete: (order: Order) => setDeletingId(order.id),
     dispatchingId,
     selectedIds,
@@ -269,7 +305,7 @@ export default function OrdersPage() {
             {/* Private addresses: unlocking here opens them for the details, View Address, slips and Export. */}
             {orders.some((order) => order.sealedShippingAddress !== null) && <UnlockAddressesButton size="default" showLock />}
             {selected.length > 0 && (
-              <Button variant="ghost" onClick={() => setSelectedIds(new Set())}>
+              <Button variant="ghost" onClick={() => clearSelection()}>
                 <X />
                 Clear selection
               </Button>
@@ -315,10 +351,26 @@ export default function OrdersPage() {
       <OrderDetailsDialog
         order={viewing}
         onOpenChange={(open) => !open && setViewingId(null)}
-        onDispatch={(order, details) => void runDispatch(order, details)}
+        onDispatch={(order) => openDispatch(order, "details")}
         dispatching={dispatchingId !== null}
         onComplete={complete}
         completing={updateStatus.isPending}
+      />
+
+      <DispatchDialog
+        order={dispatchingOrder}
+        onOpenChange={(open) => !open && setDispatchTarget(null)}
+        onDispatch={(order, details) => void runDispatch(order, details)}
+        dispatching={dispatchingId !== null}
+        onCloseAutoFocus={(event) => {
+          // Back to where the dispatch started, whose truck or Mark as Dispatched is gone once the order
+          // is dispatched: the row's view button, or the details' next step (Mark as Completed).
+          const last = lastDispatch.current;
+          if (!last) return;
+          event.preventDefault();
+          if (last.from === "row") focusOrderRow(last.id);
+          else focusWhenPresent("[data-details-next-step]");
+        }}
       />
 
       <AlertDialog open={confirmingBulkDispatch} onOpenChange={setConfirmingBulkDispatch}>

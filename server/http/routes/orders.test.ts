@@ -44,6 +44,7 @@ describe("orders API", () => {
       ["DELETE", `/api/orders/${order.id}`],
       ["POST", "/api/orders/cleanup-expired"],
       ["POST", `/api/orders/${order.id}/notify-dispatch`],
+      ["POST", `/api/orders/${order.id}/undo-dispatch`],
       ["POST", `/api/orders/${order.id}/accept-payment`],
       ["POST", `/api/orders/${order.id}/cancel`],
       ["GET", `/api/orders/${order.id}/events`],
@@ -113,6 +114,7 @@ describe("orders API", () => {
         paidAt: hoursAgo(0.5).toISOString(),
         adminFlag: null,
         isTest: false,
+        dispatchNotice: null,
         createdAt: hoursAgo(1).toISOString(),
         updatedAt: expect.any(String),
       });
@@ -609,6 +611,33 @@ describe("orders API", () => {
       ]);
     });
 
+    it("adds the owner's note to the message, and refuses a note with control characters or too long", async () => {
+      const { order } = await insertOrder(db(), { status: "dispatched", telegramUserId: "777004" });
+      for (const [note, error] of [
+        ["Left with\u0007 a bell", "Note may not contain control characters"],
+        ["x".repeat(501), "Note must be at most 500 characters"],
+        [42, "Note must be text"],
+      ] as const) {
+        const refused = await server.request("POST", `/api/orders/${order.id}/notify-dispatch`, { cookie, body: { note } });
+        expect(refused.status).toBe(400);
+        expect((await refused.json()).error).toContain(error);
+      }
+      expect(notifier.sent).toEqual([]);
+      const response = await server.request("POST", `/api/orders/${order.id}/notify-dispatch`, {
+        cookie,
+        body: { note: "  Left with your neighbour at no. 3.\nSee you soon! <b>bold</b>  " },
+      });
+      expect(response.status).toBe(200);
+      expect(notifier.sent[0]!.text).toBe(
+        [
+          `Good news! Your order #${order.id.slice(0, 8)} has been dispatched.`,
+          "Note from the shop: Left with your neighbour at no. 3.",
+          "See you soon! <b>bold</b>",
+          "Thank you for shopping with us.",
+        ].join("\n"),
+      );
+    });
+
     it("names an unknown carrier without a link", async () => {
       const { order } = await insertOrder(db(), { status: "dispatched", carrier: "Parcelforce", trackingNumber: "PF1" });
       await server.request("POST", `/api/orders/${order.id}/notify-dispatch`, { cookie });
@@ -651,6 +680,97 @@ describe("orders API", () => {
       const response = await server.request("POST", `/api/orders/${UNKNOWN_ID}/notify-dispatch`, { cookie });
       expect(response.status).toBe(404);
       expect(await response.json()).toEqual({ error: "Order not found." });
+    });
+  });
+
+  describe("POST /api/orders/bulk-dispatch", () => {
+    it("dispatches every order the filter matches beyond one page, skips the others with the reason, and holds each message", async () => {
+      server.deps.config.dispatchUndoMs = 10_000;
+      try {
+        const ready = [];
+        for (let i = 0; i < 30; i++) ready.push((await insertOrder(db(), { status: "processing", telegramUsername: `bulk${i}`, createdAt: hoursAgo(1 + i / 60) })).order);
+        const pending = (await insertOrder(db(), { status: "pending", telegramUsername: "bulkpending" })).order;
+        const other = (await insertOrder(db(), { status: "processing", telegramUsername: "someone" })).order;
+        const response = await server.request("POST", "/api/orders/bulk-dispatch", { cookie, body: { filter: { q: "@bulk" } } });
+        expect(response.status).toBe(200);
+        const result = await response.json();
+        expect(result.dispatched).toHaveLength(30);
+        expect(new Set(result.dispatched)).toEqual(new Set(ready.map((order) => order.id)));
+        expect(result.skipped).toEqual([{ id: pending.id, reason: `Order #${pending.id.slice(0, 8)} is pending, not Ready to Dispatch.` }]);
+        expect(result.heldUntil).toBe(new Date(NOW.getTime() + 10_000).toISOString());
+        expect(await statusOf(other.id)).toBe("processing");
+        expect(notifier.sent).toEqual([]);
+        // Replayed: nothing is dispatched twice, every order is skipped with its reason.
+        const replay = await (await server.request("POST", "/api/orders/bulk-dispatch", { cookie, body: { filter: { q: "@bulk" } } })).json();
+        expect(replay.dispatched).toEqual([]);
+        expect(replay.skipped).toHaveLength(31);
+      } finally {
+        server.deps.config.dispatchUndoMs = 0;
+      }
+    });
+
+    it("takes ids, reports unknown ones, and refuses both or neither, bad ids and too many", async () => {
+      const { order } = await insertOrder(db(), { status: "processing", telegramUserId: "779001" });
+      const response = await server.request("POST", "/api/orders/bulk-dispatch", { cookie, body: { ids: [order.id, UNKNOWN_ID] } });
+      expect(await response.json()).toEqual({ dispatched: [order.id], skipped: [{ id: UNKNOWN_ID, reason: "Order not found." }], heldUntil: null });
+      // No window on this server: the message went at once.
+      expect(notifier.sent.map((message) => message.chatId)).toEqual(["779001"]);
+      for (const body of [{}, { ids: [order.id], filter: {} }, { ids: ["'; drop table orders; --"] }, { ids: Array(501).fill(order.id) }, { ids: [] }]) {
+        const refused = await server.request("POST", "/api/orders/bulk-dispatch", { cookie, body });
+        expect(refused.status, JSON.stringify(body).slice(0, 80)).toBe(400);
+        expect(typeof (await refused.json()).error).toBe("string");
+      }
+      expect((await server.request("POST", "/api/orders/bulk-dispatch", { body: { ids: [order.id] } })).status).toBe(401);
+    });
+  });
+
+  // The undo window (issue 22; docs/decisions/0027-dispatch-notice-held.md); the rule's races are in
+  // shop/orders/dispatch-notices.test.ts. This server's clock stands still, so the window never ends here.
+  describe("the undo window: notify-dispatch holds the message, POST /api/orders/:id/undo-dispatch", () => {
+    beforeEach(() => {
+      server.deps.config.dispatchUndoMs = 10_000;
+    });
+    afterAll(() => {
+      server.deps.config.dispatchUndoMs = 0;
+    });
+
+    it("holds the message, shows it held on the order, and Undo makes the order Ready to Dispatch again", async () => {
+      const { order } = await insertOrder(db(), { status: "processing", telegramUserId: "778001" });
+      await server.request("PUT", `/api/orders/${order.id}`, { cookie, body: { status: "dispatched", carrier: "DPD", trackingNumber: "155012345" } });
+      const held = await server.request("POST", `/api/orders/${order.id}/notify-dispatch`, { cookie });
+      expect(held.status).toBe(200);
+      const heldUntil = new Date(NOW.getTime() + 10_000).toISOString();
+      expect(await held.json()).toEqual({ success: true, heldUntil });
+      expect(notifier.sent).toEqual([]);
+      const listed = (await (await server.request("GET", "/api/orders", { cookie })).json()) as Order[];
+      expect(listed[0]!.dispatchNotice).toEqual({ state: "held", dueAt: heldUntil });
+
+      const undone = await server.request("POST", `/api/orders/${order.id}/undo-dispatch`, { cookie });
+      expect(undone.status).toBe(200);
+      expect(await undone.json()).toMatchObject({ id: order.id, status: "processing", carrier: null, trackingNumber: null, dispatchNotice: null });
+      const events = (await (await server.request("GET", `/api/orders/${order.id}/events`, { cookie })).json()) as OrderEvent[];
+      expect(events.map((event) => event.action)).toEqual(["dispatched", "dispatch_undone"]);
+
+      // Replayed: refused with the reason, and the order stays as it is.
+      const replay = await server.request("POST", `/api/orders/${order.id}/undo-dispatch`, { cookie });
+      expect(replay.status).toBe(409);
+      expect(await replay.json()).toEqual({ error: `Order #${order.id.slice(0, 8)} is processing; only a dispatched order can be undone.` });
+      expect(notifier.sent).toEqual([]);
+    });
+
+    it("refuses to undo an order whose customer was told (409), and answers 404 for an unknown or malformed id", async () => {
+      const { order } = await insertOrder(db(), { status: "dispatched", dispatchNoticeState: "sent", dispatchNoticeDueAt: hoursAgo(1) });
+      const response = await server.request("POST", `/api/orders/${order.id}/undo-dispatch`, { cookie });
+      expect(response.status).toBe(409);
+      expect(await response.json()).toEqual({
+        error: `Order #${order.id.slice(0, 8)} can no longer be undone: the undo window has ended and the customer has been told it was dispatched.`,
+      });
+      expect(await statusOf(order.id)).toBe("dispatched");
+      for (const id of [UNKNOWN_ID, "'; drop table orders; --"]) {
+        const missing = await server.request("POST", `/api/orders/${encodeURIComponent(id)}/undo-dispatch`, { cookie });
+        expect(missing.status).toBe(404);
+        expect(await missing.json()).toEqual({ error: "Order not found." });
+      }
     });
   });
 });

@@ -1,6 +1,10 @@
 import { z } from "zod";
 import {
+  BulkDispatchResultSchema,
+  BulkDispatchSchema,
+  DispatchNoticeHeldSchema,
   ExpiredOrdersSchema,
+  NotifyDispatchSchema,
   OrderEventSchema,
   OrderItemSchema,
   OrderListQuerySchema,
@@ -8,7 +12,7 @@ import {
   OrderStatusUpdateSchema,
   SuccessSchema,
 } from "../../../contract";
-import { acceptPayment, cancelOrder, cleanupExpiredOrders, deleteOrder, getOrderEvents, getOrderItems, notifyDispatch, updateOrderStatus, listOrderPage, listOrdersMatching } from "../../shop/orders";
+import { bulkDispatch, acceptPayment, cancelOrder, cleanupExpiredOrders, deleteOrder, getOrderEvents, getOrderItems, holdDispatchNotice, orderOf, undoDispatch, updateOrderStatus, listOrderPage, listOrdersMatching } from "../../shop/orders";
 import type { Routes } from "../deps";
 import { isPaged, sendPage } from "../paging";
 import { ERROR_ANSWERS, pagedList } from "../openapi";
@@ -57,8 +61,21 @@ export const orderRoutes: Routes = (app, deps) => {
     return { expiredOrderIds };
   });
 
-  app.post("/api/orders/:id/notify-dispatch", { schema: { params: IdParams, ...done } }, async (request) => {
-    await notifyDispatch(deps.db, deps.notifier, request.params.id);
-    return { success: true as const };
+  // The customer's message is held for the undo window, then sent by the dispatch-notice sender
+  // (server/jobs.ts; docs/decisions/0027-dispatch-notice-held.md).
+  app.post("/api/orders/:id/notify-dispatch", { schema: { params: IdParams, body: NotifyDispatchSchema, ...answers(DispatchNoticeHeldSchema) } }, async (request) => {
+    const held = await holdDispatchNotice({ ...deps, undoWindowMs: deps.config.dispatchUndoMs, logger: request.log }, request.params.id, request.body?.note);
+    return { success: true as const, ...held };
   });
+
+  // Registered before the :id routes' siblings read "bulk-dispatch" as an id (Fastify prefers the static path anyway).
+  app.post("/api/orders/bulk-dispatch", { schema: { body: BulkDispatchSchema, ...answers(BulkDispatchResultSchema) } }, async (request) => {
+    const body = request.body;
+    const dispatchDeps = { ...deps, undoWindowMs: deps.config.dispatchUndoMs, logger: request.log };
+    return bulkDispatch(dispatchDeps, body.ids ? { ids: body.ids } : { filter: body.filter ?? {} });
+  });
+
+  app.post("/api/orders/:id/undo-dispatch", { schema: { params: IdParams, ...anOrder } }, async (request) =>
+    orderOf(deps.db, await undoDispatch(deps, request.params.id)),
+  );
 };

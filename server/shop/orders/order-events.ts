@@ -21,6 +21,8 @@ export type OrderEventAction =
   | "cancelled"
   | "expired"
   | "dispatched"
+  | "dispatch_undone"
+  | "dispatch_notice_failed"
   | "completed";
 
 type OrderEventRow = typeof orderEvents.$inferSelect;

@@ -2,10 +2,10 @@ import { and, asc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { EXPIRED_ORDER_AGE_MS, type Order, type OrderEvent, type OrderItem, type OrderStatus } from "../../../contract";
 import type { Db, DbOrTx } from "../../db/client";
 import { orderEvents, orderItems, orders } from "../../db/schema";
-import { conflict, notFound, ShopError, unavailable, decimalShortfall, isPositiveDecimal, isUuid, shortOrderId, consoleLogger, type CustomerNotifier, type WarningLogger } from "../common";
+import { conflict, notFound, ShopError, decimalShortfall, isPositiveDecimal, isUuid, shortOrderId, consoleLogger, type CustomerNotifier, type WarningLogger } from "../common";
 import { listOrderEvents, recordOrderEvent } from "./order-events";
 import { releaseOrderStock, reserveStock } from "./stock";
-import { carrierName, parcelLines, trackingUrl } from "./carriers";
+import { carrierName, trackingUrl } from "./carriers";
 import { paymentMessages } from "./payment-messages";
 import { revealAddress, revealAddresses, type RevealedAddress } from "../vaults";
 
@@ -60,6 +60,9 @@ export function toOrder(row: OrderRow, revealed: RevealedAddress): Order {
     paidAt: row.paidAt?.toISOString() ?? null,
     adminFlag: row.adminFlag as Order["adminFlag"],
     isTest: row.isTest,
+    dispatchNotice: row.dispatchNoticeState
+      ? { state: row.dispatchNoticeState, dueAt: row.dispatchNoticeDueAt?.toISOString() ?? null }
+      : null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -444,34 +447,4 @@ export async function cleanupExpiredOrders(deps: OrderActionDeps): Promise<Expir
     failed.map((order) => tellCustomer(deps, order.id, order.telegramUserId, paymentMessages.expired(order.id))),
   ).then(() => undefined);
   return { expiredOrderIds: failed.map((order) => order.id), notified };
-}
-
-/**
- * The customer's dispatch message: the carrier, the tracking number and, for a known carrier, the
- * link to its tracking page, each when known. Plain text (the notifier sends no markup), so a
- * carrier's name can never turn into formatting.
- */
-export function dispatchNotice(order: Pick<OrderRow, "id" | "trackingNumber" | "carrier">): string {
-  return [`Good news! Your order #${shortOrderId(order.id)} has been dispatched.`, ...parcelLines(order), "Thank you for shopping with us."].join("\n");
-}
-
-/**
- * Tells the customer their order is on its way. The order must already be dispatched; when the
- * message cannot be delivered the order stays dispatched and the error says why.
- */
-export async function notifyDispatch(db: DbOrTx, notifier: CustomerNotifier, id: string): Promise<void> {
-  const order = await requireOrderRow(db, id);
-  if (order.status !== "dispatched") {
-    throw conflict(
-      `Order #${shortOrderId(id)} is ${order.status}; the customer is notified only once it is dispatched.`,
-    );
-  }
-  try {
-    await notifier.sendMessage(order.telegramUserId, dispatchNotice(order));
-  } catch (error) {
-    if (error instanceof ShopError) {
-      throw unavailable(`The order is dispatched, but the customer could not be notified. ${error.message}`);
-    }
-    throw error;
-  }
 }

@@ -10,7 +10,6 @@ import { formatDateTime, formatGBP, missingAddressText, shortId } from "@/lib/sc
 import { countOf } from "@/lib/utils";
 import { useShownAddress } from "@/lib/owner-keys";
 import { AddressDialog } from "./address-dialog";
-import { DispatchForm } from "./dispatch-form";
 import { OrderActivity } from "./order-activity";
 import { OrderHistory } from "./order-history";
 import { AdminFlagBadge, customerLabel, OrderStatusBadge, PaymentStatus, TestOrderBadge } from "./order-bits";
@@ -18,7 +17,6 @@ import { ADMIN_FLAG_HINTS, coinOf, underpaidText } from "./order-money";
 import { SealedAddressNotice } from "./sealed-address";
 import { SettleActions } from "./order-settle-actions";
 import { SendMessagePanel } from "./send-message-panel";
-import type { DispatchDetails } from "./use-dispatch-order";
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -137,7 +135,8 @@ export function OrderDetailsDialog({
   /** The order shown; null closes the dialog. */
   order: Order | null;
   onOpenChange: (open: boolean) => void;
-  onDispatch: (order: Order, details: DispatchDetails) => void;
+  /** Opens the dispatch dialog for the order (carrier, tracking number, the customer's message). */
+  onDispatch: (order: Order) => void;
   dispatching: boolean;
   onComplete: (order: Order) => void;
   completing: boolean;
@@ -254,14 +253,15 @@ export function OrderDetailsDialog({
               </div>
             </section>
 
-            {order.status === "processing" && (
-              // Not keyed by order: the dialog closes between orders anyway, and with a key React 19.3
-              // left the form on screen after the order was dispatched.
-              <DispatchForm onDispatch={(details) => onDispatch(order, details)} dispatching={dispatching} />
-            )}
             <div className="flex flex-wrap gap-2">
+              {order.status === "processing" && (
+                <Button onClick={() => onDispatch(order)} disabled={dispatching} data-details-next-step>
+                  <Truck />
+                  {dispatching ? "Dispatching..." : "Mark as Dispatched"}
+                </Button>
+              )}
               {order.status === "dispatched" && (
-                <Button onClick={() => onComplete(order)} disabled={completing}>
+                <Button onClick={() => onComplete(order)} disabled={completing} data-details-next-step>
                   <CheckCircle2 />
                   {completing ? "Completing..." : "Mark as Completed"}
                 </Button>

@@ -39,8 +39,8 @@ function SelectAllOrders({ orders, selectedIds, onSelectAll }: Pick<ListProps, "
 function RowActions({ order, onView, onDispatch, onDelete, dispatchingId }: RowActionProps & { order: Order }) {
   const ref = shortId(order.id);
   return (
-    <div className="flex justify-end gap-1">
-      <Button variant="ghost" size="icon" onClick={() => onView(order)} aria-label={`View order ${ref}`} title="View details">
+    <div className="flex justify-end gap-1" data-order-actions={order.id}>
+      <Button variant="ghost" size="icon" onClick={() => onView(order)} aria-label={`View order ${ref}`} title="View details" data-action="view">
         <Eye />
       </Button>
       {order.status === "processing" && (
@@ -51,7 +51,8 @@ function RowActions({ order, onView, onDispatch, onDelete, dispatchingId }: RowA
           onClick={() => onDispatch(order)}
           disabled={dispatchingId === order.id}
           aria-label={`Dispatch order ${ref}`}
-          title="Mark as dispatched (to add a carrier and tracking number, open the details)"
+          title="Dispatch: carrier, tracking number and the customer's message"
+          data-action="dispatch"
         >
           <Truck />
         </Button>

@@ -1,0 +1,178 @@
+import { useQueryClient } from "@tanstack/react-query";
+import type { Order } from "../../../contract";
+import { ToastAction } from "@/components/ui/toast";
+import { toast } from "@/hooks/use-toast";
+import { apiRequest, describeError } from "@/lib/api";
+import { useNotifyDispatch, useUndoDispatch, useUpdateOrderStatus } from "@/lib/queries";
+import { shortId } from "@/lib/screen-helpers";
+
+/** What the owner may give with a dispatch (all optional; blank means none). */
+export type DispatchDetails = { carrier?: string; trackingNumber?: string; note?: string };
+
+type DispatchOutcome =
+  /** Dispatched; the customer's message is held until heldUntil (the undo window), or was sent (null). */
+  | { result: "notified"; heldUntil: string | null }
+  /** Dispatched, but the message could not be sent or held. */
+  | { result: "not-notified" }
+  /** The server refused the dispatch (already dispatched, not paid, bad input): nothing changed. */
+  | { result: "refused"; error: unknown };
+
+/** "1 order" / "3 orders". */
+const count = (n: number, singular: string, plural: string) => `${n} ${n === 1 ? singular : plural}`;
+
+/** How long the Undo stays offered: until the server's hold ends, within sane bounds should the clocks differ. */
+const undoToastMs = (heldUntil: string) => Math.min(60_000, Math.max(1_000, new Date(heldUntil).getTime() - Date.now()));
+
+const NOT_NOTIFIED = {
+  title: "Order updated but notification failed",
+  description: "The order was marked as dispatched, but the customer notification could not be sent.",
+  variant: "destructive",
+} as const;
+
+/** After the undo window: whether the held messages reached their customers (the sender's outcome). */
+const LATE_CHECK_MS = 2_500;
+
+/**
+ * docs/product.md §7's dispatch flow: mark the order dispatched, then ask the server to notify the
+ * customer. The server holds the message for the undo window (issue 22; docs/decisions/0027): the
+ * toast offers Undo until then, and Undo takes the order back to Ready to Dispatch before the
+ * customer hears of it. `onUndone` places the focus once the order is back (its row's dispatch button).
+ */
+export function useDispatchOrder({ onUndone }: { onUndone?: (orderIds: string[]) => void } = {}) {
+  const queryClient = useQueryClient();
+  const updateStatus = useUpdateOrderStatus();
+  const notifyDispatch = useNotifyDispatch();
+  const undoDispatch = useUndoDispatch();
+
+  const dispatchQuietly = async (orderId: string, details: DispatchDetails = {}): Promise<DispatchOutcome> => {
+    const carrier = details.carrier?.trim();
+    const trackingNumber = details.trackingNumber?.trim();
+    const note = details.note?.trim();
+    try {
+      await updateStatus.mutateAsync({
+        id: orderId,
+        status: "dispatched",
+        ...(carrier ? { carrier } : {}),
+        ...(trackingNumber ? { trackingNumber } : {}),
+      });
+    } catch (error) {
+      return { result: "refused", error };
+    }
+    try {
+      const { heldUntil } = await notifyDispatch.mutateAsync({ id: orderId, ...(note ? { note } : {}) });
+      return { result: "notified", heldUntil };
+    } catch {
+      return { result: "not-notified" };
+    }
+  };
+
+  /** Once the window has passed: the lists show the outcome, and a message Telegram refused is said. */
+  const checkAfterWindow = (orderIds: string[], heldUntil: string) => {
+    setTimeout(async () => {
+      await queryClient.invalidateQueries({ queryKey: ["/api/orders"] });
+      const failed: string[] = [];
+      for (const id of orderIds) {
+        const [order] = await apiRequest<Order[]>("GET", `/api/orders?q=${encodeURIComponent(id)}`).catch(() => []);
+        if (order?.id === id && order.dispatchNotice?.state === "failed") failed.push(id);
+      }
+      if (failed.length > 0) toast(NOT_NOTIFIED);
+    }, undoToastMs(heldUntil) + LATE_CHECK_MS);
+  };
+
+  const undo = async (orderIds: string[]) => {
+    const refused: string[] = [];
+    for (const id of orderIds) {
+      try {
+        await undoDispatch.mutateAsync(id);
+      } catch (error) {
+        refused.push(orderIds.length === 1 ? describeError(error) : `#${shortId(id)}: ${describeError(error)}`);
+      }
+    }
+    const undone = orderIds.length - refused.length;
+    if (refused.length > 0) {
+      toast({ title: "Failed to undo the dispatch", description: refused.join(" "), variant: "destructive" });
+    } else {
+      toast({
+        title: "Dispatch undone",
+        description:
+          orderIds.length === 1
+            ? `Order #${shortId(orderIds[0]!)} is Ready to Dispatch again. The customer was not told.`
+            : `${count(undone, "order is", "orders are")} Ready to Dispatch again. No customer was told.`,
+      });
+    }
+    onUndone?.(orderIds);
+  };
+
+  /** The toast that offers Undo while the messages are held. */
+  const heldToast = (title: string, orderIds: string[], heldUntil: string) => {
+    const seconds = Math.round(undoToastMs(heldUntil) / 1000);
+    toast({
+      title,
+      description: `${orderIds.length === 1 ? "The customer's message goes" : "The customers' messages go"} out in ${seconds} seconds; Undo puts ${
+        orderIds.length === 1 ? "the order" : "them"
+      } back to Ready to Dispatch.`,
+      duration: undoToastMs(heldUntil),
+      action: (
+        <ToastAction altText="Undo the dispatch" onClick={() => void undo(orderIds)}>
+          Undo
+        </ToastAction>
+      ),
+    });
+    checkAfterWindow(orderIds, heldUntil);
+  };
+
+  /** One order, with the toasts of docs/product.md §8; answers whether the order is now dispatched. */
+  const dispatch = async (orderId: string, details?: DispatchDetails): Promise<boolean> => {
+    const outcome = await dispatchQuietly(orderId, details);
+    if (outcome.result === "refused") {
+      toast({ title: "Failed to update order", description: describeError(outcome.error), variant: "destructive" });
+      return false;
+    }
+    if (outcome.result === "notified" && outcome.heldUntil) {
+      heldToast("Order dispatched and customer notified!", [orderId], outcome.heldUntil);
+    } else if (outcome.result === "notified") {
+      toast({ title: "Order dispatched and customer notified!" });
+    } else {
+      toast(NOT_NOTIFIED);
+    }
+    return true;
+  };
+
+  /**
+   * Several orders, one after the other (each its own request, so one refusal stops nothing else),
+   * then one toast that sums up: toasts show one at a time, so one per order would hide the rest.
+   */
+  const dispatchMany = async (orderIds: string[]): Promise<void> => {
+    const refused: string[] = [];
+    const held: { id: string; heldUntil: string }[] = [];
+    let notNotified = 0;
+    for (const id of orderIds) {
+      const outcome = await dispatchQuietly(id);
+      if (outcome.result === "refused") refused.push(`#${shortId(id)}: ${describeError(outcome.error)}`);
+      if (outcome.result === "not-notified") notNotified += 1;
+      if (outcome.result === "notified" && outcome.heldUntil) held.push({ id, heldUntil: outcome.heldUntil });
+    }
+    const dispatched = orderIds.length - refused.length;
+    if (refused.length === 0 && notNotified === 0) {
+      const title = `${count(dispatched, "order", "orders")} dispatched and ${dispatched === 1 ? "customer" : "customers"} notified!`;
+      // The first hold to end bounds the Undo of them all.
+      const firstEnd = held.map((h) => h.heldUntil).sort()[0];
+      if (firstEnd) heldToast(title, held.map((h) => h.id), firstEnd);
+      else toast({ title });
+      return;
+    }
+    const problems = [
+      ...(refused.length > 0 ? [`${count(refused.length, "order was", "orders were")} not dispatched. ${refused.join(" ")}`] : []),
+      ...(notNotified > 0 ? [`${count(notNotified, "customer", "customers")} could not be notified.`] : []),
+    ];
+    toast({
+      title: `Dispatched ${dispatched} of ${count(orderIds.length, "order", "orders")}`,
+      description: problems.join(" "),
+      variant: "destructive",
+    });
+    const firstEnd = held.map((h) => h.heldUntil).sort()[0];
+    if (firstEnd) checkAfterWindow(held.map((h) => h.id), firstEnd);
+  };
+
+  return { dispatch, dispatchMany, pending: updateStatus.isPending || notifyDispatch.isPending };
+}
