@@ -78,6 +78,8 @@ test.describe("toasts", () => {
 
   test("bottom right and at most 420 px wide on wide screens; closed by its button", async ({ adminPage: page }) => {
     await page.goto("/bot-settings");
+    // The Telegram webhook card comes once the server's addresses are read; its Copy is then the first.
+    await expect(page.locator("#telegram-webhook-url")).toBeVisible();
     await page.getByRole("button", { name: "Copy" }).first().click();
     const toast = await expectToast(page, "Telegram webhook URL copied!");
     const box = (await toast.boundingBox())!;
@@ -92,6 +94,8 @@ test.describe("toasts", () => {
   test("at the top on phones; swiping right dismisses it", async ({ adminPage: page }) => {
     await page.setViewportSize(PHONE);
     await page.goto("/bot-settings");
+    // The Telegram webhook card comes once the server's addresses are read; its Copy is then the first.
+    await expect(page.locator("#telegram-webhook-url")).toBeVisible();
     await page.getByRole("button", { name: "Copy" }).first().click();
     const toast = await expectToast(page, "Telegram webhook URL copied!");
     const box = (await toast.boundingBox())!;
@@ -105,6 +109,8 @@ test.describe("toasts", () => {
 
   test("F8 moves focus to the notifications; a toast closes by itself after its display time", async ({ adminPage: page }) => {
     await page.goto("/bot-settings");
+    // The Telegram webhook card comes once the server's addresses are read; its Copy is then the first.
+    await expect(page.locator("#telegram-webhook-url")).toBeVisible();
     await page.getByRole("button", { name: "Copy" }).first().click();
     const toast = await expectToast(page, "Telegram webhook URL copied!");
     const viewport = page.getByRole("region", { name: "Notifications (F8)" });

@@ -294,6 +294,7 @@ test.describe("products", () => {
     await saveScreenshot(page, "product-form-name-too-long", { fullPage: false });
     await dialog.getByLabel("Product Name").fill("Long story");
     await dialog.getByLabel("Description").fill("d".repeat(4001));
+    await dialog.getByLabel("Price (£)").fill("4.00");
     await dialog.getByRole("button", { name: "Create Product" }).click();
     await expectToast(page, "Failed to create product", "Description can be at most 4,000 characters");
     await dialog.getByRole("button", { name: "Cancel" }).click();
