@@ -97,7 +97,7 @@ export default function OrdersPage() {
   const deleteOrder = useDeleteOrder();
   const cleanup = useCleanupExpiredOrders();
   // Undo puts the order back to Ready to Dispatch: the focus goes to its row's dispatch button.
-  const { dispatch, dispatchMany } = useDispatchOrder({ onUndone: (ids) => ids[0] && focusOrderRow(ids[0]) });
+  const { dispatch, dispatchMany } = useDispatchOrder({ onUndone: (ids) => ids[0] && focusOrderRow(ids[0], { expectDispatch: true }) });
   const updateStatus = useUpdateOrderStatus();
   const isDesktop = useMediaQuery(DESKTOP_QUERY);
   // Ids, not copies: after a reload the dialog shows the order as it is now. The open order is in

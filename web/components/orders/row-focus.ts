@@ -4,15 +4,18 @@
  * list reloads), so it is looked for over the next frames; a row gone from the list (filtered out)
  * leaves the focus where it is.
  */
-export function focusOrderRow(orderId: string, tries = 30): void {
+export function focusOrderRow(orderId: string, options: { expectDispatch?: boolean } = {}, tries = 60): void {
   const actions = document.querySelector<HTMLElement>(`[data-order-actions="${CSS.escape(orderId)}"]`);
-  const target =
-    actions?.querySelector<HTMLElement>('[data-action="dispatch"]:not([disabled])') ?? actions?.querySelector<HTMLElement>('[data-action="view"]');
+  const dispatch = actions?.querySelector<HTMLElement>('[data-action="dispatch"]:not([disabled])');
+  const view = actions?.querySelector<HTMLElement>('[data-action="view"]');
+  // After an Undo the row still shows its dispatched state until React draws the reloaded list: the
+  // dispatch button is waited for, and the view button taken only if it never comes.
+  const target = dispatch ?? (options.expectDispatch && tries > 0 ? undefined : view);
   if (target) {
     target.focus();
     return;
   }
-  if (tries > 0) requestAnimationFrame(() => focusOrderRow(orderId, tries - 1));
+  if (tries > 0) requestAnimationFrame(() => focusOrderRow(orderId, options, tries - 1));
 }
 
 /** Focuses the first element matching `selector` once it is there (over the next frames). */
