@@ -98,6 +98,8 @@ test.describe("toasts", () => {
     await expect(page.locator("#telegram-webhook-url")).toBeVisible();
     await page.getByRole("button", { name: "Copy" }).first().click();
     const toast = await expectToast(page, "Telegram webhook URL copied!");
+    // Measured once it has slid in: a box taken mid-animation puts the swipe beside the toast.
+    await toast.evaluate((element) => Promise.all(element.getAnimations({ subtree: true }).map((a) => a.finished.catch(() => undefined))));
     const box = (await toast.boundingBox())!;
     expect(box.y).toBeLessThan(40);
     await page.mouse.move(box.x + 40, box.y + box.height / 2);
