@@ -9,6 +9,7 @@ export * from "./auth";
 export * from "./settings";
 export * from "./catalogue";
 export * from "./postage";
+export * from "./coupons";
 export * from "./orders";
 export * from "./dispatch-notice";
 export * from "./messages";
