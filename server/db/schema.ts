@@ -97,6 +97,44 @@ export const postageOptions = pgTable("postage_options", {
   createdAt: createdAt(),
 });
 
+/**
+ * Discount codes (issue 23; the rules in server/shop/ordering/). timesHeld counts uses held by orders
+ * not yet paid, timesUsed the uses counted on payment; the check keeps both within usageLimit whatever
+ * runs in parallel (the row update that holds a use is what a checkout races on).
+ */
+export const coupons = pgTable(
+  "coupons",
+  {
+    id: id(),
+    /** In capitals (contract/coupons.ts normaliseCouponCode): unique whatever the case the owner typed. */
+    code: text("code").notNull(),
+    kind: text("kind").$type<"percent" | "fixed">().notNull(),
+    /** A percentage (0-100] for "percent", GBP for "fixed". */
+    value: money("value").notNull(),
+    minSubtotal: money("min_subtotal"),
+    maxDiscount: money("max_discount"),
+    startsAt: timestamp("starts_at", { withTimezone: true }),
+    endsAt: timestamp("ends_at", { withTimezone: true }),
+    usageLimit: integer("usage_limit"),
+    perCustomerLimit: integer("per_customer_limit"),
+    firstOrderOnly: boolean("first_order_only").notNull().default(false),
+    productIds: uuid("product_ids").array().notNull().default(sql`'{}'::uuid[]`),
+    categoryIds: uuid("category_ids").array().notNull().default(sql`'{}'::uuid[]`),
+    isActive: boolean("is_active").notNull().default(true),
+    timesUsed: integer("times_used").notNull().default(0),
+    timesHeld: integer("times_held").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("coupons_code_idx").on(t.code),
+    check("coupons_kind", sql`${t.kind} in ('percent', 'fixed')`),
+    check("coupons_value_positive", sql`${t.value} > 0 and (${t.kind} <> 'percent' or ${t.value} <= 100)`),
+    check("coupons_uses_nonnegative", sql`${t.timesUsed} >= 0 and ${t.timesHeld} >= 0`),
+    check("coupons_uses_within_limit", sql`${t.usageLimit} is null or ${t.timesUsed} + ${t.timesHeld} <= ${t.usageLimit}`),
+  ],
+);
+
 export const orders = pgTable(
   "orders",
   {
@@ -157,6 +195,10 @@ export const orders = pgTable(
     dispatchNoticeDueAt: timestamp("dispatch_notice_due_at", { withTimezone: true }),
     /** The owner's note added to the dispatch message (the dispatch dialog's "Note to the customer"); null: none. */
     dispatchNoticeNote: text("dispatch_notice_note"),
+    /** The coupon applied at checkout (issue 23), as the customer typed it (normalised): kept whatever happens to the coupon later. */
+    couponCode: text("coupon_code"),
+    /** What the coupon took off the items (never the postage); totalAmount is already net of it. */
+    discountAmount: money("discount_amount").notNull().default("0"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
