@@ -83,6 +83,19 @@ export const DispatchNoticeHeldSchema = z
   .meta({ id: "DispatchNoticeHeld" });
 export type DispatchNoticeHeld = { heldUntil: string | null };
 
+/**
+ * What was bought, for the lists (issue 22): the order's first line as its details list it first, and
+ * how many lines it has, so a row can read "2 × Acceptance Tee and 2 more" without loading every
+ * order's items. Null for an order without lines.
+ */
+export const OrderItemsSummarySchema = z
+  .object({
+    first: z.object({ productId: IdSchema, productName: z.string().nullable(), quantity: z.int() }),
+    lineCount: z.int(),
+  })
+  .meta({ id: "OrderItemsSummary" });
+export type OrderItemsSummary = z.infer<typeof OrderItemsSummarySchema>;
+
 export const OrderSchema = z
   .object({
     id: IdSchema,
@@ -132,6 +145,7 @@ export const OrderSchema = z
      * then sending, sent or failed; null when none was asked for.
      */
     dispatchNotice: z.object({ state: DispatchNoticeStateSchema, dueAt: TimestampSchema.nullable() }).nullable(),
+    itemsSummary: OrderItemsSummarySchema.nullable(),
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
   })

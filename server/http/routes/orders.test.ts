@@ -115,11 +115,63 @@ describe("orders API", () => {
         adminFlag: null,
         isTest: false,
         dispatchNotice: null,
+        itemsSummary: { first: { productId: product.id, productName: "Brass lamp", quantity: 1 }, lineCount: 1 },
         createdAt: hoursAgo(1).toISOString(),
         updatedAt: expect.any(String),
       });
       expect(list[1]!.totalAmount).toBe("25.00");
       expect(list[1]!.paymentStatus).toBe("waiting");
+    });
+
+    it("summarises what was bought: the details' first line and the number of lines, on a page, the whole list and one order", async () => {
+      // Lines of one checkout share their createdAt: the first is then the first by name, a nameless
+      // line last, as the details dialog lists them. Hostile names come back as they were stored.
+      const at = hoursAgo(2);
+      const hostile = '<img src=x onerror=alert(1)> "Tee" & co\u202e';
+      const [zebra, tagged, bare] = await Promise.all([
+        insertProduct(db(), { name: "Zebra mug", price: "5.00" }),
+        insertProduct(db(), { name: hostile, price: "9.00" }),
+        insertProduct(db(), { name: "Unnamed", price: "1.00" }),
+      ]);
+      const many = await insertOrder(db(), {
+        createdAt: at,
+        items: [{ product: zebra, quantity: 1 }, { product: { ...bare, name: "" }, quantity: 7 }, { product: tagged, quantity: 2 }],
+      });
+      const nameless = await insertOrder(db(), { createdAt: hoursAgo(3), items: [{ product: { ...bare, name: "" }, quantity: 4 }] });
+      const empty = await insertOrder(db(), { createdAt: hoursAgo(4) });
+
+      const expected = {
+        [many.order.id]: { first: { productId: tagged.id, productName: hostile, quantity: 2 }, lineCount: 3 },
+        [nameless.order.id]: { first: { productId: bare.id, productName: "", quantity: 4 }, lineCount: 1 },
+        [empty.order.id]: null,
+      };
+      const summaries = (list: Order[]) => Object.fromEntries(list.map((order) => [order.id, order.itemsSummary]));
+      const page = (await (await server.request("GET", "/api/orders?limit=2", { cookie })).json()) as Order[];
+      expect(summaries(page)).toEqual({ [many.order.id]: expected[many.order.id], [nameless.order.id]: expected[nameless.order.id] });
+      expect(summaries((await (await server.request("GET", "/api/orders", { cookie })).json()) as Order[])).toEqual(expected);
+      const items = (await (await server.request("GET", `/api/orders/${many.order.id}/items`, { cookie })).json()) as OrderItem[];
+      expect(items[0]).toMatchObject(expected[many.order.id]!.first);
+      // An order answered on its own (here after a change) carries its summary too.
+      await db().update(orders).set({ status: "processing" }).where(eq(orders.id, many.order.id));
+      const dispatched = await server.request("PUT", `/api/orders/${many.order.id}`, { cookie, body: { status: "dispatched" } });
+      expect(((await dispatched.json()) as Order).itemsSummary).toEqual(expected[many.order.id]);
+    });
+
+    it("summarises every order of the whole list, beyond one query's batch of ids", async () => {
+      const product = await insertProduct(db(), { name: "Brass lamp", price: "12.50" });
+      const ids = Array.from({ length: 1_203 }, () => crypto.randomUUID());
+      await db()
+        .insert(orders)
+        .values(ids.map((id) => ({ id, telegramUserId: "1", totalAmount: "12.50", currency: "GBP" })));
+      await db()
+        .insert(orderItems)
+        .values(ids.map((orderId, n) => ({ orderId, productId: product.id, productName: `Lamp ${n}`, quantity: n + 1, price: "12.50" })));
+      const list = (await (await server.request("GET", "/api/orders", { cookie })).json()) as Order[];
+      expect(list).toHaveLength(ids.length);
+      const byId = new Map(list.map((order) => [order.id, order.itemsSummary]));
+      for (const [n, id] of ids.entries()) {
+        expect(byId.get(id)).toEqual({ first: { productId: product.id, productName: `Lamp ${n}`, quantity: n + 1 }, lineCount: 1 });
+      }
     });
 
     it("answers an empty list when there are no orders", async () => {

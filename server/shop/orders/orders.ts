@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
-import { EXPIRED_ORDER_AGE_MS, type Order, type OrderEvent, type OrderItem, type OrderStatus } from "../../../contract";
+import { EXPIRED_ORDER_AGE_MS, type Order, type OrderEvent, type OrderItem, type OrderItemsSummary, type OrderStatus } from "../../../contract";
 import type { Db, DbOrTx } from "../../db/client";
 import { orderEvents, orderItems, orders } from "../../db/schema";
 import { conflict, notFound, ShopError, decimalShortfall, isPositiveDecimal, isUuid, shortOrderId, consoleLogger, type CustomerNotifier, type WarningLogger } from "../common";
@@ -30,7 +30,7 @@ function tellCustomer(deps: Pick<OrderActionDeps, "notifier" | "logger">, orderI
 
 
 /** An order as the API shows it, its address revealed as the server can (shop/vaults/address-vault.ts). */
-export function toOrder(row: OrderRow, revealed: RevealedAddress): Order {
+export function toOrder(row: OrderRow, revealed: RevealedAddress, itemsSummary: OrderItemsSummary | null): Order {
   return {
     id: row.id,
     telegramUserId: row.telegramUserId,
@@ -63,6 +63,7 @@ export function toOrder(row: OrderRow, revealed: RevealedAddress): Order {
     dispatchNotice: row.dispatchNoticeState
       ? { state: row.dispatchNoticeState, dueAt: row.dispatchNoticeDueAt?.toISOString() ?? null }
       : null,
+    itemsSummary,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -70,13 +71,47 @@ export function toOrder(row: OrderRow, revealed: RevealedAddress): Order {
 
 /** An order row as the API shows it, its address decrypted. */
 export async function orderOf(db: DbOrTx, row: OrderRow): Promise<Order> {
-  return toOrder(row, await revealAddress(db, row));
+  const [revealed, summaries] = await Promise.all([revealAddress(db, row), itemsSummariesOf(db, [row.id])]);
+  return toOrder(row, revealed, summaries.get(row.id) ?? null);
 }
 
-/** Many order rows as the API shows them (a page): the keys their addresses need are loaded once. */
+/**
+ * Many order rows as the API shows them (a page): the keys their addresses need are loaded once, and
+ * their items' summaries in one query.
+ */
 export async function ordersOf(db: DbOrTx, rows: OrderRow[]): Promise<Order[]> {
-  const revealed = await revealAddresses(db, rows);
-  return rows.map((row, index) => toOrder(row, revealed[index]!));
+  const [revealed, summaries] = await Promise.all([revealAddresses(db, rows), itemsSummariesOf(db, rows.map((row) => row.id))]);
+  return rows.map((row, index) => toOrder(row, revealed[index]!, summaries.get(row.id) ?? null));
+}
+
+/**
+ * An order's lines in the order they were added. Lines of one checkout share their createdAt: by name
+ * next, so the list reads the same every time (and the summary's first line is the details' first).
+ */
+const LINE_ORDER = [asc(orderItems.createdAt), sql`nullif(${orderItems.productName}, '') asc nulls last`, asc(orderItems.id)];
+
+/** Ids per query: well under the 65,535 parameters a PostgreSQL statement takes (the unpaged list has them all). */
+const SUMMARY_BATCH = 1_000;
+
+/** Each order's first line and its number of lines (order_items_order_id_idx finds them), by order id. */
+async function itemsSummariesOf(db: DbOrTx, orderIds: string[]): Promise<Map<string, OrderItemsSummary>> {
+  const summaries = new Map<string, OrderItemsSummary>();
+  for (let at = 0; at < orderIds.length; at += SUMMARY_BATCH) {
+    const rows = await db
+      .selectDistinctOn([orderItems.orderId], {
+        orderId: orderItems.orderId,
+        productId: orderItems.productId,
+        productName: orderItems.productName,
+        quantity: orderItems.quantity,
+        // Counted over all of the order's lines before DISTINCT ON keeps the first.
+        lineCount: sql<number>`count(*) over (partition by ${orderItems.orderId})`.mapWith(Number),
+      })
+      .from(orderItems)
+      .where(inArray(orderItems.orderId, orderIds.slice(at, at + SUMMARY_BATCH)))
+      .orderBy(asc(orderItems.orderId), ...LINE_ORDER);
+    for (const { orderId, lineCount, ...first } of rows) summaries.set(orderId, { first, lineCount });
+  }
+  return summaries;
 }
 
 function toOrderItem(row: OrderItemRow): OrderItem {
@@ -116,8 +151,7 @@ export async function getOrderItems(db: DbOrTx, orderId: string): Promise<OrderI
     .select()
     .from(orderItems)
     .where(eq(orderItems.orderId, orderId))
-    // Lines of one checkout share their createdAt: by name next, so the list reads the same every time.
-    .orderBy(asc(orderItems.createdAt), sql`nullif(${orderItems.productName}, '') asc nulls last`, asc(orderItems.id));
+    .orderBy(...LINE_ORDER);
   return rows.map(toOrderItem);
 }
 
