@@ -36,3 +36,28 @@ export function formatTime(iso: string): string {
   const date = dateOf(iso);
   return date ? TIME_FORMAT.format(date) : "";
 }
+
+const RELATIVE_FORMAT = new Intl.RelativeTimeFormat(LOCALE, { numeric: "auto" });
+/** The largest unit that fits first: under a minute in seconds, under an hour in minutes, and so on. */
+const AGE_UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ["year", 365 * 24 * 60 * 60],
+  ["month", 30 * 24 * 60 * 60],
+  ["week", 7 * 24 * 60 * 60],
+  ["day", 24 * 60 * 60],
+  ["hour", 60 * 60],
+  ["minute", 60],
+];
+
+/**
+ * How long ago, in the owner's locale: "3 hours ago", "yesterday", "2 days ago" (en-GB). A moment a
+ * clock ahead of the browser's puts in the future reads "now"; empty for a value that is not a date.
+ */
+export function formatAge(iso: string, now = Date.now()): string {
+  const date = dateOf(iso);
+  if (!date) return "";
+  const seconds = Math.max(0, Math.floor((now - date.getTime()) / 1000));
+  for (const [unit, size] of AGE_UNITS) {
+    if (seconds >= size) return RELATIVE_FORMAT.format(-Math.floor(seconds / size), unit);
+  }
+  return RELATIVE_FORMAT.format(-seconds, "second");
+}

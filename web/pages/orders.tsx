@@ -1,12 +1,13 @@
 import { Printer, ShoppingCart, Timer, Truck, X } from "lucide-react";
-import { useId, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { Link } from "wouter";
 import { type Order, ORDER_SORTS, ORDER_STATUSES, type OrderSort, type OrderStatus } from "../../contract";
 import { ListPager, PAGE_SIZE } from "@/components/list-pager";
-import { STATUS_LABELS } from "@/components/orders/order-bits";
 import { OrderDetailsDialog } from "@/components/orders/order-details-dialog";
 import { ExportButton } from "@/components/orders/export-button";
 import { OrderCards, OrderTable } from "@/components/orders/order-list";
+import { OrderDensityToggle } from "@/components/orders/order-density";
+import { type OrderFilterProps, OrderFilterControls, OrderFilterSheet, type StatusFilter } from "@/components/orders/order-filters";
 import { type DispatchDetails, useDispatchOrder } from "@/components/orders/use-dispatch-order";
 import { DispatchDialog } from "@/components/orders/dispatch-dialog";
 import { focusOrderRow, focusWhenPresent } from "@/components/orders/row-focus";
@@ -25,16 +26,10 @@ import {
 } from "@/components/ui/alert-dialog";
 import { Button, buttonVariants } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
-import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
-import { SortSelect } from "@/components/sort-select";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { toast } from "@/hooks/use-toast";
 import { describeError } from "@/lib/api";
 import { useCleanupExpiredOrders, useDeleteOrder, useOrder, useOrderPage, useUpdateOrderStatus } from "@/lib/queries";
 import { DESKTOP_QUERY, dayEndIso, dayStartIso, isDay, shortId, useMediaQuery } from "@/lib/screen-helpers";
-
-type StatusFilter = "all" | OrderStatus;
 
 const isStatusFilter = (value: string | null): value is StatusFilter =>
   value === "all" || ORDER_STATUSES.includes(value as OrderStatus);
@@ -43,12 +38,6 @@ const DEFAULT_SORT: OrderSort = "newest";
 /** An order id as the URL may carry it ("order"); anything else opens nothing. */
 const ORDER_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const isSort = (value: string | null): value is OrderSort => ORDER_SORTS.includes(value as OrderSort);
-const SORT_LABELS: Record<OrderSort, string> = {
-  newest: "Newest first",
-  oldest: "Oldest first",
-  "total-desc": "Total: high to low",
-  "total-asc": "Total: low to high",
-};
 
 export default function OrdersPage() {
   // The filters, the search, the sort, the dates and the page live in the URL (issue 12): a reload
@@ -91,9 +80,17 @@ export default function OrdersPage() {
     const reversed = day && other && (end === "from" ? day > other : day < other);
     url.setFilter({ [end]: day, ...(reversed ? { [end === "from" ? "to" : "from"]: day } : {}) });
   };
-  const statusId = useId();
-  const fromId = useId();
-  const toId = useId();
+  const filterProps: OrderFilterProps = {
+    status: statusFilter,
+    sort,
+    defaultSort: DEFAULT_SORT,
+    from,
+    to,
+    onStatus: (status) => url.setFilter({ status: status === "all" ? null : status }),
+    onSort: (next) => url.setFilter({ sort: next }),
+    onDay: setDay,
+    onClearDates: () => url.setFilter({ from: null, to: null }),
+  };
   const deleteOrder = useDeleteOrder();
   const cleanup = useCleanupExpiredOrders();
   // Undo puts the order back to Ready to Dispatch: the focus goes to its row's dispatch button.
@@ -221,6 +218,18 @@ export default function OrdersPage() {
     onSelectAll: selectAll,
   };
 
+  const searchBox = (
+    <SearchBox
+      query={q}
+      onSearch={(text) => url.setFilter({ q: text })}
+      label="Search orders"
+      placeholder="Search orders..."
+      title="The start of an order number or @username, a whole customer name or one word of it, a postcode or its first half"
+      className="min-w-0 flex-1 md:min-w-60"
+      inputClassName="w-full"
+    />
+  );
+
   return (
     <div className="space-y-6">
       {/* The header, in three rows at every width, each wrapping as a unit (at 768 px the tools used
@@ -233,6 +242,8 @@ export default function OrdersPage() {
             <p className="text-muted-foreground">Track payments and dispatch customer orders</p>
           </div>
           <div className="flex flex-wrap gap-2 md:shrink-0 md:justify-end">
+            {/* How the table looks, beside what acts on the whole list: the filters' row has no room left at 1366 px. */}
+            {isDesktop && <OrderDensityToggle />}
             <Button variant="outline" onClick={runCleanup} disabled={cleanup.isPending}>
               <Timer />
               Cleanup Expired
@@ -241,58 +252,24 @@ export default function OrdersPage() {
           </div>
         </div>
 
-        {/* On a phone: the search across the width, then Status and Sort by side by side, then From
-            and To (each wide enough to show its whole date), then Clear dates. From sm up, one
-            wrapping row whose search takes the room left over; the controls line up at the bottom. */}
-        <div className="grid grid-cols-2 items-end gap-3 sm:flex sm:flex-wrap" role="group" aria-label="Find orders">
-          <SearchBox
-            query={q}
-            onSearch={(text) => url.setFilter({ q: text })}
-            label="Search orders"
-            placeholder="Search orders..."
-            title="The start of an order number or @username, a whole customer name or one word of it, a postcode or its first half"
-            className="col-span-2 sm:min-w-60 sm:flex-1"
-            inputClassName="w-full"
-          />
-          <div className="grid min-w-0 gap-1.5 sm:w-44">
-            <Label htmlFor={statusId}>Status</Label>
-            <Select value={statusFilter} onValueChange={(value) => url.setFilter({ status: value === "all" ? null : value })}>
-              <SelectTrigger id={statusId} className="w-full" aria-label="Filter by status">
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                <SelectItem value="all">All Orders</SelectItem>
-                {ORDER_STATUSES.map((status) => (
-                  <SelectItem key={status} value={status}>
-                    {STATUS_LABELS[status]}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
+        {/* From 768 px, one wrapping row whose search takes the room left over; the controls line up
+            at the bottom. On a phone, the search beside a Filters
+            button: the status, sort and dates wait in its sheet, so the orders start higher. */}
+        {isDesktop ? (
+          <div className="flex flex-wrap items-end gap-3" role="group" aria-label="Find orders">
+            {searchBox}
+            <OrderFilterControls {...filterProps} wide />
           </div>
-          <SortSelect
-            className="grid min-w-0 gap-1.5 sm:w-48"
-            value={sort}
-            options={ORDER_SORTS}
-            labels={SORT_LABELS}
-            defaultValue={DEFAULT_SORT}
-            onChange={(next) => url.setFilter({ sort: next })}
-          />
-          <div className="grid min-w-0 gap-1.5 sm:w-40">
-            <Label htmlFor={fromId}>From</Label>
-            <Input id={fromId} type="date" value={from} max={to || undefined} onChange={(event) => setDay("from", event.target.value)} />
+        ) : (
+          <div className="flex items-end gap-2" role="group" aria-label="Find orders">
+            {searchBox}
+            <OrderFilterSheet
+              {...filterProps}
+              matching={ordersQuery.data && !ordersQuery.isPlaceholderData ? ordersQuery.data.total : null}
+              onClearAll={() => url.setFilter({ status: null, sort: null, from: null, to: null })}
+            />
           </div>
-          <div className="grid min-w-0 gap-1.5 sm:w-40">
-            <Label htmlFor={toId}>To</Label>
-            <Input id={toId} type="date" value={to} min={from || undefined} onChange={(event) => setDay("to", event.target.value)} />
-          </div>
-          {(from || to) && (
-            <Button variant="ghost" className="col-span-2 justify-self-start" onClick={() => url.setFilter({ from: null, to: null })}>
-              <X />
-              Clear dates
-            </Button>
-          )}
-        </div>
+        )}
 
         {/* The sentence, then the buttons together (on their own line when both do not fit). */}
         <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:items-center" role="group" aria-label="Dispatch tools">

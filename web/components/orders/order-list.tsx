@@ -1,10 +1,15 @@
 import { Eye, Trash2, Truck } from "lucide-react";
+import { useEffect, useState } from "react";
 import type { Order } from "../../../contract";
 import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { formatAge, formatDateTime } from "@/lib/dates";
 import { formatDate, formatGBP, shortId } from "@/lib/screen-helpers";
+import { cn } from "@/lib/utils";
 import { AdminFlagBadge, TestOrderBadge, customerLabel, OrderStatusBadge, PaymentMethod, PaymentStatus } from "./order-bits";
+import { useOrderDensity } from "./order-density";
+import { OrderItemsSummaryText } from "./order-items-summary";
 
 type ListProps = {
   orders: Order[];
@@ -36,18 +41,20 @@ function SelectAllOrders({ orders, selectedIds, onSelectAll }: Pick<ListProps, "
   return <Checkbox checked={allTicked} onCheckedChange={() => onSelectAll(!allTicked)} aria-label="Select all orders shown" />;
 }
 
-function RowActions({ order, onView, onDispatch, onDelete, dispatchingId }: RowActionProps & { order: Order }) {
+function RowActions({ order, onView, onDispatch, onDelete, dispatchingId, compact = false }: RowActionProps & { order: Order; compact?: boolean }) {
   const ref = shortId(order.id);
+  // Compact rows: smaller buttons, still 32 px, above the 24 px a pointer target needs (WCAG 2.5.8).
+  const size = compact ? "size-8" : undefined;
   return (
     <div className="flex justify-end gap-1" data-order-actions={order.id}>
-      <Button variant="ghost" size="icon" onClick={() => onView(order)} aria-label={`View order ${ref}`} title="View details" data-action="view">
+      <Button variant="ghost" size="icon" className={size} onClick={() => onView(order)} aria-label={`View order ${ref}`} title="View details" data-action="view">
         <Eye />
       </Button>
       {order.status === "processing" && (
         <Button
           variant="ghost"
           size="icon"
-          className="text-blue-600 hover:text-blue-700"
+          className={cn("text-blue-600 hover:text-blue-700", size)}
           onClick={() => onDispatch(order)}
           disabled={dispatchingId === order.id}
           aria-label={`Dispatch order ${ref}`}
@@ -61,7 +68,7 @@ function RowActions({ order, onView, onDispatch, onDelete, dispatchingId }: RowA
         <Button
           variant="ghost"
           size="icon"
-          className="text-destructive hover:text-destructive"
+          className={cn("text-destructive hover:text-destructive", size)}
           onClick={() => onDelete(order)}
           aria-label={`Delete order ${ref}`}
           title="Delete order"
@@ -76,19 +83,25 @@ function RowActions({ order, onView, onDispatch, onDelete, dispatchingId }: RowA
 /** The "Inc. shipping" under the total (docs/product.md §2), only when the order has postage to include (issue 13). */
 const hasPostage = (order: Order) => order.postageOptionId !== null || order.postageName !== null;
 
+/**
+ * The table: the six columns of docs/product.md §2 and, after the customer, what they bought (issue
+ * 22). Compact density tightens the rows: less padding, smaller buttons, the same content.
+ */
 export function OrderTable({ orders, selectedIds, onSelect, onSelectAll, ...actions }: ListProps) {
+  const compact = useOrderDensity() === "compact";
   return (
-    <Table>
+    <Table className={compact ? "[&_td]:py-0.5" : undefined} data-density={compact ? "compact" : "comfortable"}>
       <TableHeader>
         <TableRow>
           <TableHead className="pl-4">
-            {/* In the first column rather than one of its own: the columns stay the six of docs/product.md §2. */}
+            {/* In the first column rather than one of its own: the columns stay those of docs/product.md §2. */}
             <span className="flex items-center gap-3">
               <SelectAllOrders orders={orders} selectedIds={selectedIds} onSelectAll={onSelectAll} />
               Order ID
             </span>
           </TableHead>
           <TableHead>Customer</TableHead>
+          <TableHead>Items</TableHead>
           <TableHead>Total</TableHead>
           <TableHead>Payment</TableHead>
           <TableHead>Status</TableHead>
@@ -110,6 +123,9 @@ export function OrderTable({ orders, selectedIds, onSelect, onSelectAll, ...acti
             <TableCell wrap>
               <div className="max-w-64">{customerLabel(order)}</div>
             </TableCell>
+            <TableCell wrap>
+              <OrderItemsSummaryText order={order} lines={compact ? 1 : 2} className="max-w-72 min-w-40" />
+            </TableCell>
             <TableCell>
               <p className="font-medium">{formatGBP(order.totalAmount)}</p>
               {hasPostage(order) && <p className="text-muted-foreground text-xs">Inc. shipping</p>}
@@ -126,7 +142,7 @@ export function OrderTable({ orders, selectedIds, onSelect, onSelectAll, ...acti
               <OrderStatusBadge status={order.status} />
             </TableCell>
             <TableCell className="pr-4">
-              <RowActions order={order} {...actions} />
+              <RowActions order={order} compact={compact} {...actions} />
             </TableCell>
           </TableRow>
         ))}
@@ -135,7 +151,22 @@ export function OrderTable({ orders, selectedIds, onSelect, onSelectAll, ...acti
   );
 }
 
+/** The time now, renewed every minute while the list shows, so "5 minutes ago" stays true. */
+function useMinuteClock(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 60_000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
+/**
+ * A phone's list: one compact card per order, several to a screen (issue 22). The reference, its age
+ * and status; what was bought; then who, the total and the payment beside the actions.
+ */
 export function OrderCards({ orders, selectedIds, onSelect, onSelectAll, ...actions }: ListProps) {
+  const now = useMinuteClock();
   return (
     <ul className="divide-y">
       <li className="text-muted-foreground flex items-center gap-3 px-4 py-2 text-sm">
@@ -143,32 +174,33 @@ export function OrderCards({ orders, selectedIds, onSelect, onSelectAll, ...acti
         <span aria-hidden="true">Select all</span>
       </li>
       {orders.map((order) => (
-        <li key={order.id} className="space-y-2 p-4" data-testid="order-card">
-          <div className="flex items-start justify-between gap-2">
-            <div className="flex items-start gap-3">
+        <li key={order.id} className="space-y-1 px-4 py-3" data-testid="order-card" data-state={selectedIds.has(order.id) ? "selected" : undefined}>
+          <div className="flex items-center justify-between gap-2">
+            <div className="flex min-w-0 items-center gap-3">
               <SelectOrder order={order} selectedIds={selectedIds} onSelect={onSelect} />
-              <div>
-                <p className="font-mono font-medium">#{shortId(order.id)}</p>
-                <p className="text-muted-foreground text-xs">{formatDate(order.createdAt)}</p>
-              </div>
+              <p className="min-w-0 truncate">
+                <span className="font-mono font-medium">#{shortId(order.id)}</span>{" "}
+                <time className="text-muted-foreground text-xs" dateTime={order.createdAt} title={formatDateTime(order.createdAt)} data-testid="order-age">
+                  {formatAge(order.createdAt, now)}
+                </time>
+              </p>
             </div>
             <OrderStatusBadge status={order.status} />
           </div>
-          <div className="flex items-end justify-between gap-2">
-            <div className="min-w-0 space-y-0.5 text-sm">
-              <p className="[overflow-wrap:anywhere]">{customerLabel(order)}</p>
-              <p>
-                <span className="font-medium">{formatGBP(order.totalAmount)}</span>{" "}
-                {hasPostage(order) && <span className="text-muted-foreground text-xs">Inc. shipping</span>}
-              </p>
-              <p className="flex items-center gap-2">
+          <OrderItemsSummaryText order={order} lines={2} className="pl-7 text-sm" />
+          <div className="flex items-end justify-between gap-2 pl-7">
+            <div className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-0.5 text-sm">
+              <span className="font-medium">{formatGBP(order.totalAmount)}</span>
+              {hasPostage(order) && <span className="text-muted-foreground text-xs">Inc. shipping</span>}
+              <span className="[overflow-wrap:anywhere]">{customerLabel(order)}</span>
+              <span className="inline-flex items-center gap-1.5">
                 <PaymentMethod method={order.paymentMethod} />
                 <PaymentStatus order={order} className="text-xs" />
-                <AdminFlagBadge flag={order.adminFlag} />
-                <TestOrderBadge isTest={order.isTest} />
-              </p>
+              </span>
+              <AdminFlagBadge flag={order.adminFlag} />
+              <TestOrderBadge isTest={order.isTest} />
             </div>
-            <RowActions order={order} {...actions} />
+            <RowActions order={order} compact {...actions} />
           </div>
         </li>
       ))}
