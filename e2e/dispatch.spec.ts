@@ -106,7 +106,7 @@ test.describe("dispatch workstation", () => {
     await dispatchDialog.getByLabel("Tracking number (optional)").fill("1550 1234");
     await dispatchDialog.getByRole("button", { name: "Dispatch and notify" }).click();
     const toast = await expectToast(page, "Order dispatched and customer notified!", "Undo puts the order back to Ready to Dispatch.");
-    await expect(row.getByRole("cell").nth(4)).toHaveText("Dispatched");
+    await expect(row.getByRole("cell").nth(5)).toHaveText("Dispatched");
     // The truck is gone with the dispatch: the focus is on the row's view button, not lost to <body>.
     await expect(row.getByRole("button", { name: `View order ${short(order.id)}` })).toBeFocused();
     await settle(page);
@@ -114,7 +114,7 @@ test.describe("dispatch workstation", () => {
 
     await toast.getByRole("button", { name: "Undo" }).click();
     await expectToast(page, "Dispatch undone", `Order #${short(order.id)} is Ready to Dispatch again. The customer was not told.`);
-    await expect(row.getByRole("cell").nth(4)).toHaveText("Processing");
+    await expect(row.getByRole("cell").nth(5)).toHaveText("Processing");
     await expect(truck).toBeFocused();
     const saved = (await api.get<Order[]>("/api/orders")).find((o) => o.id === order.id)!;
     expect(saved).toMatchObject({ status: "processing", trackingNumber: null, dispatchNotice: null });

@@ -231,7 +231,7 @@ test.describe("long and hostile names in every list", () => {
     await createBotSettings(api);
     const category = await api.post<{ id: string }>("/api/categories", { name: NAMES[0], description: NAMES[2] });
     await Promise.all(NAMES.map(async (name, index) => {
-      await api.post("/api/products", { name, description: `${NAMES[(index + 1) % NAMES.length]} ${name}`, price: "12.50", stock: index, categoryId: category.id });
+      const product = await api.post<{ id: string }>("/api/products", { name, description: `${NAMES[(index + 1) % NAMES.length]} ${name}`, price: "12.50", stock: index, categoryId: category.id });
       await api.post("/api/postage-options", { name, description: name, price: "3.99", estimatedDays: 2 });
       await seed.order({
         telegramUserId: String(97_000_000 + index),
@@ -239,6 +239,11 @@ test.describe("long and hostile names in every list", () => {
         status: "processing",
         paymentStatus: "finished",
         shippingAddress: { name, streetAddress: name, postcode: "SW1A 1AA", contact: null },
+        // What was bought, in the Orders list's Items column and cards: the name, "and 1 more" beside it.
+        items: [
+          { productId: product.id, productName: name, price: "12.50", quantity: 2 },
+          { productId: product.id, productName: NAMES[(index + 1) % NAMES.length]!, price: "12.50" },
+        ],
       });
       await seed.message({ telegramUserId: String(97_000_000 + index), telegramUsername: name.replace(/\s/g, ""), message: name });
       await api.post("/api/telegram/webhook", textUpdate(telegramUser(97_000_000 + index), "/start"));

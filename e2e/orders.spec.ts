@@ -61,7 +61,7 @@ test.describe("orders", () => {
       createdAt: new Date(Date.now() - 60 * 60 * 1000).toISOString(),
     });
     await page.goto("/orders");
-    await expect(page.getByRole("columnheader")).toHaveText(["Order ID", "Customer", "Total", "Payment", "Status", "Actions"]);
+    await expect(page.getByRole("columnheader")).toHaveText(["Order ID", "Customer", "Items", "Total", "Payment", "Status", "Actions"]);
     const rows = page.getByTestId("order-row");
     await expect(rows).toHaveCount(3);
 
@@ -69,22 +69,24 @@ test.describe("orders", () => {
     await expect(first.getByRole("cell").nth(0)).toContainText(`#${short(named.id)}`);
     await expect(first.getByRole("cell").nth(0)).toContainText(new Date(named.createdAt).toLocaleDateString("en-GB"));
     await expect(first.getByRole("cell").nth(1)).toHaveText("@alice");
+    // Seeded without lines: the Items column says so (e2e/orders-phone.spec.ts shows what was bought).
+    await expect(first.getByRole("cell").nth(2)).toHaveText("No items");
     // No postage on this order: nothing to include, so no "Inc. shipping" (the phone test shows it with postage).
-    await expect(first.getByRole("cell").nth(2)).toHaveText("£42.50");
-    await expect(first.getByRole("cell").nth(3)).toHaveText("BTCPaid");
-    await expect(first.getByRole("cell").nth(4)).toHaveText("Processing");
+    await expect(first.getByRole("cell").nth(3)).toHaveText("£42.50");
+    await expect(first.getByRole("cell").nth(4)).toHaveText("BTCPaid");
+    await expect(first.getByRole("cell").nth(5)).toHaveText("Processing");
     await expect(first.getByRole("button", { name: `Dispatch order ${short(named.id)}` })).toBeVisible();
     await expect(first.getByRole("button", { name: /Delete order/ })).toHaveCount(0);
 
     const second = rows.filter({ hasText: short(byId.id) });
     await expect(second.getByRole("cell").nth(1)).toHaveText("777123");
-    await expect(second.getByRole("cell").nth(3)).toHaveText("N/Apending");
+    await expect(second.getByRole("cell").nth(4)).toHaveText("N/Apending");
     await expect(second.getByRole("button", { name: /Dispatch order/ })).toHaveCount(0);
     await expect(second.getByRole("button", { name: /Delete order/ })).toHaveCount(0);
 
     const third = rows.filter({ hasText: short(anonymous.id) });
     await expect(third.getByRole("cell").nth(1)).toHaveText("Telegram User");
-    await expect(third.getByRole("cell").nth(3)).toHaveText("XMRExpired");
+    await expect(third.getByRole("cell").nth(4)).toHaveText("XMRExpired");
     await expect(third.getByRole("button", { name: `Delete order ${short(anonymous.id)}` })).toBeVisible();
 
     const filter = page.getByRole("combobox", { name: "Filter by status" });
@@ -252,7 +254,7 @@ test.describe("orders", () => {
     expect(String(call.payload.chat_id)).toBe("5001");
     expect(String(call.payload.text)).toContain(`#${short(first.id)} has been dispatched`);
     const firstRow = page.getByTestId("order-row").filter({ hasText: short(first.id) });
-    await expect(firstRow.getByRole("cell").nth(4)).toHaveText("Dispatched");
+    await expect(firstRow.getByRole("cell").nth(5)).toHaveText("Dispatched");
     await expect(firstRow.getByRole("button", { name: /Dispatch order/ })).toHaveCount(0);
     expect(await statusOf(first.id)).toBe("dispatched");
 
@@ -297,7 +299,7 @@ test.describe("orders", () => {
     await page.getByRole("button", { name: "Cleanup Expired" }).click();
     await expectToast(page, "1 expired orders marked as failed", "Orders older than 2 hours have been automatically failed");
     const oldRow = page.getByTestId("order-row").filter({ hasText: short(old.id) });
-    await expect(oldRow.getByRole("cell").nth(4)).toHaveText("Failed");
+    await expect(oldRow.getByRole("cell").nth(5)).toHaveText("Failed");
     await expect(oldRow.getByRole("button", { name: /Delete order/ })).toBeVisible();
     const statuses = Object.fromEntries((await api.get<Order[]>("/api/orders")).map((o) => [o.id, o.status]));
     expect(statuses).toEqual({ [old.id]: "failed", [fresh.id]: "pending" });
@@ -606,27 +608,44 @@ test.describe("orders", () => {
       await page.setViewportSize(viewport);
       await expect(header.getByRole("heading", { name: "Order Management" })).toBeVisible();
       await settle(page);
-      const parts = header.locator("h2, h2 + p, [role=group] > p, label, input, button, a").filter({ visible: true });
-      const boxes = await parts.evaluateAll((elements) =>
-        elements.map((element) => {
-          const rect = element.getBoundingClientRect();
-          const label = element.getAttribute("aria-label") ?? element.textContent?.trim() ?? element.tagName;
-          return { label: label.slice(0, 40), left: rect.left, top: rect.top, right: rect.right, bottom: rect.bottom };
-        }),
-      );
-      // Title, subtitle, sentence, 4 labels, search, status, sort, from, to, clear dates, cleanup, export,
-      // clear selection, packing slips, dispatch.
-      expect(boxes.length, `the header's parts at ${name}`).toBeGreaterThanOrEqual(18);
-      for (const box of boxes) {
-        expect(box.left, `${box.label} starts on screen at ${name}`).toBeGreaterThanOrEqual(0);
-        expect(box.right, `${box.label} ends on screen at ${name}`).toBeLessThanOrEqual(viewport.width);
-      }
-      for (const [i, a] of boxes.entries()) {
-        for (const b of boxes.slice(i + 1)) {
-          // Half a pixel of rounding allowed: touching edges are not an overlap.
-          const overlap = a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
-          expect(overlap, `${a.label} overlaps ${b.label} at ${name}`).toBe(false);
+      /** Every part of `within` on screen and none over another. */
+      const expectLaidOut = async (within: Locator, minimum: number, what: string) => {
+        const parts = within.locator("h2, h2 + p, [role=group] > p, label, input, button, a").filter({ visible: true });
+        const boxes = await parts.evaluateAll((elements) =>
+          elements.map((element) => {
+            const rect = element.getBoundingClientRect();
+            const label = element.getAttribute("aria-label") ?? element.textContent?.trim() ?? element.tagName;
+            return { label: label.slice(0, 40), left: rect.left, top: rect.top, right: rect.right, bottom: rect.bottom };
+          }),
+        );
+        expect(boxes.length, `${what}'s parts at ${name}`).toBeGreaterThanOrEqual(minimum);
+        for (const box of boxes) {
+          expect(box.left, `${box.label} starts on screen at ${name}`).toBeGreaterThanOrEqual(0);
+          expect(box.right, `${box.label} ends on screen at ${name}`).toBeLessThanOrEqual(viewport.width);
         }
+        for (const [i, a] of boxes.entries()) {
+          for (const b of boxes.slice(i + 1)) {
+            // Half a pixel of rounding allowed: touching edges are not an overlap.
+            const overlap = a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+            expect(overlap, `${a.label} overlaps ${b.label} at ${name}`).toBe(false);
+          }
+        }
+      };
+      if (name === "phone") {
+        // Title, subtitle, sentence, search, Filters, cleanup, export, clear selection, packing slips,
+        // dispatch; the status, sort and dates wait in the Filters sheet (issue 22): its 4 labels, status,
+        // sort, from, to, clear dates, clear filters, show orders and close.
+        await expectLaidOut(header, 10, "the header");
+        await header.getByRole("button", { name: /^Filters/ }).click();
+        const sheet = page.getByRole("dialog", { name: "Filters" });
+        await settle(page);
+        await expectLaidOut(sheet, 12, "the Filters sheet");
+        await sheet.getByRole("button", { name: "Close" }).click();
+        await expect(sheet).toBeHidden();
+      } else {
+        // Title, subtitle, sentence, 4 labels, search, status, sort, from, to, clear dates, density (2),
+        // cleanup, export, clear selection, packing slips, dispatch.
+        await expectLaidOut(header, 20, "the header");
       }
       expect(await page.evaluate(() => document.documentElement.scrollWidth), `no sideways scrolling at ${name}`).toBeLessThanOrEqual(viewport.width);
       if (name !== "phone") {
@@ -672,11 +691,13 @@ test.describe("orders", () => {
     await expect(alice).toContainText("Inc. shipping");
     await expect(alice.getByRole("button", { name: /Dispatch order/ })).toBeVisible();
     await saveScreenshot(page, "orders-phone");
-    // The sort and date controls fit the phone's width and stay usable.
+    // The sort and date controls (in the Filters sheet on a phone, issue 22) fit its width and stay usable.
+    await page.getByRole("button", { name: /^Filters/ }).click();
+    const sheet = page.getByRole("dialog", { name: "Filters" });
     for (const control of [
-      page.getByRole("combobox", { name: "Sort by" }),
-      page.getByLabel("From", { exact: true }),
-      page.getByLabel("To", { exact: true }),
+      sheet.getByRole("combobox", { name: "Sort by" }),
+      sheet.getByLabel("From", { exact: true }),
+      sheet.getByLabel("To", { exact: true }),
     ]) {
       const box = (await control.boundingBox())!;
       expect(box.x).toBeGreaterThanOrEqual(0);
@@ -685,17 +706,23 @@ test.describe("orders", () => {
       expect(box.width).toBeGreaterThanOrEqual(160);
     }
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
-    await page.getByLabel("From", { exact: true }).fill(dayOf(noonDaysAgo(7)));
-    await page.getByLabel("To", { exact: true }).fill(dayOf(noonDaysAgo(0)));
-    await choose(page, page.getByRole("combobox", { name: "Sort by" }), "Total: high to low");
-    await expect(page.getByRole("button", { name: "Clear dates" })).toBeVisible();
+    await sheet.getByLabel("From", { exact: true }).fill(dayOf(noonDaysAgo(7)));
+    await sheet.getByLabel("To", { exact: true }).fill(dayOf(noonDaysAgo(0)));
+    await choose(page, sheet.getByRole("combobox", { name: "Sort by" }), "Total: high to low");
+    await expect(sheet.getByRole("button", { name: "Clear dates" })).toBeVisible();
     await expect(cards).toHaveCount(4);
+    await settle(page);
     await saveScreenshot(page, "orders-filters-phone");
+    await sheet.getByRole("button", { name: "Show 4 orders" }).click();
+    await expect(sheet).toBeHidden();
     await page.setViewportSize(DESKTOP);
     await expect(page.getByTestId("order-row")).toHaveCount(4);
     await saveScreenshot(page, "orders-filters-desktop");
     await page.setViewportSize(PHONE);
-    await page.getByRole("button", { name: "Clear dates" }).click();
+    await page.getByRole("button", { name: /^Filters/ }).click();
+    await sheet.getByRole("button", { name: "Clear dates" }).click();
+    await expect(sheet.getByRole("button", { name: "Clear dates" })).toHaveCount(0);
+    await sheet.getByRole("button", { name: "Close" }).click();
     await expect(cards).toHaveCount(4);
     await alice.getByRole("button", { name: /View order/ }).click();
     await expect(page.getByRole("dialog").getByTestId("order-item")).toHaveCount(1);

@@ -118,7 +118,8 @@ export function OrderFilterSheet({ matching, onClearAll, ...props }: OrderFilter
       </SheetTrigger>
       <SheetContent side="bottom" className="max-h-[85dvh] gap-0 overflow-y-auto rounded-t-xl" aria-describedby={undefined}>
         <SheetHeader className="pb-2">
-          <SheetTitle>Filters</SheetTitle>
+          {/* As wide as its word: the close button sits at the right of the same line. */}
+          <SheetTitle className="w-fit">Filters</SheetTitle>
         </SheetHeader>
         <div className="grid grid-cols-2 items-end gap-3 px-4" role="group" aria-label="Filter orders">
           <OrderFilterControls {...props} wide={false} />
