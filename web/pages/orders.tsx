@@ -253,8 +253,8 @@ export default function OrdersPage() {
         </div>
 
         {/* From 768 px, one wrapping row whose search takes the room left over; the controls line up
-            at the bottom. On a phone, the search beside a Filters
-            button: the status, sort and dates wait in its sheet, so the orders start higher. */}
+            at the bottom. On a phone, the search beside a Filters button: the status, sort and dates
+            wait in its sheet, so the orders start higher (docs/decisions/0028). */}
         {isDesktop ? (
           <div className="flex flex-wrap items-end gap-3" role="group" aria-label="Find orders">
             {searchBox}
