@@ -77,3 +77,31 @@ export const CustomerBlockStateSchema = z
   .object({ telegramUserId: z.string(), isBlocked: z.boolean(), blockedAt: moment.nullable() })
   .meta({ id: "CustomerBlockState" });
 export type CustomerBlockState = z.infer<typeof CustomerBlockStateSchema>;
+
+/** The longest note the owner can keep about one customer (issue 22 item 9). */
+export const CUSTOMER_NOTE_MAX = 2000;
+
+/** PUT /api/customers/{telegramUserId}/notes: the owner's note about the customer, whole; empty clears it. */
+export const CustomerNoteInputSchema = z.object({
+  note: z
+    .string({ error: "Note must be text" })
+    .trim()
+    .max(CUSTOMER_NOTE_MAX, `Note can be at most ${CUSTOMER_NOTE_MAX} characters`)
+    .meta({ description: `The note (at most ${CUSTOMER_NOTE_MAX} characters, ends trimmed); empty deletes it` }),
+});
+export type CustomerNoteInput = z.input<typeof CustomerNoteInputSchema>;
+
+/**
+ * GET and PUT /api/customers/{telegramUserId}/notes: the owner's own note about a customer, kept
+ * encrypted; "" and updatedAt null when there is none. `unreadable`: a note is stored but does not
+ * decrypt (its key was lost: `npm run secrets:forget`); saving replaces it.
+ */
+export const CustomerNoteSchema = z
+  .object({
+    telegramUserId: z.string(),
+    note: z.string(),
+    updatedAt: moment.nullable(),
+    unreadable: z.boolean(),
+  })
+  .meta({ id: "CustomerNote" });
+export type CustomerNote = z.infer<typeof CustomerNoteSchema>;

@@ -8,7 +8,7 @@ import { z } from "zod";
 /**
  * - orders: an order was placed, changed status, or its payment changed.
  * - messages: a customer message arrived, was read, or the admin replied.
- * - customers: a customer was blocked or unblocked.
+ * - customers: a customer was blocked or unblocked, or the owner's note about one changed.
  * - order-paid: one order's payment was confirmed (data: LiveOrderPaid), for the optional notification.
  * - resync: changes may have been missed (the server lost its database notices, or the browser was
  *   away too long): reload everything.

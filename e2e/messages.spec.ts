@@ -1,5 +1,5 @@
 import type { CustomerMessage } from "../contract";
-import { createBotSettings, holdRequests, inBatches, urlParams, waitForListRequest } from "./fixtures/ui";
+import { answerNextConfirm, createBotSettings, holdRequests, inBatches, urlParams, waitForListRequest } from "./fixtures/ui";
 import { DESKTOP, expect, expectToast, PHONE, saveScreenshot, test } from "./support/fixtures";
 
 const MINUTES = 60 * 1000;
@@ -192,6 +192,63 @@ test.describe("messages", () => {
     // On a phone the Orders screen lists cards: just this order's.
     await expect(page.getByTestId("order-card")).toHaveCount(1);
     await expect(page.getByTestId("order-card")).toContainText(paid.id.slice(0, 8));
+  });
+
+  test("beside a conversation, the owner's note: guarded, saved, there after a reload and on the customer page, saved after signing in again", async ({ adminPage: page, seed, api }) => {
+    await seed.order({ telegramUserId: "7101", telegramUsername: "erin", status: "processing", paymentStatus: "finished", totalAmount: "12.00", createdAt: ago(60) });
+    await seed.message({ telegramUserId: "7101", telegramUsername: "erin", message: "Could you gift wrap it?", createdAt: ago(10) });
+    await page.setViewportSize(DESKTOP);
+    await page.goto("/messages?user=7101");
+    const notes = page.getByTestId("customer-notes");
+    const box = notes.getByRole("textbox", { name: "Notes" });
+    const save = notes.getByRole("button", { name: "Save" });
+    const status = notes.getByTestId("customer-note-status");
+    await expect(box).toHaveValue("");
+    await expect(save).toBeDisabled();
+    // Emoji, right-to-left text and a second line, kept as typed.
+    const text = "Prefers gift wrap 🎁 · يفضل التغليف\nCall before dispatch.";
+    await box.fill(text);
+    await expect(status).toHaveText("Unsaved changes");
+    await expect(notes).toContainText(`${[...text].length} / 2000 characters`);
+    // Leaving with the note unsaved asks first; staying keeps it.
+    const asked = answerNextConfirm(page, "You have unsaved changes. Leave this page without saving them?", false);
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Customers" }).click();
+    await asked;
+    await expect(page).toHaveURL(/\/messages\?user=7101$/);
+    await expect(box).toHaveValue(text);
+    await save.click();
+    await expectToast(page, "Note saved");
+    await expect(status).toContainText(/^Saved \d/);
+    await expect(save).toBeDisabled();
+
+    await page.reload();
+    await expect(box).toHaveValue(text);
+    await expect(status).toContainText("Saved");
+    await saveScreenshot(page, "messages-customer-notes-desktop");
+    await page.emulateMedia({ colorScheme: "dark" });
+    await saveScreenshot(page, "messages-customer-notes-desktop-dark");
+    await page.setViewportSize(PHONE);
+    await expect(box).toHaveValue(text);
+    await saveScreenshot(page, "messages-customer-notes-phone-dark");
+    await page.emulateMedia({ colorScheme: "light" });
+    await saveScreenshot(page, "messages-customer-notes-phone");
+
+    // The customer's page shows the same note.
+    await page.getByTestId("customer-context").getByRole("link", { name: "Customer page" }).click();
+    await expect(page.getByTestId("customer-title")).toHaveText("@erin");
+    const onPage = page.getByTestId("customer-notes");
+    await expect(onPage.getByRole("textbox", { name: "Notes" })).toHaveValue(text);
+
+    // A save after the session ended signs in over the page, then saves the note as typed.
+    await onPage.getByRole("textbox", { name: "Notes" }).fill("Gift wrap every order.");
+    await page.context().clearCookies();
+    await onPage.getByRole("button", { name: "Save" }).click();
+    const signIn = page.getByRole("alertdialog", { name: "Sign in to save" });
+    await signIn.getByLabel("Password").fill("e2e admin password");
+    await signIn.getByRole("button", { name: "Sign in and save" }).click();
+    await expectToast(page, "Note saved");
+    await expect(signIn).toBeHidden();
+    expect((await api.get<{ note: string }>("/api/customers/7101/notes")).note).toBe("Gift wrap every order.");
   });
 
   test("phone size: the list, then the thread with a way back; screenshots", async ({ adminPage: page, seed }) => {

@@ -18,7 +18,7 @@ function whatIsLost(report: ForgetReport): string[] {
   if (report.dataKeys > 0) {
     lines.push(
       `  - ${plural(report.dataKeys, "data key")}, and with them what customers typed: ${plural(report.addresses, "address", "addresses")}, ` +
-        `${plural(report.messages, "support message")} and ${plural(report.drafts, "checkout draft")}. ` +
+        `${plural(report.messages, "support message")}, ${plural(report.drafts, "checkout draft")} and ${plural(report.notes, "note")} about customers. ` +
         "Nobody can decrypt these any more, with any key: they show as unreadable.",
     );
   }

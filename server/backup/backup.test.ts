@@ -9,7 +9,8 @@ import { seedDemo } from "../../scripts/demo-data";
 import { createSecretBox } from "../crypto";
 import { openPglite, type Database } from "../db/client";
 import { queryRows } from "../db/rows";
-import { products } from "../db/schema";
+import { orders, products } from "../db/schema";
+import { getCustomerNote, saveCustomerNote } from "../shop/customers";
 import { createBotSettings, getBotSettings } from "../shop/settings";
 import { createDiskStorage, type ObjectStorage } from "../storage";
 import { createTestDatabase } from "../../test-support/database";
@@ -23,6 +24,8 @@ import { shopTables } from "./tables";
 
 const KEY = crypto.randomBytes(32);
 const NOW = new Date("2026-11-20T12:00:00.000Z");
+/** The owner's note about a customer (encrypted: docs/decisions/0028-customer-notes.md). */
+const NOTE = "Likes the marmalade jar wrapped twice 🫙";
 
 const opened: Database[] = [];
 const tempDirs: string[] = [];
@@ -83,6 +86,12 @@ async function seedShop(database: Database, storage: ObjectStorage): Promise<voi
   await db.execute(sql`insert into admin_credentials (id, password_hash) values (1, 'scrypt$hash')`);
   await db.execute(sql`insert into bot_conversations (telegram_user_id, state) values ('5123409876', '{"step": "address", "nested": {"a": [1, 2.50, null]}}')`);
   await db.execute(sql`insert into login_throttle (key, failures, window_started_at) values ('global', 3, now())`);
+  await saveCustomerNote(db, await firstCustomer(database), NOTE, NOW);
+}
+
+async function firstCustomer(database: Database): Promise<string> {
+  const [row] = await database.db.select({ telegramUserId: orders.telegramUserId }).from(orders).orderBy(orders.telegramUserId).limit(1);
+  return row!.telegramUserId;
 }
 
 /** Every row of every table as PostgreSQL prints it: equal means equal in every column. */
@@ -141,6 +150,10 @@ describe("backup and restore", () => {
     // The secrets stayed encrypted in the archive and decrypt with the same key.
     expect((await getBotSettings(target.db, createSecretBox(KEY)))?.botToken).toBe("123456789:AAE-secret-token");
     expect(zlib.gunzipSync(fs.readFileSync(source.file)).toString()).not.toContain("AAE-secret-token");
+    // The owner's note came back, still encrypted in the archive, and opens with the same key.
+    expect(restored.customer_notes).toHaveLength(1);
+    expect((await getCustomerNote(target.db, await firstCustomer(target))).note).toBe(NOTE);
+    expect(zlib.gunzipSync(fs.readFileSync(source.file)).toString()).not.toContain("marmalade");
   });
 
   it("restores a PGlite backup into the test database (PostgreSQL with TEST_DATABASE_URL)", async () => {

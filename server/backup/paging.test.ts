@@ -71,6 +71,7 @@ const shopArbitrary = fc.record({
   orderEvents: few(fc.uuid()),
   orderItems: few(fc.uuid()),
   customerMessages: few(fc.uuid()),
+  customerNotes: few(textKey),
   paymentEvents: few(fc.uuid()),
   blockedCustomers: few(textKey),
   botConversations: few(textKey),
@@ -148,6 +149,7 @@ function shopRows(shop: Shop): Record<string, Row[]> {
       is_from_customer: "false",
       order_id: i % 2 ? pick(shop.orders, i) : null,
     })),
+    customer_notes: shop.customerNotes.map((key) => ({ telegram_user_id: key, note: "sk1:k:nonce:sealed", updated_at: AT })),
     payment_events: shop.paymentEvents.map((id, i) => ({
       id,
       payment_id: `p${i}`,

@@ -11,6 +11,7 @@ import {
   recordAudit,
   summariseChange,
 } from "../shop/common";
+import { describeNoteChange } from "../shop/customers";
 import { describeForget } from "../shop/privacy";
 import type { AppDeps } from "./deps";
 import { hasAdminSession, SAFE_METHODS } from "./security";
@@ -82,6 +83,12 @@ const SPECIAL: Record<string, Special | "not recorded"> = {
         },
         "owner",
       ),
+  },
+  // The owner's note about a customer is personal data kept encrypted (docs/decisions/0028): the log
+  // says whose note changed, never what it says.
+  "PUT /api/customers/:telegramUserId/notes": {
+    action: "customer.note-update",
+    summary: (request, answer) => describeNoteChange(textField(request.params, "telegramUserId") ?? "", textField(answer, "note") === ""),
   },
   // Bot Preview's chat simulator (docs/decisions/0023): playing the test customer is no change of the
   // shop's own; paying a test order by simulation and resetting the test customer are.

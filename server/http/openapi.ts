@@ -98,6 +98,8 @@ const SUMMARIES: Record<string, string> = {
   "GET /api/customers/{telegramUserId}": "A customer's numbers, newest orders and latest messages",
   "POST /api/customers/{telegramUserId}/block": "Block a customer: the bot answers them only with a polite refusal (again: no change)",
   "POST /api/customers/{telegramUserId}/unblock": "Unblock a customer (again: no change)",
+  "GET /api/customers/{telegramUserId}/notes": "The owner's note about a customer (\"\" when none), kept encrypted",
+  "PUT /api/customers/{telegramUserId}/notes": "Replace the owner's note about a customer (at most 2000 characters; empty deletes it); the last save wins",
   "POST /api/broadcasts": "Queue a message to an audience of customers (202 with its id); sent in the background within Telegram's limits",
   "POST /api/broadcasts/reach": "How many customers a broadcast to an audience would reach now (opted-out and blocked customers left out, as the queue does)",
   "POST /api/broadcasts/test": "Send a broadcast's text and image to the owner's linked Telegram chat only (409 when none is linked)",

@@ -23,8 +23,9 @@ const POSTCODE = "QX9 8ZZ";
 const CONTACT = "zelda-contact-7781";
 const SUPPORT_TEXT = "Please ring the xylophone doorbell twice";
 const REPLY_TEXT = "Of course, we will ring the xylophone doorbell";
+const NOTE_TEXT = "Prefers the periwinkle porch; tips generously";
 // (Each long enough that a random ciphertext or hash does not spell it by chance.)
-const SECRETS = ["zelda", "quintessa", "marigold", "wolverhampton", "qx9 8zz", "qx98zz", "contact-7781", "xylophone", "doorbell"];
+const SECRETS = ["zelda", "quintessa", "marigold", "wolverhampton", "qx9 8zz", "qx98zz", "contact-7781", "xylophone", "doorbell", "periwinkle"];
 
 describe("encryption at rest, after a purchase and a support message", () => {
   let telegram: FakeTelegram;
@@ -127,6 +128,8 @@ describe("encryption at rest, after a purchase and a support message", () => {
     await customer.press("Contact Support");
     await customer.send(SUPPORT_TEXT);
     await api("POST", "/api/messages", { telegramUserId: customer.id, message: REPLY_TEXT, orderId });
+    // The owner's note about the customer (docs/decisions/0028-customer-notes.md).
+    await api("PUT", `/api/customers/${customer.id}/notes`, { note: NOTE_TEXT });
 
     // Handled updates keep only their ids.
     const pending = rowsOf<{ n: number }>(await db().execute(sql`select count(*)::int as n from telegram_updates where payload is not null`));
@@ -139,6 +142,7 @@ describe("encryption at rest, after a purchase and a support message", () => {
     expect(order.shippingAddress).toEqual({ name: NAME, streetAddress: STREET, postcode: POSTCODE, contact: CONTACT });
     const thread = await api<CustomerMessage[]>("GET", `/api/messages?telegramUserId=${customer.id}&sort=oldest`);
     expect(thread.map((message) => message.message)).toEqual([SUPPORT_TEXT, REPLY_TEXT]);
+    expect((await api<{ note: string }>("GET", `/api/customers/${customer.id}/notes`)).note).toBe(NOTE_TEXT);
     for (const q of ["qx9 8zz", "QX98ZZ", "QX9", "zelda quintessa", "Quintessa"]) {
       const found = await api<Order[]>("GET", `/api/orders?q=${encodeURIComponent(q)}`);
       expect(found.map((o) => o.id), q).toEqual([orderId]);
@@ -152,6 +156,7 @@ describe("encryption at rest, after a purchase and a support message", () => {
     expect(report.retiredKeyIds).toEqual([before!.id]);
     expect(report.addresses).toBe(1);
     expect(report.messages).toBe(2);
+    expect(report.notes).toBe(1);
     expect(await countUnderKeys(db(), [before!.id])).toBe(0);
     const keys = await db().select().from(dataKeys);
     expect(keys.find((key) => key.id === before!.id)).toMatchObject({ state: "retired", wrapped: null });
@@ -164,6 +169,7 @@ describe("encryption at rest, after a purchase and a support message", () => {
     // Rotating again (or after an interruption) works the same.
     expect((await rotateDataKey(db(), { graceMs: 0 })).retiredKeyIds).toEqual([report.newKeyId]);
     expect((await getOrder(orderId)).shippingAddress?.name).toBe(NAME);
+    expect((await api<{ note: string }>("GET", `/api/customers/${customer.id}/notes`)).note).toBe(NOTE_TEXT);
     await expectNothingInClear();
   });
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, customerMessages, orders } from "../db/schema";
 import { startShopWithConfiguredBot, type ShopWithBot } from "../../test-support/bot-harness";
 import { insertCustomerMessage, insertOrder } from "../../test-support/factories";
+import { saveCustomerNote } from "../shop/customers";
 import { startFakeTelegram, type FakeTelegram } from "../../test-support/fake-telegram";
 import { CONFIRM_FORGET_BUTTON, FORGET_BUTTON, MY_DATA_BUTTON } from "./features/my-data";
 
@@ -44,11 +45,15 @@ describe("My data and /forgetme", () => {
       ].join("\n\n"),
     );
 
+    // The owner writes a note about them: they are told the shop keeps one (never what it says).
+    await saveCustomerNote(db, dora.id, "Dora: always asks about the parcel", new Date());
     // Asking is not doing: Cancel leaves everything as it was.
     await dora.press(FORGET_BUTTON);
     expect(dora.text()).toMatch(/^Erase your data\?/);
     await dora.press("Cancel");
     expect(dora.text()).toMatch(/^My data/);
+    expect(dora.text()).toContain("• 1 support message\n• A note the shop keeps about you, to serve you\n• Announcements");
+    expect(dora.text()).not.toContain("always asks");
     expect((await db.select().from(customerMessages).where(eq(customerMessages.telegramUserId, dora.id))).length).toBe(1);
 
     await dora.send("/forgetme");
@@ -71,5 +76,6 @@ describe("My data and /forgetme", () => {
     await dora.press("About");
     await dora.press(MY_DATA_BUTTON);
     expect(dora.text()).toContain("• Your Telegram id, to answer you here\n• 2 orders: amounts, items and status, 1 with a delivery address\n• 0 support messages");
+    expect(dora.text()).not.toContain("A note");
   });
 });

@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { Link, useParams } from "wouter";
 import { type Customer, CUSTOMER_MESSAGES_SHOWN, CUSTOMER_ORDERS_SHOWN, type CustomerDetail, type Order } from "../../contract";
 import { BlockedBadge } from "@/components/customers/customer-bits";
+import { CustomerNotes } from "@/components/customers/customer-notes";
 import { useCustomerDetail, useForgetCustomer, useSetCustomerBlocked } from "@/components/customers/queries";
 import { CustomerAvatar } from "@/components/messages/conversation-list";
 import { displayName } from "@/components/messages/conversations";
@@ -122,7 +123,7 @@ function ForgetButton({ customer }: { customer: Customer }) {
         <AlertDialogHeader>
           <AlertDialogTitle>Erase {who}'s data?</AlertDialogTitle>
           <AlertDialogDescription>
-            Their delivery addresses, messages and username are erased from every order, as /forgetme does. An order still awaiting
+            Their delivery addresses, messages and username are erased from every order, as /forgetme does, and your note about them is deleted. An order still awaiting
             payment or dispatch keeps its address until it is dispatched. Amounts, items and statuses stay for your accounts. This
             cannot be undone.
           </AlertDialogDescription>
@@ -328,6 +329,8 @@ export default function CustomerPage() {
           {countOf(customer.unreadCount, "message")}
         </Stat>
       </div>
+
+      <CustomerNotes key={customer.telegramUserId} telegramUserId={customer.telegramUserId} />
 
       <div className="grid gap-6 xl:grid-cols-2">
         <OrdersCard detail={detailQuery.data} />

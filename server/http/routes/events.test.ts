@@ -180,13 +180,17 @@ describe("GET /api/events", () => {
     stream.close();
   });
 
-  it("announces a customer message as `messages` and a blocked customer as `customers`", async () => {
+  it("announces a customer message as `messages`, and a blocked customer and the owner's note about one as `customers`", async () => {
     const stream = await listening();
     await insertCustomerMessage(admin.db(), { telegramUserId: "555001" });
     await stream.next(named("messages"));
     await admin.db().insert(blockedCustomers).values({ telegramUserId: "555001" });
     await stream.next(named("customers"));
-    expect(stream.events.map((event) => event.event)).toEqual(["ready", "messages", "customers"]);
+    // A note saved on one dashboard reaches the others (issue 22 item 9).
+    const saved = await admin.server.request("PUT", "/api/customers/555001/notes", { cookie: admin.cookie, body: { note: "Call first" } });
+    expect(saved.status).toBe(200);
+    await stream.next(named("customers"));
+    expect(stream.events.map((event) => event.event)).toEqual(["ready", "messages", "customers", "customers"]);
     stream.close();
   });
 

@@ -6,5 +6,6 @@ export { type CheckoutDraft, type CheckoutStage, clearConversation, type Convers
 export { blockCustomer, getCustomerDetail, isBlocked, listCustomerPage, listCustomers, unblockCustomer } from "./customers";
 export { createLiveFeed, type LiveEvent, type LiveFeed } from "./live-events";
 export { listConversationPage, listConversations, listMessagePage, listMessagesMatching } from "./message-list";
+export { describeNoteChange, getCustomerNote, saveCustomerNote } from "./notes";
 export { countUnread, listThread, markMessageRead, recordCustomerMessage, sendAdminReply } from "./messages";
 export { type ClaimedAlert, claimNextAlert, finishAlert, getOwnerAlerts, getOwnerAlertSettings, issueLinkCode, ownerAlertText, pruneAlerts, redeemLinkCode, releaseAlertClaims, retryAlertLater, setOwnerAlertKinds, skipReason, unlinkOwnerChat } from "./owner-alerts";

@@ -1,7 +1,7 @@
 import { eq, inArray, isNotNull, like, or, sql } from "drizzle-orm";
 import { createSecretBox, isEncryptedSecret, SecretUnreadableError } from "../../crypto";
 import type { Db, DbOrTx } from "../../db/client";
-import { botConversations, botSettings, customerMessages, dataKeys, orders } from "../../db/schema";
+import { botConversations, botSettings, customerMessages, customerNotes, dataKeys, orders } from "../../db/schema";
 import { sealKeyCheck } from "./key-check";
 import { SERVER_KEY_PREFIX, unwrapDataKey } from "../vaults";
 
@@ -23,6 +23,8 @@ export type ForgetReport = {
   addresses: number;
   messages: number;
   drafts: number;
+  /** The owner's notes about customers under those keys (docs/decisions/0028-customer-notes.md). */
+  notes: number;
 };
 
 type Lost = { settings: { id: string; columns: (typeof SECRET_COLUMNS)[number][] }[]; keyIds: string[] };
@@ -57,8 +59,8 @@ async function findLost(db: DbOrTx, master: Buffer): Promise<Lost> {
   return { settings, keyIds };
 }
 
-async function countUnder(db: DbOrTx, keyIds: string[]): Promise<Pick<ForgetReport, "addresses" | "messages" | "drafts">> {
-  if (keyIds.length === 0) return { addresses: 0, messages: 0, drafts: 0 };
+async function countUnder(db: DbOrTx, keyIds: string[]): Promise<Pick<ForgetReport, "addresses" | "messages" | "drafts" | "notes">> {
+  if (keyIds.length === 0) return { addresses: 0, messages: 0, drafts: 0, notes: 0 };
   const prefixes = keyIds.map((id) => `${SERVER_KEY_PREFIX}${id}:%`);
   const count = sql<number>`count(*)::int`;
   const [addresses] = await db.select({ n: count }).from(orders).where(or(...prefixes.map((prefix) => like(orders.address, prefix))));
@@ -70,10 +72,14 @@ async function countUnder(db: DbOrTx, keyIds: string[]): Promise<Pick<ForgetRepo
     .select({ n: count })
     .from(botConversations)
     .where(or(...prefixes.map((prefix) => sql`${botConversations.state} ->> 'sealedDraft' like ${prefix}`)));
-  return { addresses: Number(addresses!.n), messages: Number(messages!.n), drafts: Number(drafts!.n) };
+  const [notes] = await db
+    .select({ n: count })
+    .from(customerNotes)
+    .where(or(...prefixes.map((prefix) => like(customerNotes.note, prefix))));
+  return { addresses: Number(addresses!.n), messages: Number(messages!.n), drafts: Number(drafts!.n), notes: Number(notes!.n) };
 }
 
-function reportOf(lost: Lost, under: Pick<ForgetReport, "addresses" | "messages" | "drafts">): ForgetReport {
+function reportOf(lost: Lost, under: Pick<ForgetReport, "addresses" | "messages" | "drafts" | "notes">): ForgetReport {
   return { secrets: lost.settings.reduce((n, row) => n + row.columns.length, 0), dataKeys: lost.keyIds.length, ...under };
 }
 

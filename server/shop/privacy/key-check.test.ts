@@ -18,6 +18,7 @@ import { forgetSecretsOfAnotherKey, whatForgettingLoses } from "./forget-secrets
 import { keyMatches, requireMatchingKey, WrongSecretKeyError } from "./key-check";
 import { revealMessages, UNREADABLE_MESSAGE } from "../vaults/message-vault";
 import { createBotSettings, getBotSettings } from "../settings";
+import { getCustomerNote, saveCustomerNote } from "../customers";
 import { currentKey, forgetUnwrappedKeys, useMasterKey } from "../vaults/vault";
 
 // The check that the master key is the one of the shop's data (docs/SECURITY.md "The secret key"), the
@@ -158,14 +159,16 @@ describe("secrets:forget (forgetSecretsOfAnotherKey)", () => {
     const addresses = (await db.select({ n: orders.id }).from(orders).where(isNotNull(orders.address))).length;
     const messages = (await db.select({ id: customerMessages.id }).from(customerMessages)).length;
     expect(addresses).toBeGreaterThan(0);
+    const [noted] = await db.select({ telegramUserId: orders.telegramUserId }).from(orders).limit(1);
+    await saveCustomerNote(db, noted!.telegramUserId, "Regular customer", NOW);
 
     // With the right key there is nothing to lose.
     expect(await keyMatches(db, RIGHT)).toBe(true);
-    expect(await whatForgettingLoses(db, RIGHT)).toEqual({ secrets: 0, dataKeys: 0, addresses: 0, messages: 0, drafts: 0 });
+    expect(await whatForgettingLoses(db, RIGHT)).toEqual({ secrets: 0, dataKeys: 0, addresses: 0, messages: 0, drafts: 0, notes: 0 });
 
     // Asking changes nothing.
     expect(await keyMatches(db, OTHER)).toBe(false);
-    const expected = { secrets: 3, dataKeys: 1, addresses, messages, drafts: 0 };
+    const expected = { secrets: 3, dataKeys: 1, addresses, messages, drafts: 0, notes: 1 };
     expect(await whatForgettingLoses(db, OTHER)).toEqual(expected);
     await expect(requireMatchingKey(db, OTHER)).rejects.toThrow(WrongSecretKeyError);
 
@@ -182,13 +185,14 @@ describe("secrets:forget (forgetSecretsOfAnotherKey)", () => {
     expect(await revealAddress(db, order!)).toEqual({ kind: "unreadable" });
     const [message] = await db.select({ id: customerMessages.id, message: customerMessages.message }).from(customerMessages).limit(1);
     expect(await revealMessages(db, [message!])).toEqual([UNREADABLE_MESSAGE]);
+    expect(await getCustomerNote(db, noted!.telegramUserId)).toMatchObject({ note: "", unreadable: true });
     // The lost data key is retired, its wrapped copy gone; new values go under a new key this one wraps.
     const keys = await db.select().from(dataKeys);
     expect(keys).toHaveLength(1);
     expect(keys[0]).toMatchObject({ state: "retired", wrapped: null });
     const fresh = await currentKey(db);
     expect(fresh.id).not.toBe(keys[0]!.id);
-    expect(await whatForgettingLoses(db, OTHER)).toEqual({ secrets: 0, dataKeys: 0, addresses: 0, messages: 0, drafts: 0 });
+    expect(await whatForgettingLoses(db, OTHER)).toEqual({ secrets: 0, dataKeys: 0, addresses: 0, messages: 0, drafts: 0, notes: 0 });
   });
 });
 

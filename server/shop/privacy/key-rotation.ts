@@ -1,8 +1,8 @@
 import { and, eq, inArray, isNotNull, like, not, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { botConversations, botSettings, customerMessages, dataKeys, orders } from "../../db/schema";
+import { botConversations, botSettings, customerMessages, customerNotes, dataKeys, orders } from "../../db/schema";
 import type { SecretBox } from "../../crypto";
-import { protectAddress, revealAddress, messageBinding, protectMessage, createDataKey, currentKey, open, SERVER_KEY_PREFIX, unwrapDataKey, VaultError, wrapDataKey } from "../vaults";
+import { protectAddress, revealAddress, messageBinding, protectMessage, protectNote, revealNote, createDataKey, currentKey, open, SERVER_KEY_PREFIX, unwrapDataKey, VaultError, wrapDataKey } from "../vaults";
 import { getConversation, saveConversation } from "../customers";
 import { sealKeyCheck } from "./key-check";
 
@@ -13,7 +13,7 @@ import { sealKeyCheck } from "./key-check";
 // running (new values go under the new key at once: vault.ts reads the current key on each write), and
 // safe to interrupt: run again, it carries on with the key it was retiring.
 
-export type RotationReport = { newKeyId: string; retiredKeyIds: string[]; addresses: number; messages: number; drafts: number };
+export type RotationReport = { newKeyId: string; retiredKeyIds: string[]; addresses: number; messages: number; drafts: number; notes: number };
 
 export type RotationOptions = {
   /** Rows encrypted again per transaction. */
@@ -26,7 +26,7 @@ export type RotationOptions = {
   log?: (line: string) => void;
 };
 
-const notUnder = (column: typeof orders.address | typeof customerMessages.message, keyId: string) =>
+const notUnder = (column: typeof orders.address | typeof customerMessages.message | typeof customerNotes.note, keyId: string) =>
   not(like(column, `${SERVER_KEY_PREFIX}${keyId}:%`));
 
 /** Encrypts again every address not under the current key; answers how many. */
@@ -90,6 +90,36 @@ async function rotateMessages(db: Db, batchSize: number): Promise<number> {
   }
 }
 
+/** The owner's notes about customers (docs/decisions/0028-customer-notes.md), as messages. */
+async function rotateNotes(db: Db, batchSize: number): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const moved = await db.transaction(async (tx) => {
+      const key = await currentKey(tx);
+      const rows = await tx
+        .select({ telegramUserId: customerNotes.telegramUserId, note: customerNotes.note })
+        .from(customerNotes)
+        .where(and(like(customerNotes.note, `${SERVER_KEY_PREFIX}%`), notUnder(customerNotes.note, key.id)))
+        .limit(batchSize)
+        .for("update", { skipLocked: true });
+      let moved = 0;
+      for (const row of rows) {
+        const text = await revealNote(tx, row);
+        if (text === null) continue;
+        // Its updated_at stays: the owner did not change the note.
+        await tx
+          .update(customerNotes)
+          .set({ note: await protectNote(tx, row.telegramUserId, text, key) })
+          .where(and(eq(customerNotes.telegramUserId, row.telegramUserId), eq(customerNotes.note, row.note)));
+        moved++;
+      }
+      return { seen: rows.length, moved };
+    });
+    total += moved.moved;
+    if (moved.seen < batchSize || moved.moved === 0) return total;
+  }
+}
+
 async function rotateDrafts(db: Db, batchSize: number): Promise<number> {
   let total = 0;
   for (;;) {
@@ -126,7 +156,8 @@ export async function countUnderKeys(db: Db, keyIds: string[]): Promise<number> 
       .select({ n: sql<number>`count(*)::int` })
       .from(botConversations)
       .where(sql`${botConversations.state} ->> 'sealedDraft' like ${prefix}`);
-    total += Number(addresses!.n) + Number(messages!.n) + Number(drafts!.n);
+    const [notes] = await db.select({ n: sql<number>`count(*)::int` }).from(customerNotes).where(like(customerNotes.note, prefix));
+    total += Number(addresses!.n) + Number(messages!.n) + Number(drafts!.n) + Number(notes!.n);
   }
   return total;
 }
@@ -148,11 +179,14 @@ export async function rotateDataKey(db: Db, options: RotationOptions = {}): Prom
   log(`New data key ${newKey.id} is current; re-encrypting what ${retiringIds.join(", ") || "no older key"} encrypted.`);
   if (options.graceMs ?? 5_000) await new Promise((resolve) => setTimeout(resolve, options.graceMs ?? 5_000));
 
-  const report: RotationReport = { newKeyId: newKey.id, retiredKeyIds: [], addresses: 0, messages: 0, drafts: 0 };
+  const report: RotationReport = { newKeyId: newKey.id, retiredKeyIds: [], addresses: 0, messages: 0, drafts: 0, notes: 0 };
   report.addresses = await rotateAddresses(db, batchSize);
   report.messages = await rotateMessages(db, batchSize);
   report.drafts = await rotateDrafts(db, batchSize);
-  log(`Re-encrypted ${report.addresses} address(es), ${report.messages} message(s) and ${report.drafts} checkout draft(s).`);
+  report.notes = await rotateNotes(db, batchSize);
+  log(
+    `Re-encrypted ${report.addresses} address(es), ${report.messages} message(s), ${report.drafts} checkout draft(s) and ${report.notes} customer note(s).`,
+  );
 
   const left = await countUnderKeys(db, retiringIds);
   if (left > 0) {

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client";
-import { auditLog, botConversations, botCustomers, customerMessages, erasureRequests, orders, privacySettings } from "../../db/schema";
+import { auditLog, botConversations, botCustomers, customerMessages, customerNotes, erasureRequests, orders, privacySettings } from "../../db/schema";
 import { createTestDatabase } from "../../../test-support/database";
 import { insertCustomerMessage, insertOrder } from "../../../test-support/factories";
-import { listThread } from "../customers";
+import { getCustomerNote, listThread, saveCustomerNote } from "../customers";
 import {
   applyRetention,
   DAY_MS,
@@ -30,7 +30,7 @@ describe("privacy", () => {
   });
   afterAll(() => database?.close());
   beforeEach(async () => {
-    for (const table of [customerMessages, orders, erasureRequests, privacySettings, botConversations, botCustomers, auditLog]) await db().delete(table);
+    for (const table of [customerMessages, orders, erasureRequests, privacySettings, botConversations, botCustomers, auditLog, customerNotes]) await db().delete(table);
   });
 
   /** An order of `status` closed `closedDaysAgo` days ago (the trigger stamps closed_at; the test moves it back). */
@@ -88,13 +88,18 @@ describe("privacy", () => {
   it("erases messages older than N days when the owner asks for it", async () => {
     await insertCustomerMessage(db(), { telegramUserId: "500", message: "old", createdAt: daysAgo(8) });
     await insertCustomerMessage(db(), { telegramUserId: "500", message: "recent", createdAt: daysAgo(6) });
+    // The owner's note, written long ago: theirs, so retention leaves it (docs/decisions/0028-customer-notes.md).
+    await saveCustomerNote(db(), "500", "Regular; prefers Royal Mail", daysAgo(400));
     expect(await applyRetention(db(), NOW)).toEqual({ addresses: 0, messages: 0 });
     await savePrivacySettings(db(), { addressRetentionDays: 30, messageRetentionDays: 7 });
     expect(await applyRetention(db(), NOW)).toEqual({ addresses: 0, messages: 1 });
     expect((await listThread(db(), "500")).map((row) => row.message)).toEqual(["recent"]);
+    await savePrivacySettings(db(), { addressRetentionDays: 1, messageRetentionDays: 1 });
+    expect(await applyRetention(db(), NOW)).toEqual({ addresses: 0, messages: 1 });
+    expect(await getCustomerNote(db(), "500")).toMatchObject({ note: "Regular; prefers Royal Mail", updatedAt: daysAgo(400).toISOString() });
   });
 
-  it("forgets a customer: addresses, messages, username and draft go; amounts and other customers stay", async () => {
+  it("forgets a customer: addresses, messages, username, draft and the owner's note go; amounts and other customers stay", async () => {
     const done = await order("completed", { closedDaysAgo: 2 });
     const sent = await order("dispatched");
     const toSend = await order("processing");
@@ -106,7 +111,10 @@ describe("privacy", () => {
     await db().insert(botCustomers).values({ telegramUserId: "500", telegramUsername: "someone" });
     await db().insert(auditLog).values({ action: "message.reply", targetType: "customer", targetId: "500", summary: 'message: "sure"' });
 
-    expect(await describeCustomerData(db(), "500")).toEqual({ orders: 3, addresses: 3, messages: 2, username: "someone", broadcasts: true });
+    expect(await describeCustomerData(db(), "500")).toEqual({ orders: 3, addresses: 3, messages: 2, username: "someone", broadcasts: true, note: false });
+    await saveCustomerNote(db(), "500", "Leaves parcels by the gate", NOW);
+    await saveCustomerNote(db(), "600", "Someone else's note", NOW);
+    expect((await describeCustomerData(db(), "500")).note).toBe(true);
     const result = await forgetCustomer(db(), "500", NOW, "customer");
     expect(result).toEqual({ addressesErased: 2, addressesKept: 1, messagesErased: 2 });
 
@@ -118,6 +126,10 @@ describe("privacy", () => {
     expect(amounts!.totalAmount).not.toBeNull();
     expect((await db().select().from(customerMessages)).map((row) => row.telegramUserId)).toEqual(["600"]);
     expect(await db().select().from(botConversations)).toEqual([]);
+    // The owner's note about them goes too; another customer's stays.
+    expect((await db().select().from(customerNotes)).map((row) => row.telegramUserId)).toEqual(["600"]);
+    expect(await getCustomerNote(db(), "500")).toEqual({ telegramUserId: "500", note: "", updatedAt: null, unreadable: false });
+    expect((await describeCustomerData(db(), "500")).note).toBe(false);
     expect((await db().select().from(botCustomers))[0]!.telegramUsername).toBeNull();
     expect((await addressOf(otherCustomer)).address).not.toBeNull();
     const audit = await db().select().from(auditLog);

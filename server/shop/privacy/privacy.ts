@@ -1,14 +1,15 @@
 import { and, count, eq, inArray, isNotNull, lt, lte, notInArray } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { ERASED_ADDRESS } from "../vaults";
-import { auditLog, botConversations, botCustomers, customerMessages, erasureRequests, orders, privacySettings } from "../../db/schema";
+import { auditLog, botConversations, botCustomers, customerMessages, customerNotes, erasureRequests, orders, privacySettings } from "../../db/schema";
 import { recordAudit } from "../common";
 
 // What the shop keeps about a customer, and for how long (issue 15, items 3 and 4):
 // - retention: a shipping address is erased N days after its order was completed or failed, customer
-//   messages N days after they were written (the owner sets N; 0 keeps them);
+//   messages N days after they were written (the owner sets N; 0 keeps them); the owner's note about a
+//   customer is the owner's own and stays (docs/decisions/0028-customer-notes.md);
 // - a customer's right to be forgotten (/forgetme in the bot, or the owner for them): their
-//   addresses, messages, username and checkout draft go; orders keep amounts, items and status for
+//   addresses, messages, username, checkout draft and the owner's note about them go; orders keep amounts, items and status for
 //   the books. An address an order still needs (awaiting payment or dispatch) stays until the parcel
 //   is on its way, then goes too (erasure_requests).
 // Erasing an address sets it to null and stamps address_erased_at, so every screen can say when.
@@ -112,6 +113,8 @@ export type CustomerData = {
   username: string | null;
   /** Whether they will get broadcasts (null: never started the bot). */
   broadcasts: boolean | null;
+  /** Whether the owner keeps a note about them (they may ask what the shop holds, so they are told). */
+  note: boolean;
 };
 
 /** What the shop keeps about one customer, as the bot's "My data" tells them. */
@@ -122,6 +125,7 @@ export async function describeCustomerData(db: DbOrTx, telegramUserId: string): 
     .where(eq(orders.telegramUserId, telegramUserId));
   const [messageCount] = await db.select({ n: count() }).from(customerMessages).where(eq(customerMessages.telegramUserId, telegramUserId));
   const [started] = await db.select().from(botCustomers).where(eq(botCustomers.telegramUserId, telegramUserId));
+  const [noted] = await db.select({ n: count() }).from(customerNotes).where(eq(customerNotes.telegramUserId, telegramUserId));
   const [named] = await db
     .select({ username: orders.telegramUsername })
     .from(orders)
@@ -133,6 +137,7 @@ export async function describeCustomerData(db: DbOrTx, telegramUserId: string): 
     messages: messageCount!.n,
     username: started?.telegramUsername ?? named?.username ?? null,
     broadcasts: started ? started.optedOutAt === null : null,
+    note: noted!.n > 0,
   };
 }
 
@@ -146,7 +151,7 @@ export type ForgetResult = {
 
 /**
  * Forgets a customer: addresses their orders no longer need, every message of their conversation,
- * their username everywhere, their checkout draft; records it in the audit log (without the data).
+ * their username everywhere, their checkout draft, the owner's note about them; records it in the audit log (without the data).
  * Amounts, items and statuses stay for the books. Safe to repeat.
  */
 export async function forgetCustomer(
@@ -176,6 +181,7 @@ export async function forgetCustomer(
     const messages = await tx.delete(customerMessages).where(eq(customerMessages.telegramUserId, telegramUserId)).returning({ id: customerMessages.id });
     await tx.update(botCustomers).set({ telegramUsername: null }).where(eq(botCustomers.telegramUserId, telegramUserId));
     await tx.delete(botConversations).where(eq(botConversations.telegramUserId, telegramUserId));
+    await tx.delete(customerNotes).where(eq(customerNotes.telegramUserId, telegramUserId));
     const result = { addressesErased: erased.length, addressesKept: kept.length, messagesErased: messages.length };
     // The owner's replies were summarised into the audit log with their text: that text goes too.
     await tx

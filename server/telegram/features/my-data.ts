@@ -21,6 +21,7 @@ myDataFeature.callbackQuery("mydata", async (ctx) => {
     `• ${many(kept.orders, "order", "orders")}: amounts, items and status` +
       (kept.addresses > 0 ? `, ${many(kept.addresses, "with a delivery address", "with delivery addresses")}` : ""),
     `• ${many(kept.messages, "support message", "support messages")}`,
+    ...(kept.note ? ["• A note the shop keeps about you, to serve you"] : []),
     ...(kept.broadcasts === null ? [] : [`• Announcements: ${kept.broadcasts ? "on (send /stop to turn them off)" : "off (send /start to turn them on)"}`]),
   ];
   const retention =
