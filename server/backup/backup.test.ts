@@ -24,7 +24,7 @@ import { shopTables } from "./tables";
 
 const KEY = crypto.randomBytes(32);
 const NOW = new Date("2026-11-20T12:00:00.000Z");
-/** The owner's note about a customer (encrypted: docs/decisions/0028-customer-notes.md). */
+/** The owner's note about a customer (encrypted: docs/decisions/0029-customer-notes.md). */
 const NOTE = "Likes the marmalade jar wrapped twice 🫙";
 
 const opened: Database[] = [];

@@ -436,7 +436,7 @@ export const blockedCustomers = pgTable("blocked_customers", {
  * The owner's note about a customer (issue 22 item 9): one per Telegram user, shown beside their
  * conversation and on their page. Personal data, so `note` is one encrypted envelope bound to the
  * customer (shop/vaults/note-vault.ts); clearing the note deletes the row, and so does forgetting the
- * customer (docs/decisions/0028-customer-notes.md).
+ * customer (docs/decisions/0029-customer-notes.md).
  */
 export const customerNotes = pgTable("customer_notes", {
   telegramUserId: text("telegram_user_id").primaryKey(),

@@ -84,7 +84,7 @@ const SPECIAL: Record<string, Special | "not recorded"> = {
         "owner",
       ),
   },
-  // The owner's note about a customer is personal data kept encrypted (docs/decisions/0028): the log
+  // The owner's note about a customer is personal data kept encrypted (docs/decisions/0029): the log
   // says whose note changed, never what it says.
   "PUT /api/customers/:telegramUserId/notes": {
     action: "customer.note-update",

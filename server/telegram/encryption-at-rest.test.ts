@@ -128,7 +128,7 @@ describe("encryption at rest, after a purchase and a support message", () => {
     await customer.press("Contact Support");
     await customer.send(SUPPORT_TEXT);
     await api("POST", "/api/messages", { telegramUserId: customer.id, message: REPLY_TEXT, orderId });
-    // The owner's note about the customer (docs/decisions/0028-customer-notes.md).
+    // The owner's note about the customer (docs/decisions/0029-customer-notes.md).
     await api("PUT", `/api/customers/${customer.id}/notes`, { note: NOTE_TEXT });
 
     // Handled updates keep only their ids.

@@ -6,7 +6,7 @@ import { auditLog, blockedCustomers, customerMessages, customerNotes, orders } f
 import { useAdminServer } from "../../../test-support/app";
 import { insertCustomerMessage, insertOrder } from "../../../test-support/factories";
 
-// The owner's note about a customer (issue 22 item 9; docs/decisions/0028-customer-notes.md): GET and
+// The owner's note about a customer (issue 22 item 9; docs/decisions/0029-customer-notes.md): GET and
 // PUT /api/customers/{id}/notes, admin only, encrypted at rest, audited without its text, the last of
 // parallel saves winning. On PGlite, and on PostgreSQL with TEST_DATABASE_URL.
 

@@ -5,7 +5,7 @@ import { blockedCustomers, customerMessages, customerNotes, orders } from "../..
 import { notFound } from "../common";
 import { protectNote, revealNote } from "../vaults";
 
-// The owner's note about a customer (issue 22 item 9; docs/decisions/0028-customer-notes.md): one text
+// The owner's note about a customer (issue 22 item 9; docs/decisions/0029-customer-notes.md): one text
 // per customer, beside their conversation and on their page. Encrypted at rest (shop/vaults/note-vault.ts);
 // saving replaces it whole, the last save wins; an empty note deletes the row. Retention leaves notes
 // alone (they are the owner's own words); forgetting the customer deletes theirs (shop/privacy/privacy.ts).

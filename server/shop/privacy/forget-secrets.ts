@@ -23,7 +23,7 @@ export type ForgetReport = {
   addresses: number;
   messages: number;
   drafts: number;
-  /** The owner's notes about customers under those keys (docs/decisions/0028-customer-notes.md). */
+  /** The owner's notes about customers under those keys (docs/decisions/0029-customer-notes.md). */
   notes: number;
 };
 

@@ -90,7 +90,7 @@ async function rotateMessages(db: Db, batchSize: number): Promise<number> {
   }
 }
 
-/** The owner's notes about customers (docs/decisions/0028-customer-notes.md), as messages. */
+/** The owner's notes about customers (docs/decisions/0029-customer-notes.md), as messages. */
 async function rotateNotes(db: Db, batchSize: number): Promise<number> {
   let total = 0;
   for (;;) {

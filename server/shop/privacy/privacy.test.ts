@@ -88,7 +88,7 @@ describe("privacy", () => {
   it("erases messages older than N days when the owner asks for it", async () => {
     await insertCustomerMessage(db(), { telegramUserId: "500", message: "old", createdAt: daysAgo(8) });
     await insertCustomerMessage(db(), { telegramUserId: "500", message: "recent", createdAt: daysAgo(6) });
-    // The owner's note, written long ago: theirs, so retention leaves it (docs/decisions/0028-customer-notes.md).
+    // The owner's note, written long ago: theirs, so retention leaves it (docs/decisions/0029-customer-notes.md).
     await saveCustomerNote(db(), "500", "Regular; prefers Royal Mail", daysAgo(400));
     expect(await applyRetention(db(), NOW)).toEqual({ addresses: 0, messages: 0 });
     await savePrivacySettings(db(), { addressRetentionDays: 30, messageRetentionDays: 7 });

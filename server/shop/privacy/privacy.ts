@@ -7,7 +7,7 @@ import { recordAudit } from "../common";
 // What the shop keeps about a customer, and for how long (issue 15, items 3 and 4):
 // - retention: a shipping address is erased N days after its order was completed or failed, customer
 //   messages N days after they were written (the owner sets N; 0 keeps them); the owner's note about a
-//   customer is the owner's own and stays (docs/decisions/0028-customer-notes.md);
+//   customer is the owner's own and stays (docs/decisions/0029-customer-notes.md);
 // - a customer's right to be forgotten (/forgetme in the bot, or the owner for them): their
 //   addresses, messages, username, checkout draft and the owner's note about them go; orders keep amounts, items and status for
 //   the books. An address an order still needs (awaiting payment or dispatch) stays until the parcel

@@ -2,7 +2,7 @@ import type { DbOrTx } from "../../db/client";
 import { type DataKey, open, seal, VaultError } from "./vault";
 
 // The owner's note about a customer (issue 22 item 9) is personal data, encrypted at rest as messages are
-// (docs/decisions/0024-encryption-at-rest.md, 0028-customer-notes.md): customer_notes.note holds one
+// (docs/decisions/0024-encryption-at-rest.md, 0029-customer-notes.md): customer_notes.note holds one
 // envelope bound to the customer's Telegram user id, so a note copied onto another customer's row does
 // not decrypt. No blind index: nothing searches notes.
 

@@ -10,7 +10,7 @@ import { describeError } from "@/lib/api";
 import { formatDateTime } from "@/lib/screen-helpers";
 import { useUnsavedChanges } from "@/lib/unsaved-changes";
 
-// The owner's note about a customer (issue 22 item 9; docs/decisions/0028-customer-notes.md), beside
+// The owner's note about a customer (issue 22 item 9; docs/decisions/0029-customer-notes.md), beside
 // the conversation and on the customer's page: one text, saved whole. Unsaved typing is guarded
 // (web/lib/unsaved-changes.ts) and survives a live reload of the note; a save that meets an ended
 // session asks to sign in again and is sent again (apiRequest), the text kept meanwhile.
