@@ -173,6 +173,29 @@ describe("coupons on the money path", () => {
     expect(await uses(coupon.id)).toEqual({ used: 0, held: 1 });
   });
 
+  it("counts the use when the owner accepts a short payment, and gives it back when an abandoned checkout fails", async () => {
+    const coupon = await createCoupon({ code: "owner2", kind: "fixed", value: "5", usageLimit: 2 });
+    const { customer } = await cartFor({ price: "30.00" });
+    const { order } = await checkoutWith(customer, "owner2");
+    expect((await pay(order.paymentId!, "partially_paid", 0.0003)).status).toBe(200);
+    expect(await uses(coupon.id)).toEqual({ used: 0, held: 1 });
+    await api("POST", `/api/orders/${order.id}/accept-payment`);
+    await api("POST", `/api/orders/${order.id}/accept-payment`, undefined, 409);
+    expect(await uses(coupon.id)).toEqual({ used: 1, held: 0 });
+
+    // The gateway refuses to create the payment: the order fails at once and its use comes back.
+    const other = await cartFor({ price: "30.00" });
+    gateway.refuseWith({ status: 500, message: "down" });
+    try {
+      await expect(checkoutWith(other.customer, "owner2")).rejects.toThrow(/Your order was cancelled and your cart kept/);
+    } finally {
+      gateway.refuseWith(null);
+    }
+    expect(await uses(coupon.id)).toEqual({ used: 1, held: 0 });
+    const [failed] = await server.deps.db.select().from(orders).where(eq(orders.telegramUserId, other.customer));
+    expect(failed).toMatchObject({ status: "failed", couponCode: "OWNER2", couponUse: "released" });
+  });
+
   it("asks the total-changed question when the coupon's discount changed since the summary", async () => {
     const coupon = await createCoupon({ code: "shift", kind: "percent", value: 10 });
     const { customer } = await cartFor({ price: "10.00" });
