@@ -179,6 +179,13 @@ describe("coupons API", () => {
     const limited = await (await patch(coupon.id, { usageLimit: 3, isActive: true, startsAt: null, endsAt: null })).json();
     expect(limited).toMatchObject({ usageLimit: 3, timesUsed: 2, timesHeld: 1, state: "used-up" });
     expect((await list()).find((row: { id: string }) => row.id === coupon.id)).toMatchObject({ timesUsed: 2, state: "used-up" });
+    // A patch of one field leaves the others as they are (nothing absent is taken as "none").
+    const withMinimum = await (await patch(coupon.id, { minSubtotal: "20", maxDiscount: "9.99" })).json();
+    const switched = await (await patch(coupon.id, { isActive: false })).json();
+    expect(switched).toMatchObject({ usageLimit: 3, minSubtotal: "20.00", maxDiscount: "9.99", value: "150.00", kind: "fixed", isActive: false });
+    expect(withMinimum.minSubtotal).toBe("20.00");
+    const cleared = await (await patch(coupon.id, { minSubtotal: "", usageLimit: null })).json();
+    expect(cleared).toMatchObject({ minSubtotal: null, usageLimit: null, maxDiscount: "9.99" });
   });
 
   it("answers 404 for a coupon that is not there and 400 for an id that cannot be one", async () => {
