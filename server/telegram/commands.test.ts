@@ -49,6 +49,7 @@ const FIELD_ASKED_AT: Record<CheckoutStage, keyof CheckoutDraft> = {
   postage: "postageOptionId",
   coin: "coin",
   confirm: "quotedTotalPence",
+  coupon: "couponCode",
 };
 const FULL_DRAFT: Required<CheckoutDraft> = {
   name: "Ann Example",
@@ -58,6 +59,7 @@ const FULL_DRAFT: Required<CheckoutDraft> = {
   postageOptionId: null,
   coin: "BTC",
   quotedTotalPence: 800,
+  couponCode: "SUMMER10",
 };
 
 function draftAt(stage: CheckoutStage): CheckoutDraft {

@@ -102,6 +102,8 @@ describe("orders API", () => {
         postageOptionId: null,
         postageName: null,
         postagePrice: null,
+        couponCode: null,
+        discountAmount: "0.00",
         trackingNumber: null,
         carrier: null,
         trackingUrl: null,

@@ -9,7 +9,8 @@ import { open, seal, VaultError } from "../vaults";
 // Where each customer is in a conversation with the bot. Kept in the database (not in memory)
 // so a restart, or a second server instance, carries on at the same step.
 
-export const CHECKOUT_STAGES = ["name", "street", "postcode", "contact", "postage", "coin", "confirm"] as const;
+/** "coupon": the customer was asked to type a coupon code from the summary ("🏷 Add a coupon"). */
+export const CHECKOUT_STAGES = ["name", "street", "postcode", "contact", "postage", "coin", "confirm", "coupon"] as const;
 export type CheckoutStage = (typeof CHECKOUT_STAGES)[number];
 
 const CheckoutDraftSchema = z.object({
@@ -21,6 +22,8 @@ const CheckoutDraftSchema = z.object({
   coin: CurrencySchema.optional(),
   /** The total of the summary last shown (pence): Confirm charges this or nothing (checkout's quotedTotalPence). */
   quotedTotalPence: z.number().int().nonnegative().optional(),
+  /** The coupon the summary applies (issue 23), as the shop stores its code; checked again at every quote and at Confirm. */
+  couponCode: z.string().max(64).optional(),
 });
 export type CheckoutDraft = z.infer<typeof CheckoutDraftSchema>;
 

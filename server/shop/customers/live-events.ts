@@ -24,6 +24,7 @@ const EVENT_OF_TABLE: Record<string, LiveEventName> = {
   blocked_customers: "customers",
   // The owner's notes about customers (issue 22 item 9): the customer's page and conversation reload them.
   customer_notes: "customers",
+  coupons: "coupons",
 };
 
 /**

@@ -295,7 +295,7 @@ describe("checkout", () => {
       const after = await quoteCheckout(deps, quoteInput);
       expect((error as TotalChangedError).message).toBe(
         `The total changed from £${(before.totalPence / 100).toFixed(2)} to £${(after.totalPence / 100).toFixed(2)} since you saw it ` +
-          "(a price, a bulk discount, the postage or the stock changed), so nothing was charged. Please check the new total below and confirm again.",
+          "(a price, a bulk discount, a coupon, the postage or the stock changed), so nothing was charged. Please check the new total below and confirm again.",
       );
     }
     expect(await ordersOf(customer)).toHaveLength(1);

@@ -5,6 +5,7 @@ import { orderEvents, orderItems, orders } from "../../db/schema";
 import { conflict, notFound, ShopError, decimalShortfall, isPositiveDecimal, isUuid, shortOrderId, consoleLogger, type CustomerNotifier, type WarningLogger } from "../common";
 import { listOrderEvents, recordOrderEvent } from "./order-events";
 import { releaseOrderStock, reserveStock } from "./stock";
+import { countCouponUse } from "./coupon-uses";
 import { carrierName, trackingUrl } from "./carriers";
 import { paymentMessages } from "./payment-messages";
 import { revealAddress, revealAddresses, type RevealedAddress } from "../vaults";
@@ -48,6 +49,8 @@ export function toOrder(row: OrderRow, revealed: RevealedAddress, itemsSummary: 
     postageOptionId: row.postageOptionId,
     postageName: row.postageName,
     postagePrice: row.postagePrice,
+    couponCode: row.couponCode,
+    discountAmount: row.discountAmount,
     trackingNumber: row.trackingNumber,
     carrier: row.carrier,
     trackingUrl: trackingUrl(row.carrier, row.trackingNumber),
@@ -320,6 +323,7 @@ export async function acceptPayment(deps: OrderActionDeps, id: string): Promise<
       })
       .where(eq(orders.id, order.id))
       .returning();
+    await countCouponUse(tx, order.id, now);
     await recordOrderEvent(
       tx,
       {

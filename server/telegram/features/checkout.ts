@@ -1,5 +1,14 @@
 import { Composer, InlineKeyboard } from "grammy";
-import { getCart, acceptedCoins, checkout, PAYMENTS_UNAVAILABLE_MESSAGE, quoteCheckout, type CheckoutQuote, checkAddressField } from "../../shop/ordering";
+import {
+  getCart,
+  acceptedCoins,
+  checkout,
+  CouponRefusedError,
+  PAYMENTS_UNAVAILABLE_MESSAGE,
+  quoteCheckout,
+  type CheckoutQuote,
+  checkAddressField,
+} from "../../shop/ordering";
 import { IDLE, replaceConversation, saveConversation, type CheckoutDraft, type CheckoutStage, type ConversationState } from "../../shop/customers";
 import { ShopError, UUID_SOURCE } from "../../shop/common";
 import { paymentDeadline } from "../../shop/orders";
@@ -10,12 +19,16 @@ import { coinLabel, data, gbp, label, MAIN_MENU_BUTTON, MENU, notice, say, short
 import { removalNotes, showCart } from "./cart";
 
 // Checkout: name -> street address -> postcode -> optional contact -> postage -> coin -> summary
-// -> the order and its payment. Each step is stored (bot_conversations) before it is shown, so a
+// -> the order and its payment. From the summary, "🏷 Add a coupon" asks for a code (the coupon
+// stage); the code lives in the draft until Confirm, and every quote checks it again. Each step is stored (bot_conversations) before it is shown, so a
 // restart or another server instance carries on at the same step. Any step can be cancelled.
 // Prices come from the shop (quoteCheckout); the summary's total is kept in the draft, and
 // Confirm charges exactly that total or shows the new summary instead.
 
 type CheckoutState = Extract<ConversationState, { step: "checkout" }>;
+
+export const ADD_COUPON_BUTTON = "🏷 Add a coupon";
+export const REMOVE_COUPON_BUTTON = "Remove coupon";
 
 const UUID = UUID_SOURCE;
 
@@ -29,6 +42,7 @@ const PROMPTS: Record<Exclude<CheckoutStage, "confirm">, string> = {
     "Checkout: contact (optional)\n\nIf you like, send a phone number, email or Telegram username we can reach you on about the delivery. Or press Skip.",
   postage: "Checkout: postage\n\nPlease choose how your order is sent:",
   coin: "Checkout: payment\n\nPlease choose the cryptocurrency you will pay with:",
+  coupon: "Checkout: coupon\n\nPlease send your coupon code.",
 };
 
 const CANCEL_BUTTON = "✖ Cancel checkout";
@@ -53,6 +67,7 @@ function summaryText(quote: CheckoutQuote, draft: CheckoutDraft): string {
     items.join("\n"),
     [
       `Subtotal: ${gbp(quote.itemsPence)}`,
+      ...(quote.coupon ? [`Discount (${quote.coupon.code}): −${gbp(quote.coupon.discountPence)}`] : []),
       `Postage: ${quote.postage ? `${quote.postage.name}: ${gbp(quote.postage.pricePence)}` : "none"}`,
       `Total: ${gbp(quote.totalPence)}`,
     ].join("\n"),
@@ -83,14 +98,24 @@ async function showSummary(ctx: BotContext, state: CheckoutState, options: Rende
       telegramUserId: ctx.customerId,
       postageOptionId: state.draft.postageOptionId ?? null,
       coin: state.draft.coin,
+      couponCode: state.draft.couponCode ?? null,
     });
   } catch (error) {
+    if (error instanceof CouponRefusedError && state.draft.couponCode) {
+      // The coupon no longer applies (used up, ended, the cart changed): the summary without it, saying why.
+      const { couponCode: _dropped, ...draft } = state.draft;
+      const problem = `⚠️ ${error.message} It was removed from your order.`;
+      return showSummary(ctx, { ...state, draft }, { ...options, problem: [options.problem, problem].filter(Boolean).join("\n\n") });
+    }
     if (!(error instanceof ShopError)) throw error;
     return afterContact(ctx, state.draft, { ...options, problem: `⚠️ ${error.message}` });
   }
   const shown: CheckoutState = { step: "checkout", stage: "confirm", draft: { ...state.draft, quotedTotalPence: quote.totalPence } };
   await ctx.setConversation(shown);
-  const keyboard = new InlineKeyboard().text("✅ Confirm and pay", data("co:ok")).row().text(CANCEL_BUTTON, data("co:cancel"));
+  const keyboard = new InlineKeyboard().text("✅ Confirm and pay", data("co:ok")).row();
+  if (quote.coupon) keyboard.text(REMOVE_COUPON_BUTTON, data("co:uncoupon")).row();
+  else keyboard.text(ADD_COUPON_BUTTON, data("co:coupon")).row();
+  keyboard.text(CANCEL_BUTTON, data("co:cancel"));
   return out(ctx, [options.problem, notes, summaryText(quote, shown.draft)].filter(Boolean).join("\n\n"), keyboard);
 }
 
@@ -122,8 +147,33 @@ async function render(ctx: BotContext, state: CheckoutState, options: RenderOpti
       keyboard.text(CANCEL_BUTTON, data("co:cancel"));
       return out(ctx, withProblem(PROMPTS.coin), keyboard);
     }
+    case "coupon":
+      keyboard.text("⬅ Back to the summary", data("co:back")).row().text(CANCEL_BUTTON, data("co:cancel"));
+      return out(ctx, withProblem(PROMPTS.coupon), keyboard);
     case "confirm":
       return showSummary(ctx, state, options);
+  }
+}
+
+/**
+ * The code the customer typed at the coupon stage: priced with it, and on to the summary with it
+ * when it applies; otherwise the same question again, saying why (unknown, expired, used up, ...).
+ */
+async function applyTypedCoupon(ctx: BotContext, state: CheckoutState, typed: string) {
+  try {
+    const quote = await quoteCheckout(ctx.deps, {
+      telegramUserId: ctx.customerId,
+      postageOptionId: state.draft.postageOptionId ?? null,
+      coin: state.draft.coin,
+      couponCode: typed,
+    });
+    const draft = { ...state.draft, couponCode: quote.coupon!.code };
+    return goTo(ctx, { step: "checkout", stage: "confirm", draft }, { fresh: true, problem: `✅ Coupon ${quote.coupon!.code} applied.` });
+  } catch (error) {
+    if (error instanceof CouponRefusedError) return render(ctx, state, { problem: `⚠️ ${error.message}`, fresh: true });
+    if (!(error instanceof ShopError)) throw error;
+    // Something else about the order changed (postage, coin, the cart): the summary says what.
+    return goTo(ctx, { step: "checkout", stage: "confirm", draft: state.draft }, { fresh: true, problem: `⚠️ ${error.message}` });
   }
 }
 
@@ -167,6 +217,7 @@ checkoutFeature.on("message", async (ctx, next) => {
   if (text === undefined || text.startsWith("/")) {
     return render(ctx, state, { problem: "Please send your answer as a text message.", fresh: true });
   }
+  if (state.stage === "coupon") return applyTypedCoupon(ctx, state, text);
   const result = checkAddressField(state.stage, text);
   if ("problem" in result) return render(ctx, state, { problem: result.problem, fresh: true });
   const draft = state.draft;
@@ -236,6 +287,28 @@ checkoutFeature.callbackQuery(/^co:coin:([A-Z]{3})$/, async (ctx, next) => {
   await goTo(ctx, { step: "checkout", stage: "confirm", draft: { ...state.draft, coin } });
 });
 
+checkoutFeature.callbackQuery("co:coupon", async (ctx, next) => {
+  const state = inCheckout(ctx);
+  if (!state) return next();
+  if (state.stage !== "confirm") return stale(ctx, state);
+  await goTo(ctx, { step: "checkout", stage: "coupon", draft: state.draft });
+});
+
+checkoutFeature.callbackQuery("co:uncoupon", async (ctx, next) => {
+  const state = inCheckout(ctx);
+  if (!state) return next();
+  if (state.stage !== "confirm") return stale(ctx, state);
+  const { couponCode: _removed, ...draft } = state.draft;
+  await goTo(ctx, { step: "checkout", stage: "confirm", draft }, { problem: "Coupon removed." });
+});
+
+checkoutFeature.callbackQuery("co:back", async (ctx, next) => {
+  const state = inCheckout(ctx);
+  if (!state) return next();
+  if (state.stage !== "coupon") return stale(ctx, state);
+  await goTo(ctx, { step: "checkout", stage: "confirm", draft: state.draft });
+});
+
 checkoutFeature.callbackQuery("co:ok", async (ctx, next) => {
   const state = inCheckout(ctx);
   if (!state) return next();
@@ -269,11 +342,17 @@ checkoutFeature.callbackQuery("co:ok", async (ctx, next) => {
         postageOptionId: state.draft.postageOptionId ?? null,
         coin,
         quotedTotalPence,
+        couponCode: state.draft.couponCode ?? null,
       },
     );
   } catch (error) {
     await saveConversation(ctx.deps.db, ctx.customerId, state);
     ctx.conversation = state;
+    if (error instanceof CouponRefusedError && state.draft.couponCode) {
+      // The coupon went (its last use taken, switched off) between the summary and Confirm: nothing was bought.
+      const { couponCode: _dropped, ...draft } = state.draft;
+      return showSummary(ctx, { ...state, draft }, { problem: `⚠️ ${error.message} It was removed from your order, so nothing was charged.` });
+    }
     if (!(error instanceof ShopError)) throw error;
     // Nothing was bought (the total or stock changed, the gateway refused: the cart is as it
     // was). The summary is shown again, priced now, in place of "Creating your payment...".
