@@ -94,8 +94,8 @@ export function CouponDialog({
 
   const kind = useWatch({ control: form.control, name: "kind" });
   const pending = createCoupon.isPending || updateCoupon.isPending;
-  const productItems = useMemo(() => (products.data ?? []).map((product) => ({ id: product.id, label: product.name })), [products.data]);
-  const categoryItems = useMemo(() => categoryOptions(categories.data ?? []), [categories.data]);
+  const productItems = useMemo(() => products.data?.map((product) => ({ id: product.id, label: product.name })) ?? null, [products.data]);
+  const categoryItems = useMemo(() => (categories.data ? categoryOptions(categories.data) : null), [categories.data]);
 
   const onSubmit = form.handleSubmit(async (values) => {
     const data = toRequestBody(values);

@@ -136,6 +136,9 @@ export function fieldOfServerError(status: number, sentence: string): CouponForm
   ];
   const found = startsWith.find(([pattern]) => pattern.test(sentence.trim()));
   if (found) return found[1];
+  // "Some of the chosen products no longer exist."
+  if (/\bproducts?\b/i.test(sentence)) return "productIds";
+  if (/\bcategor(y|ies)\b/i.test(sentence)) return "categoryIds";
   // A conflict with no field named is most likely the code (the one thing two coupons cannot share).
   return status === 409 && /code/i.test(sentence) ? "code" : null;
 }

@@ -11,8 +11,9 @@ export type PickerItem = { id: string; label: string };
 /**
  * A searchable checkbox list (the products or the categories a coupon is limited to). The search
  * only narrows what is shown: ticked items stay ticked while hidden. Ids that are no longer in the
- * catalogue (a product deleted since) stay in the value and are counted apart: dropping them
- * silently would turn "this one product" into "every product" on the next save.
+ * catalogue (a product deleted since) stay in the value and are counted apart, with a button to
+ * remove them: dropping them silently would turn "this one product" into "every product" on the
+ * next save; the owner chooses (the server refuses a save that still names them).
  */
 export function EligiblePicker({
   legend,
@@ -26,7 +27,8 @@ export function EligiblePicker({
   legend: string;
   /** "product", "category": for "2 products selected". */
   noun: [singular: string, plural: string];
-  items: PickerItem[];
+  /** Null while the catalogue loads. */
+  items: PickerItem[] | null;
   value: string[];
   onChange: (ids: string[]) => void;
   invalid?: boolean;
@@ -34,11 +36,11 @@ export function EligiblePicker({
 }) {
   const [search, setSearch] = useState("");
   const id = useId();
-  const known = new Set(items.map((item) => item.id));
-  const missing = value.filter((itemId) => !known.has(itemId)).length;
+  const known = new Set((items ?? []).map((item) => item.id));
+  const missing = items ? value.filter((itemId) => !known.has(itemId)).length : 0;
   const chosen = new Set(value);
   const needle = search.trim().toLocaleLowerCase();
-  const shown = needle ? items.filter((item) => item.label.toLocaleLowerCase().includes(needle)) : items;
+  const shown = needle ? (items ?? []).filter((item) => item.label.toLocaleLowerCase().includes(needle)) : (items ?? []);
   const [singular, plural] = noun;
 
   const toggle = (itemId: string, checked: boolean) =>
@@ -57,7 +59,7 @@ export function EligiblePicker({
           </Button>
         )}
       </div>
-      {items.length > 6 && (
+      {items && items.length > 6 && (
         <div className="relative">
           <Search className="text-muted-foreground pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2" aria-hidden="true" />
           <Input
@@ -71,7 +73,9 @@ export function EligiblePicker({
           />
         </div>
       )}
-      {items.length === 0 ? (
+      {items === null ? (
+        <p className="text-muted-foreground text-sm">Loading {plural}...</p>
+      ) : items.length === 0 ? (
         <p className="text-muted-foreground text-sm">No {plural} yet</p>
       ) : shown.length === 0 ? (
         <p className="text-muted-foreground text-sm">No {plural} match</p>
@@ -91,9 +95,12 @@ export function EligiblePicker({
         </ul>
       )}
       {missing > 0 && (
-        <p className="text-muted-foreground text-sm">
-          {countOf(missing, `${singular} no longer in the catalogue`, `${plural} no longer in the catalogue`)}
-        </p>
+        <div className="flex items-center justify-between gap-2 text-sm">
+          <span className="text-muted-foreground">{countOf(missing, `${singular} no longer in the catalogue`, `${plural} no longer in the catalogue`)}</span>
+          <Button type="button" variant="outline" size="sm" onClick={() => onChange(value.filter((itemId) => known.has(itemId)))}>
+            Remove
+          </Button>
+        </div>
       )}
     </fieldset>
   );
