@@ -9,12 +9,13 @@ import { z } from "zod";
  * - orders: an order was placed, changed status, or its payment changed.
  * - messages: a customer message arrived, was read, or the admin replied.
  * - customers: a customer was blocked or unblocked.
+ * - coupons: a coupon was created, changed or deleted, or one of its uses was held, counted or released.
  * - order-paid: one order's payment was confirmed (data: LiveOrderPaid), for the optional notification.
  * - resync: changes may have been missed (the server lost its database notices, or the browser was
  *   away too long): reload everything.
  * - ready: sent once when a connection starts listening; its id is where a reconnect resumes from.
  */
-export const LIVE_EVENT_NAMES = ["orders", "messages", "customers", "order-paid", "resync", "ready"] as const;
+export const LIVE_EVENT_NAMES = ["orders", "messages", "customers", "coupons", "order-paid", "resync", "ready"] as const;
 export const LiveEventNameSchema = z.enum(LIVE_EVENT_NAMES);
 export type LiveEventName = z.infer<typeof LiveEventNameSchema>;
 

@@ -6,7 +6,7 @@ import type { TestServer } from "./app";
 // route paths, other spellings of a path, and requests sent byte for byte as written (fetch would
 // normalise "./", "../" and absolute-form targets away before they reach the server).
 
-export type ShopIds = Record<"category" | "product" | "postage" | "order" | "message" | "settings" | "customer" | "broadcast", string>;
+export type ShopIds = Record<"category" | "product" | "postage" | "order" | "message" | "settings" | "customer" | "broadcast" | "coupon", string>;
 
 export async function seedShop(server: TestServer, cookie: string): Promise<ShopIds> {
   const post = async (url: string, body: unknown) => {
@@ -33,6 +33,7 @@ export async function seedShop(server: TestServer, cookie: string): Promise<Shop
   const message = await insertCustomerMessage(server.database.db, { telegramUserId: order.telegramUserId });
   // The order's customer is the audience "an order in the last 30 days" (issue 14).
   const broadcast = await post("/api/broadcasts", { text: "Hello", audience: { kind: "recent", days: 30 } });
+  const coupon = await post("/api/coupons", { code: "ATTACK10", kind: "percent", value: 10, productIds: [product.id] });
   return {
     category: category.id,
     product: product.id,
@@ -42,6 +43,7 @@ export async function seedShop(server: TestServer, cookie: string): Promise<Shop
     settings: settings.id,
     customer: order.telegramUserId,
     broadcast: broadcast.id,
+    coupon: coupon.id,
   };
 }
 
@@ -56,6 +58,7 @@ export function fillPath(url: string, ids: ShopIds): string {
     messages: ids.message,
     "bot-settings": ids.settings,
     broadcasts: ids.broadcast,
+    coupons: ids.coupon,
   };
   return url
     .replace(":telegramUserId", ids.customer)

@@ -199,6 +199,13 @@ export const orders = pgTable(
     couponCode: text("coupon_code"),
     /** What the coupon took off the items (never the postage); totalAmount is already net of it. */
     discountAmount: money("discount_amount").notNull().default("0"),
+    /**
+     * The coupon whose use this order holds or counts (null: none, or the coupon was deleted since), and
+     * where that use stands: "held" from checkout, "counted" once paid, "released" when the order failed
+     * (shop/orders/coupon-uses.ts). The per-customer limit counts the held and counted ones.
+     */
+    couponId: uuid("coupon_id").references((): AnyPgColumn => coupons.id, { onDelete: "set null" }),
+    couponUse: text("coupon_use").$type<"held" | "counted" | "released">(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -213,6 +220,9 @@ export const orders = pgTable(
     index("orders_created_at_id_idx").on(t.createdAt, t.id),
     index("orders_status_total_id_idx").on(t.status, t.totalAmount, t.id),
     index("orders_total_id_idx").on(t.totalAmount, t.id),
+    // A customer's uses of a coupon (the per-customer limit, "already used by you").
+    index("orders_coupon_customer_idx").on(t.couponId, t.telegramUserId).where(sql`coupon_id is not null`),
+    check("orders_coupon_use", sql`${t.couponUse} is null or ${t.couponUse} in ('held', 'counted', 'released')`),
     // The @username prefix search, spelled as order-list.ts spells it; text_pattern_ops lets LIKE 'abc%'
     // use it under any collation. Names and postcodes are found through the blind index (address_search).
     index("orders_username_search_idx").using("btree", sql`lower(${t.telegramUsername}) text_pattern_ops`),

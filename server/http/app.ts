@@ -15,6 +15,7 @@ import { botSettingsRoutes } from "./routes/bot-settings";
 import { botStatusRoutes } from "./routes/bot-status";
 import { broadcastRoutes } from "./routes/broadcasts";
 import { categoryRoutes } from "./routes/categories";
+import { couponRoutes } from "./routes/coupons";
 import { customerRoutes } from "./routes/customers";
 import { eventRoutes } from "./routes/events";
 import { healthRoutes } from "./routes/health";
@@ -50,6 +51,7 @@ const API_ROUTES: Routes[] = [
   categoryRoutes,
   productRoutes,
   postageRoutes,
+  couponRoutes,
   orderRoutes,
   orderExportRoutes,
   messageRoutes,

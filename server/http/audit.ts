@@ -2,12 +2,14 @@ import { eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { formatKeyId } from "../../contract/owner-seal";
 import type { Db } from "../db/client";
-import { categories, postageOptions, products } from "../db/schema";
+import { categories, coupons, postageOptions, products } from "../db/schema";
 import {
   type CatalogueSnapshot,
   type CatalogueSubject,
   describeBroadcast,
+  isUuid,
   describeCatalogueWrite,
+  describeCouponWrite,
   recordAudit,
   summariseChange,
 } from "../shop/common";
@@ -27,6 +29,7 @@ const TARGET_TYPES: Record<string, string> = {
   products: "product",
   "product-images": "image",
   "postage-options": "postage",
+  coupons: "coupon",
   orders: "order",
   messages: "message",
   customers: "customer",
@@ -131,6 +134,14 @@ async function catalogueRowBefore(db: Db, subject: CatalogueSubject, id: string)
   return (row as CatalogueSnapshot | undefined) ?? null;
 }
 
+// A coupon's writes name it by its code and say what changed (issue 23).
+const COUPON_ROUTES = new Set(["/api/coupons", "/api/coupons/:id"]);
+
+async function couponBefore(db: Db, id: string): Promise<CatalogueSnapshot | null> {
+  const [row] = await db.select().from(coupons).where(eq(coupons.id, id)).limit(1);
+  return (row as CatalogueSnapshot | undefined) ?? null;
+}
+
 async function productName(db: Db, id: string): Promise<string | null> {
   const [row] = await db.select({ name: products.name }).from(products).where(eq(products.id, id)).limit(1);
   return row?.name ?? null;
@@ -202,6 +213,9 @@ function ownerSummary(request: FastifyRequest, answer: Answer): string | undefin
     const after = request.method === "DELETE" ? null : (answer as CatalogueSnapshot | null);
     return describeCatalogueWrite(subject, request.method === "POST" ? null : (request.auditBefore ?? null), after);
   }
+  if (COUPON_ROUTES.has(url)) {
+    return describeCouponWrite(request.method === "POST" ? null : (request.auditBefore ?? null), request.method === "DELETE" ? null : answer);
+  }
   if (request.method === "POST" && url === "/api/broadcasts") {
     const body = (request.body ?? {}) as { text?: unknown; audience?: { kind: string; days?: number; productId?: string } };
     return describeBroadcast(body.text, body.audience ?? null, request.auditProductName);
@@ -229,6 +243,7 @@ export function registerAuditLog(app: FastifyInstance, deps: Pick<AppDeps, "db" 
       const subject = CATALOGUE_ROUTES[request.routeOptions.url ?? ""];
       const id = (request.params as Record<string, unknown> | undefined)?.id;
       if (subject && typeof id === "string") request.auditBefore = await catalogueRowBefore(deps.db, subject, id);
+      if (COUPON_ROUTES.has(request.routeOptions.url ?? "") && typeof id === "string" && isUuid(id)) request.auditBefore = await couponBefore(deps.db, id);
       const audience = (request.body as { audience?: { kind?: unknown; productId?: unknown } } | undefined)?.audience;
       if (request.routeOptions.url === "/api/broadcasts" && audience?.kind === "product" && typeof audience.productId === "string") {
         request.auditProductName = await productName(deps.db, audience.productId);

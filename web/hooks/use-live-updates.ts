@@ -15,6 +15,7 @@ const RELOADS: Partial<Record<LiveEventName, readonly QueryKey[]>> = {
   orders: [queryKeys.orders, queryKeys.dashboardStats, ["/api/dashboard/revenue"], queryKeys.setupChecklist, CUSTOMER_LISTS],
   messages: [queryKeys.messages, queryKeys.conversations, ["/api/messages/user"], queryKeys.unreadCount, queryKeys.dashboardStats, CUSTOMER_LISTS],
   customers: [CUSTOMER_LISTS],
+  coupons: [["/api/coupons"]],
 };
 
 /** Keeps the signed-in app's lists current from GET /api/events; call once, in the signed-in shell. */

@@ -100,3 +100,69 @@ export function describeBroadcast(text: unknown, audience: BroadcastAudienceWord
             : "customers";
   return `Broadcast ${quotedName(text)} to ${who}`;
 }
+
+/** A coupon as the database or the API holds it: only the fields the log speaks of are read. */
+export type CouponSnapshot = Record<string, unknown>;
+
+const COUPON_FIELDS: [field: string, words: string][] = [
+  ["code", "code"],
+  ["value", "discount"],
+  ["minSubtotal", "minimum subtotal"],
+  ["maxDiscount", "maximum discount"],
+  ["startsAt", "start"],
+  ["endsAt", "end"],
+  ["usageLimit", "usage limit"],
+  ["perCustomerLimit", "uses per customer"],
+  ["firstOrderOnly", "first order only"],
+  ["productIds", "products"],
+  ["categoryIds", "categories"],
+  ["isActive", "status"],
+];
+
+function couponValueWords(field: string, value: unknown, coupon: CouponSnapshot): string {
+  if (value === null || value === undefined || value === "") return "none";
+  const pounds = (amount: unknown) => (Number.isFinite(Number(amount)) ? `£${Number(amount).toFixed(2)}` : String(amount));
+  switch (field) {
+    case "value":
+      return coupon.kind === "percent" ? `${Number(value)}% off` : `${pounds(value)} off`;
+    case "minSubtotal":
+    case "maxDiscount":
+      return pounds(value);
+    case "startsAt":
+    case "endsAt":
+      return new Date(String(value)).toISOString().slice(0, 16).replace("T", " ");
+    case "isActive":
+      return value ? "on" : "off";
+    case "firstOrderOnly":
+      return value ? "yes" : "no";
+    case "productIds":
+    case "categoryIds":
+      return Array.isArray(value) ? (value.length === 0 ? "all" : `${value.length} chosen`) : "changed";
+    default:
+      return String(value);
+  }
+}
+
+/**
+ * A coupon write in the owner's words (issue 23): `Coupon SUMMER10: 10% off, usage limit 5` when
+ * created, `Coupon SUMMER10: usage limit 5 → 10` when changed, `Coupon SUMMER10` when deleted.
+ */
+export function describeCouponWrite(before: CouponSnapshot | null, after: CouponSnapshot | null): string {
+  const code = after?.code ?? before?.code;
+  const head = typeof code === "string" ? `Coupon ${code}` : "Coupon";
+  if (!after) return head;
+  if (!before) {
+    const given = COUPON_FIELDS.filter(([field]) => field !== "code" && field !== "isActive" && after[field] != null && !(Array.isArray(after[field]) && (after[field] as unknown[]).length === 0) && after[field] !== false).map(
+      ([field, words]) => (field === "value" ? couponValueWords(field, after[field], after) : `${words} ${couponValueWords(field, after[field], after)}`),
+    );
+    return given.length > 0 ? `${head}: ${given.join(", ")}` : head;
+  }
+  const words = (field: string, snapshot: CouponSnapshot) => couponValueWords(field, snapshot[field], snapshot);
+  const changes = COUPON_FIELDS.filter(([field]) => field in after && words(field, before) !== words(field, after)).map(
+    ([field, label]) => `${label} ${words(field, before)} → ${words(field, after)}`,
+  );
+  if (before.kind !== after.kind && !changes.some((change) => change.startsWith("discount"))) {
+    changes.push(`discount ${words("value", before)} → ${words("value", after)}`);
+  }
+  return `${head}: ${changes.length > 0 ? changes.join(", ") : "nothing changed"}`;
+}

@@ -8,4 +8,4 @@ export { conflict, invalid, notFound, ShopError, unavailable } from "./errors";
 export { isUuid, shortOrderId, UUID_SOURCE } from "./ids";
 export { afterKey, decodeCursor, encodeCursor, escapeLike, type KeyPart, keyText, type Page, pageFromRows } from "./paging";
 export { consoleLogger, type CustomerNotifier, reasonOf, type ShopLogger, type WarningLogger } from "./ports";
-export { type CatalogueSnapshot, type CatalogueSubject, describeBroadcast, describeCatalogueWrite, quotedName } from "./audit-words";
+export { type CatalogueSnapshot, type CatalogueSubject, type CouponSnapshot, describeBroadcast, describeCatalogueWrite, describeCouponWrite, quotedName } from "./audit-words";

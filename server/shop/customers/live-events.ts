@@ -22,6 +22,7 @@ const EVENT_OF_TABLE: Record<string, LiveEventName> = {
   orders: "orders",
   customer_messages: "messages",
   blocked_customers: "customers",
+  coupons: "coupons",
 };
 
 /**

@@ -4,3 +4,5 @@
 export { checkAddressField } from "./address";
 export { addToCart, type Cart, clearCart, getCart, MAX_CART_QUANTITY, setCartQuantity } from "./cart";
 export { acceptedCoins, checkout, type CheckoutQuote, PAYMENT_WEBHOOK_PATH, PAYMENTS_UNAVAILABLE_MESSAGE, quoteCheckout, settleAbandonedCheckouts } from "./checkout";
+export { type AppliedCoupon, applyCoupon, CouponRefusedError, createCoupon, deleteCoupon, getCoupon, listCoupons, updateCoupon } from "./coupons";
+export { couponRefusal, couponState, discountPence, isEligibleLine, refusalMessage, type CouponRefusalReason } from "./coupon-rules";

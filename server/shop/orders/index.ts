@@ -2,6 +2,7 @@
 // Other folders import only this file (eslint.config.js).
 
 export { parcelLines } from "./carriers";
+export { countCouponUse, holdCouponUse } from "./coupon-uses";
 export { awaitingPayment, describeOrderStatus, getPaymentDetails, listCustomerOrders, paymentDeadline, paymentUri } from "./customer-orders";
 export { type OrderEventAction, recordOrderEvent } from "./order-events";
 export { filterConditions, listOrderPage, listOrdersMatching, type OrderFilters, orderPageQuery, usernameSearchKey } from "./order-list";

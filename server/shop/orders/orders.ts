@@ -5,6 +5,7 @@ import { orderEvents, orderItems, orders } from "../../db/schema";
 import { conflict, notFound, ShopError, decimalShortfall, isPositiveDecimal, isUuid, shortOrderId, consoleLogger, type CustomerNotifier, type WarningLogger } from "../common";
 import { listOrderEvents, recordOrderEvent } from "./order-events";
 import { releaseOrderStock, reserveStock } from "./stock";
+import { countCouponUse } from "./coupon-uses";
 import { carrierName, trackingUrl } from "./carriers";
 import { paymentMessages } from "./payment-messages";
 import { revealAddress, revealAddresses, type RevealedAddress } from "../vaults";
@@ -286,6 +287,7 @@ export async function acceptPayment(deps: OrderActionDeps, id: string): Promise<
       })
       .where(eq(orders.id, order.id))
       .returning();
+    await countCouponUse(tx, order.id, now);
     await recordOrderEvent(
       tx,
       {

@@ -2,6 +2,7 @@ import { and, eq, gte, isNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { orderItems, orders, products } from "../../db/schema";
 import { conflict } from "../common";
+import { releaseCouponUse } from "./coupon-uses";
 
 // docs/product.md rule 2: stock is reserved when an order is created and released when it fails.
 
@@ -30,7 +31,8 @@ export async function reserveStock(tx: DbOrTx, lines: StockLine[]): Promise<void
 /**
  * Puts an order's reserved stock back, exactly once however often it is called (the order's
  * stock_released_at is claimed with a conditional UPDATE). Answers whether this call released it.
- * Products deleted since are skipped.
+ * Products deleted since are skipped. The coupon use the order held or counted goes back with it
+ * (coupon-uses.ts): every path that fails an order comes through here.
  */
 export async function releaseOrderStock(tx: DbOrTx, orderId: string, now: Date): Promise<boolean> {
   const claimed = await tx
@@ -49,5 +51,6 @@ export async function releaseOrderStock(tx: DbOrTx, orderId: string, now: Date):
       .set({ stock: sql`${products.stock} + ${item.quantity}`, updatedAt: now })
       .where(eq(products.id, item.productId));
   }
+  await releaseCouponUse(tx, orderId, now);
   return true;
 }

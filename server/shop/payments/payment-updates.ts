@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client";
 import { botSettings, orders, paymentEvents } from "../../db/schema";
 import { conflict, invalid, notFound, decimalShortfall, decimalToPence, isShortPayment, percentToBasisPoints, isUuid, consoleLogger, type CustomerNotifier, type ShopLogger } from "../common";
-import { recordOrderEvent, type OrderEventAction, reclaimOrderStock, wasCancelledByOwner, releaseOrderStock, paymentMessages } from "../orders";
+import { countCouponUse, recordOrderEvent, type OrderEventAction, reclaimOrderStock, wasCancelledByOwner, releaseOrderStock, paymentMessages } from "../orders";
 import { toPence } from "../catalogue";
 import type { GatewayPayment, PaymentStatus } from "./gateway-port";
 import { isPaymentStatus } from "./gateway-port";
@@ -239,6 +239,7 @@ async function effectOf(
 
   if (paidInFull) {
     if (order.status === "pending") {
+      await countCouponUse(tx, orderId, now); // its held coupon use, if any, now counts
       return {
         changes: { status: "processing", paidAt: now },
         event: {
@@ -365,6 +366,7 @@ async function moneyForFailedOrder(
   if (shortage) {
     return late(`${shortage} Restock it and accept the payment, or refund it.`, paymentMessages.paidTooLate(orderId));
   }
+  await countCouponUse(tx, orderId, now);
   return {
     changes: { status: "processing", paidAt: now, adminFlag: null, stockReleasedAt: null },
     event: { action: "payment_paid", detail: `Paid in full after the order had expired (${received}); its items were taken off the shelf again.` },
