@@ -44,6 +44,7 @@ async function seedShop(api: Api, seed: Seed) {
   await api.post("/api/coupons", { code: "XMAS5", kind: "fixed", value: "5", startsAt: "2099-12-01T00:00:00Z", categoryIds: [category.id] });
   await api.post("/api/coupons", { code: "SPRING2020", kind: "percent", value: "12.5", endsAt: "2020-06-01T00:00:00Z" });
   await api.post("/api/coupons", { code: "PAUSED", kind: "fixed", value: "2.50", isActive: false });
+  await api.post("/api/test/coupon-uses", { code: "WELCOME10", timesUsed: 3, timesHeld: 1 });
   // Past broadcasts: a table wider than a phone.
   await api.post("/api/broadcasts", { text: "Spring sale: 10% off every phone this week", audience: { kind: "recent", days: 30 } });
   return { order };

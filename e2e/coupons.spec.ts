@@ -232,6 +232,10 @@ test.describe("coupons", () => {
     await api.post("/api/coupons", { code: "XMAS5", kind: "fixed", value: "5", minSubtotal: "30", startsAt: "2099-12-01T00:00:00Z", endsAt: "2099-12-26T00:00:00Z", categoryIds: [electronics.id] });
     await api.post("/api/coupons", { code: "SPRING2020", kind: "percent", value: "12.5", startsAt: "2020-03-01T00:00:00Z", endsAt: "2020-06-01T00:00:00Z" });
     await api.post("/api/coupons", { code: "PAUSED", kind: "fixed", value: "2.50", isActive: false });
+    await api.post("/api/coupons", { code: "LAST2", kind: "fixed", value: "1", usageLimit: 2 });
+    // Uses as paid orders and unpaid ones holding a use would have left them.
+    expect(await api.post("/api/test/coupon-uses", { code: "WELCOME10", timesUsed: 3, timesHeld: 1 })).toEqual({ updated: 1 });
+    expect(await api.post("/api/test/coupon-uses", { code: "LAST2", timesUsed: 2, timesHeld: 0 })).toEqual({ updated: 1 });
 
     const hold = await holdRequests(page, "**/api/coupons", "GET");
     await page.setViewportSize(DESKTOP_1366);
@@ -240,15 +244,17 @@ test.describe("coupons", () => {
     await expect(page.getByTestId("skeleton-row").first()).toBeVisible();
     await hold.release();
     const rows = page.getByTestId("coupon-row");
-    await expect(rows).toHaveCount(4);
+    await expect(rows).toHaveCount(5);
     const stateOf = (text: string) => rows.filter({ hasText: text }).getByTestId("coupon-state");
     await expect(stateOf("WELCOME10")).toHaveText("Active");
     await expect(stateOf("XMAS5")).toHaveText("Scheduled");
     await expect(stateOf("SPRING2020")).toHaveText("Expired");
     await expect(stateOf("PAUSED")).toHaveText("Off");
+    await expect(stateOf("LAST2")).toHaveText("Used up");
+    await expect(rows.filter({ hasText: "LAST2" })).toContainText("2 of 2 used");
     await expect(rows.filter({ hasText: "SPRING2020" })).toContainText("12.5% off");
     await expect(rows.filter({ hasText: "PAUSED" })).toContainText("None");
-    await expect(rows.filter({ hasText: "WELCOME10" })).toContainText("0 of 100 used");
+    await expect(rows.filter({ hasText: "WELCOME10" }).getByRole("cell").nth(3)).toHaveText("3 of 100 used +1 held");
     await expect(rows.filter({ hasText: "WELCOME10" })).toContainText("Any time");
     await saveScreenshot(page, "coupons-desktop-light");
     await page.emulateMedia({ colorScheme: "dark" });
@@ -263,7 +269,8 @@ test.describe("coupons", () => {
 
     await page.setViewportSize(PHONE);
     const cards = page.getByTestId("coupon-card");
-    await expect(cards).toHaveCount(4);
+    await expect(cards).toHaveCount(5);
+    await expect(cards.filter({ hasText: "WELCOME10" })).toContainText("3 of 100 used +1 held");
     await expect(rows).toHaveCount(0);
     const paused = cards.filter({ hasText: "PAUSED" });
     await expect(paused).toContainText("£2.50 off");

@@ -184,7 +184,7 @@ export function CouponDialog({
                       <Prefixed
                         prefix={kind === "percent" ? "%" : "£"}
                         inputMode="decimal"
-                        placeholder={kind === "percent" ? "15" : "5.00"}
+                        placeholder={kind === "percent" ? "e.g., 15" : "e.g., 5.00"}
                         autoComplete="off"
                         {...field}
                         onChange={typedAmount(field.onChange)}
@@ -202,7 +202,7 @@ export function CouponDialog({
                   <FormItem>
                     <FormLabel>Minimum subtotal (optional)</FormLabel>
                     <FormControl>
-                      <Prefixed prefix="£" inputMode="decimal" placeholder="20.00" autoComplete="off" {...field} onChange={typedAmount(field.onChange)} />
+                      <Prefixed prefix="£" inputMode="decimal" placeholder="e.g., 20.00" autoComplete="off" {...field} onChange={typedAmount(field.onChange)} />
                     </FormControl>
                     <FormDescription>The items' total the order must reach.</FormDescription>
                     <FormMessage />
@@ -217,7 +217,7 @@ export function CouponDialog({
                     <FormItem>
                       <FormLabel>Maximum discount (optional)</FormLabel>
                       <FormControl>
-                        <Prefixed prefix="£" inputMode="decimal" placeholder="10.00" autoComplete="off" {...field} onChange={typedAmount(field.onChange)} />
+                        <Prefixed prefix="£" inputMode="decimal" placeholder="e.g., 10.00" autoComplete="off" {...field} onChange={typedAmount(field.onChange)} />
                       </FormControl>
                       <FormDescription>The most the percentage takes off one order.</FormDescription>
                       <FormMessage />
