@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import type { Category, Coupon, Product } from "../contract";
-import { choose, holdRequests, settle } from "./fixtures/ui";
+import { answerNextConfirm, choose, holdRequests, settle } from "./fixtures/ui";
 import { type Api, expect, expectToast, PHONE, saveScreenshot, test } from "./support/fixtures";
 
 // The Coupons screen (issue 23): the owner adds a code with its conditions, sees it listed with its
@@ -207,6 +207,12 @@ test.describe("coupons", () => {
     // Not a quirk of the screen: the API refuses it in lower case too.
     const direct = await api.context.post("/api/coupons", { data: { code: "summer15", kind: "fixed", value: "1" } });
     expect(direct.status()).toBe(409);
+    // What was typed is not lost by a stray Back: asked first; staying keeps the dialog as it was.
+    const asked = answerNextConfirm(page, "You have unsaved changes. Leave this page without saving them?", false);
+    await page.goBack();
+    await asked;
+    await expect(page).toHaveURL(/\/coupons$/);
+    await expect(code).toHaveValue("SUMMER15");
     await dialog.getByRole("button", { name: "Cancel" }).click();
     await expect(dialog).toBeHidden();
     expect(await api.get<Coupon[]>("/api/coupons")).toHaveLength(1);

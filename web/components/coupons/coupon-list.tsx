@@ -1,9 +1,10 @@
+import { Fragment } from "react";
 import { COUPON_STATE_LABELS, type Coupon, type CouponState } from "../../../contract";
 import { EditDeleteActions } from "@/components/edit-delete-actions";
 import { Badge } from "@/components/ui/badge";
 import { Switch } from "@/components/ui/switch";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { conditionParts, discountText, heldText, usesText, validityText } from "./coupon-words";
+import { conditionParts, discountText, heldText, usesText, validityParts } from "./coupon-words";
 
 type ListProps = {
   coupons: Coupon[];
@@ -56,6 +57,19 @@ function Uses({ coupon }: { coupon: Coupon }) {
   );
 }
 
+function Validity({ coupon }: { coupon: Coupon }) {
+  return (
+    <>
+      {validityParts(coupon).map((part, index) => (
+        <Fragment key={index}>
+          {index > 0 && " "}
+          <span className="whitespace-nowrap">{part}</span>
+        </Fragment>
+      ))}
+    </>
+  );
+}
+
 function Actions({ coupon, onEdit, onDelete }: { coupon: Coupon } & Pick<ListProps, "onEdit" | "onDelete">) {
   return <EditDeleteActions name={coupon.code} onEdit={() => onEdit(coupon)} onDelete={() => onDelete(coupon)} />;
 }
@@ -87,7 +101,7 @@ export function CouponTable({ coupons, onSwitch, onEdit, onDelete }: ListProps) 
               <Uses coupon={coupon} />
             </TableCell>
             <TableCell wrap className="min-w-40 tabular-nums">
-              {validityText(coupon)}
+              <Validity coupon={coupon} />
             </TableCell>
             <TableCell>
               <StateBadge coupon={coupon} />
@@ -130,7 +144,9 @@ export function CouponCards({ coupons, onSwitch, onEdit, onDelete }: ListProps) 
               <Uses coupon={coupon} />
             </dd>
             <dt>Valid</dt>
-            <dd className="text-foreground tabular-nums">{validityText(coupon)}</dd>
+            <dd className="text-foreground tabular-nums">
+              <Validity coupon={coupon} />
+            </dd>
           </dl>
           <div className="flex items-center gap-2 text-sm">
             <ActiveSwitch coupon={coupon} onSwitch={onSwitch} />

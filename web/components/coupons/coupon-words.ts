@@ -41,11 +41,15 @@ export function heldText(coupon: Pick<Coupon, "timesHeld">): string | null {
   return coupon.timesHeld > 0 ? `+${coupon.timesHeld} held` : null;
 }
 
-/** "From … until …", "From …", "Until …", or "Any time". */
-export function validityText(coupon: Pick<Coupon, "startsAt" | "endsAt">): string {
+/**
+ * When the code applies, in pieces that each stay on one line (a narrow cell breaks between the
+ * start and the end, not inside a date): ["{start} –", "{end}"], ["From {start}"], ["Until {end}"],
+ * or ["Any time"].
+ */
+export function validityParts(coupon: Pick<Coupon, "startsAt" | "endsAt">): string[] {
   const { startsAt, endsAt } = coupon;
-  if (startsAt && endsAt) return `${formatDateTime(startsAt)} – ${formatDateTime(endsAt)}`;
-  if (startsAt) return `From ${formatDateTime(startsAt)}`;
-  if (endsAt) return `Until ${formatDateTime(endsAt)}`;
-  return "Any time";
+  if (startsAt && endsAt) return [`${formatDateTime(startsAt)} –`, formatDateTime(endsAt)];
+  if (startsAt) return [`From ${formatDateTime(startsAt)}`];
+  if (endsAt) return [`Until ${formatDateTime(endsAt)}`];
+  return ["Any time"];
 }
