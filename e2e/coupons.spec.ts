@@ -265,6 +265,20 @@ test.describe("coupons", () => {
     await saveScreenshot(page, "coupons-desktop-light");
     await page.emulateMedia({ colorScheme: "dark" });
     await saveScreenshot(page, "coupons-desktop-dark");
+    // A refusal only the server can make (it knows the uses) shows under its field.
+    await page.getByRole("button", { name: "Edit WELCOME10" }).click();
+    const welcome = page.getByRole("dialog", { name: "Edit Coupon WELCOME10" });
+    const limit = welcome.getByLabel("Usage limit (optional)");
+    await expect(limit).toHaveValue("100");
+    await limit.fill("2");
+    await welcome.getByRole("button", { name: "Save Changes" }).click();
+    await expect(limit).toHaveAttribute("aria-invalid", "true");
+    await expect(welcome.getByText("Usage limit cannot be below 4: the coupon has been used or is held by 4 orders.")).toBeVisible();
+    await expectToast(page, "Failed to update coupon");
+    await welcome.getByRole("button", { name: "Cancel" }).click();
+    await expect(welcome).toBeHidden();
+    expect((await api.get<Coupon[]>("/api/coupons")).find((coupon) => coupon.code === "WELCOME10")).toMatchObject({ usageLimit: 100 });
+
     await page.getByRole("button", { name: "Edit XMAS5" }).click();
     const dialog = page.getByRole("dialog", { name: "Edit Coupon XMAS5" });
     await expect(dialog.getByRole("checkbox", { name: "Electronics" })).toBeChecked();
