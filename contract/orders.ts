@@ -109,6 +109,10 @@ export const OrderSchema = z
     /** The postage as it was at checkout (name and price); null for orders without postage or older than snapshots. */
     postageName: z.string().nullable(),
     postagePrice: MoneyTextSchema.nullable(),
+    /** The coupon applied at checkout (issue 23), in capitals; null when none was. */
+    couponCode: z.string().nullable(),
+    /** What the coupon took off the items ("0.00" without one); totalAmount is already net of it, postage never discounted. */
+    discountAmount: MoneyTextSchema,
     trackingNumber: z.string().nullable(),
     /** Who carries the parcel, as given at dispatch; a known carrier is spelt as in KNOWN_CARRIERS. */
     carrier: z.string().nullable(),

@@ -129,6 +129,10 @@ test.describe("orders", () => {
       paymentStatus: "waiting",
       shippingAddress: { ...ADDRESS, contact: null },
       postageOptionId: null,
+      // A coupon took £0.50 off the £3.00 cable (issue 23).
+      couponCode: "WELCOME",
+      discountAmount: "0.50",
+      totalAmount: "2.50",
       items: [{ productId: PRODUCT_A, productName: "Cable", price: "3.00" }],
     });
 
@@ -154,6 +158,7 @@ test.describe("orders", () => {
     await expect(items.nth(1)).toHaveText(new RegExp(`Product ${short(PRODUCT_B)}.*1 × £5\\.00.*£5\\.00`));
     await expect(dialog.getByTestId("postage-line")).toHaveText(/Royal Mail 1st Class - Tracked.*£3\.95/);
     await expect(dialog.getByTestId("order-total")).toHaveText("£28.95");
+    await expect(dialog.getByTestId("discount-line")).toHaveCount(0);
     await expect(dialog.getByRole("button", { name: "Mark as Dispatched" })).toBeVisible();
     await settle(page);
     await saveScreenshot(page, "orders-details-desktop");
@@ -173,6 +178,8 @@ test.describe("orders", () => {
     await expect(dialog.getByTestId("payment-status")).toHaveText("Waiting for payment");
     await expect(dialog.getByTestId("payment-status")).not.toHaveClass(/text-green-700/);
     await expect(dialog.getByTestId("postage-line")).toHaveText(/No Postage Method Selected.*Free shipping or pickup.*£0\.00/);
+    await expect(dialog.getByTestId("discount-line")).toHaveText("Discount (WELCOME)\u2212£0.50");
+    await expect(dialog.getByTestId("order-total")).toHaveText("£2.50");
     await expect(dialog.getByRole("button", { name: "Mark as Dispatched" })).toHaveCount(0);
     await dialog.getByRole("button", { name: "Close" }).click();
 

@@ -49,6 +49,8 @@ export type SeedOrder = Partial<
     | "postageOptionId"
     | "postageName"
     | "postagePrice"
+    | "couponCode"
+    | "discountAmount"
     | "payAmount"
     | "actuallyPaid"
     | "payCurrency"

@@ -31,6 +31,9 @@ const SeedOrderSchema = z.object({
   // The postage snapshot taken at checkout.
   postageName: z.string().nullable().optional(),
   postagePrice: z.string().nullable().optional(),
+  // The coupon applied at checkout and what it took off (issue 23).
+  couponCode: z.string().nullable().optional(),
+  discountAmount: z.string().optional(),
   // What the gateway asked for and what arrived (crypto, decimal text), and its deadline.
   payAmount: z.string().nullable().optional(),
   actuallyPaid: z.string().nullable().optional(),

@@ -45,7 +45,7 @@ describe("GET /api/orders/export.csv", () => {
 
   it("downloads a dated CSV file with the byte order mark, for the admin only", async () => {
     const product = await insertProduct(admin.db(), { name: "Tea £5 tin" });
-    await insertOrder(admin.db(), { items: [{ product, quantity: 3 }] });
+    await insertOrder(admin.db(), { items: [{ product, quantity: 3 }], couponCode: "SUMMER10", discountAmount: "2.99" });
     const response = await admin.get("/api/orders/export.csv");
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
@@ -56,6 +56,9 @@ describe("GET /api/orders/export.csv", () => {
     expect(header).toEqual([...ORDER_EXPORT_COLUMNS]);
     expect(line![ORDER_EXPORT_COLUMNS.indexOf("Item")]).toBe("Tea £5 tin");
     expect(line![ORDER_EXPORT_COLUMNS.indexOf("Quantity")]).toBe("3");
+    // Coupons (issue 23): appended after the columns that were there before.
+    expect(ORDER_EXPORT_COLUMNS.slice(-3)).toEqual(["Sealed address", "Coupon", "Discount (GBP)"]);
+    expect(line!.slice(-2)).toEqual(["SUMMER10", "2.99"]);
 
     const anonymous = await admin.server.request("GET", "/api/orders/export.csv");
     expect(anonymous.status).toBe(401);

@@ -42,6 +42,10 @@ export const ORDER_EXPORT_COLUMNS = [
   // Owner-only mode (docs/decisions/0025): the address as sealed to the owner's key, which the server
   // cannot open. Exported from a browser that unlocked, the address columns are filled in instead.
   "Sealed address",
+  // Coupons (issue 23), appended so the columns before keep their places: the code and what it took
+  // off the items; "Order total" is already net of it.
+  "Coupon",
+  "Discount (GBP)",
 ] as const;
 
 // The cells are written as contract/csv.ts has it (the browser rewrites the file with it after unlocking).
@@ -78,6 +82,8 @@ function orderLines(order: OrderRow, revealed: RevealedAddress, items: OrderItem
     order.carrier,
     order.trackingNumber,
     revealed.kind === "sealed" ? revealed.sealed : null,
+    order.couponCode,
+    order.discountAmount,
   ];
   return (items.length === 0 ? [null] : items).map((item) => csvLine(orderCells(item))).join("");
 }

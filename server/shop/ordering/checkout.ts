@@ -7,11 +7,13 @@ import type { Db, DbOrTx } from "../../db/client";
 import { cartItems, orderItems, orders, postageOptions, products } from "../../db/schema";
 import { DEFAULT_GATEWAY_TIMEOUT_MS, NOT_CONFIGURED_MESSAGE, type PayCoin, type PaymentGateway } from "../payments";
 import { conflict, invalid, ShopError, unavailable, isUuid, shortOrderId, consoleLogger, type CustomerNotifier, type ShopLogger } from "../common";
-import { recordOrderEvent, orderOf, releaseOrderStock, reserveStock } from "../orders";
+import { holdCouponUse, recordOrderEvent, orderOf, releaseOrderStock, reserveStock } from "../orders";
 import { protectNewAddress } from "../vaults";
 import { formatPence, toPence, unitPricePence } from "../catalogue";
 import { getBotSettings } from "../settings";
 import { isTestCustomer, simulationGateway } from "../simulator";
+import { applyCoupon, CouponRefusedError } from "./coupons";
+import { refusalMessage } from "./coupon-rules";
 
 // Checkout (docs/product.md rules 1-3): the order, its items, the stock reservation and the emptied
 // cart are created in one transaction; then the payment is created at the gateway. If the
@@ -47,17 +49,23 @@ export type CheckoutInput = {
    * and throws TotalChangedError, so a customer is never charged an amount they did not see.
    */
   quotedTotalPence?: number;
+  /** The coupon the customer typed, if any: refused with CouponRefusedError saying why. */
+  couponCode?: string | null;
 };
 
 export type CheckoutPayment = { payAddress: string; payAmount: string; payCurrency: string; expiresAt: string | null };
 export type CheckoutResult = { order: Order; items: OrderItem[]; payment: CheckoutPayment };
 
-export type QuoteInput = { telegramUserId: string; postageOptionId: string | null; coin?: Currency };
+export type QuoteInput = { telegramUserId: string; postageOptionId: string | null; coin?: Currency; couponCode?: string | null };
 export type QuoteLine = { productId: string; productName: string; quantity: number; unitPence: number; linePence: number };
 export type CheckoutQuote = {
   lines: QuoteLine[];
+  /** The items after their bulk tiers, before the coupon. */
   itemsPence: number;
+  /** The coupon applied and what it takes off the items (never the postage). */
+  coupon: { id: string; code: string; discountPence: number } | null;
   postage: { id: string; name: string; pricePence: number } | null;
+  /** itemsPence - the coupon's discount + postage: what the gateway is asked for. */
   totalPence: number;
   /** The coins the customer may pay with: exactly those accepted in Bot Settings. */
   coins: Currency[];
@@ -72,7 +80,7 @@ export class TotalChangedError extends ShopError {
     super(
       "conflict",
       `The total changed from £${formatPence(quotedPence)} to £${formatPence(totalPence)} since you saw it ` +
-        `(a price, a bulk discount, the postage or the stock changed), so nothing was charged. ` +
+        `(a price, a bulk discount, a coupon, the postage or the stock changed), so nothing was charged. ` +
         `Please check the new total below and confirm again.`,
     );
     this.name = "TotalChangedError";
@@ -104,7 +112,13 @@ async function readCart(db: DbOrTx, telegramUserId: string, lock: boolean) {
     .select({
       productId: cartItems.productId,
       quantity: cartItems.quantity,
-      product: { name: products.name, price: products.price, bulkPricing: products.bulkPricing, isActive: products.isActive },
+      product: {
+        name: products.name,
+        price: products.price,
+        bulkPricing: products.bulkPricing,
+        isActive: products.isActive,
+        categoryId: products.categoryId,
+      },
     })
     .from(cartItems)
     .innerJoin(products, eq(products.id, cartItems.productId))
@@ -113,12 +127,15 @@ async function readCart(db: DbOrTx, telegramUserId: string, lock: boolean) {
   return lock ? query.for("update", { of: cartItems }) : query;
 }
 
-/** The one place an order is priced: lines at their bulk tier, postage, total, and the coins on offer. */
+/**
+ * The one place an order is priced: lines at their bulk tier, then the coupon on the eligible lines
+ * (docs/decisions/0028-coupons.md), postage, total, and the coins on offer.
+ */
 async function priceCheckout(
   db: DbOrTx,
   settings: BotSettings | null,
   input: QuoteInput,
-  options: { lockCart: boolean },
+  options: { lockCart: boolean; now: Date },
 ): Promise<CheckoutQuote> {
   const coins = acceptedCoins(settings);
   if (coins.length === 0) throw unavailable(PAYMENTS_UNAVAILABLE_MESSAGE);
@@ -137,24 +154,28 @@ async function priceCheckout(
 
   const cart = await readCart(db, input.telegramUserId, options.lockCart);
   if (cart.length === 0) throw invalid("Your cart is empty.");
-  const lines = cart.map(({ productId, quantity, product }) => {
+  const priced = cart.map(({ productId, quantity, product }) => {
     if (!product.isActive) throw conflict(`${product.name} is no longer available. Please check your cart.`);
     const unitPence = unitPricePence(product, quantity);
-    return { productId, productName: product.name, quantity, unitPence, linePence: unitPence * quantity };
+    return { productId, productName: product.name, quantity, unitPence, linePence: unitPence * quantity, categoryId: product.categoryId };
   });
+  const lines = priced.map(({ categoryId: _categoryId, ...line }) => line);
   const itemsPence = lines.reduce((sum, line) => sum + line.linePence, 0);
-  const totalPence = itemsPence + (postage?.pricePence ?? 0);
+  const coupon = input.couponCode
+    ? await applyCoupon(db, input.couponCode, { telegramUserId: input.telegramUserId, lines: priced, itemsPence }, options.now)
+    : null;
+  const totalPence = itemsPence - (coupon?.discountPence ?? 0) + (postage?.pricePence ?? 0);
   if (totalPence > MAX_TOTAL_PENCE) throw invalid("This order is too large to pay in one go. Please split it into smaller orders.");
-  return { lines, itemsPence, postage, totalPence, coins };
+  return { lines, itemsPence, coupon, postage, totalPence, coins };
 }
 
 /**
  * What the customer's cart costs now with this postage (and coin, when chosen): the summary the
  * bot shows before Confirm. Pass its totalPence to checkout as quotedTotalPence.
  */
-export async function quoteCheckout(deps: { db: DbOrTx; secrets: SecretBox }, input: QuoteInput): Promise<CheckoutQuote> {
+export async function quoteCheckout(deps: { db: DbOrTx; secrets: SecretBox; now?: () => Date }, input: QuoteInput): Promise<CheckoutQuote> {
   const settings = await getBotSettings(deps.db, deps.secrets);
-  return priceCheckout(deps.db, settings, input, { lockCart: false });
+  return priceCheckout(deps.db, settings, input, { lockCart: false, now: deps.now?.() ?? new Date() });
 }
 
 /** "Order #abcd1234, 3 items": ASCII only, so the gateway's signed echo of it verifies however it is encoded. */
@@ -183,7 +204,7 @@ export async function checkout(deps: CheckoutDeps, input: CheckoutInput): Promis
   const created = await db.transaction(async (tx) => {
     // The cart rows stay locked until this transaction ends: a second Confirm at the same moment
     // waits here, then finds the cart emptied and creates nothing.
-    const quote = await priceCheckout(tx, settings, input, { lockCart: true });
+    const quote = await priceCheckout(tx, settings, input, { lockCart: true, now });
     if (input.quotedTotalPence !== undefined && quote.totalPence !== input.quotedTotalPence) {
       throw new TotalChangedError(input.quotedTotalPence, quote.totalPence);
     }
@@ -207,6 +228,10 @@ export async function checkout(deps: CheckoutDeps, input: CheckoutInput): Promis
         postageName: quote.postage?.name ?? null,
         postagePrice: quote.postage ? formatPence(quote.postage.pricePence) : null,
         isTest: testOrder,
+        couponCode: quote.coupon?.code ?? null,
+        discountAmount: formatPence(quote.coupon?.discountPence ?? 0),
+        couponId: quote.coupon?.id ?? null,
+        couponUse: quote.coupon ? "held" : null,
         createdAt: now,
         updatedAt: now,
       })
@@ -227,6 +252,11 @@ export async function checkout(deps: CheckoutDeps, input: CheckoutInput): Promis
     // Conditional decrements: a line that cannot be had throws, naming the product, and the
     // transaction takes back everything above.
     await reserveStock(tx, quote.lines);
+    // The coupon's use is held last, with one conditional UPDATE of its row: parallel checkouts for
+    // its last use queue there, and the ones that find it gone create nothing.
+    if (quote.coupon && !(await holdCouponUse(tx, quote.coupon.id, now))) {
+      throw new CouponRefusedError({ reason: "used-up", message: refusalMessage("used-up", quote.coupon.code) });
+    }
     await tx.delete(cartItems).where(eq(cartItems.telegramUserId, input.telegramUserId));
     return { order: order!, items, quote };
   });

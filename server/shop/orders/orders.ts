@@ -49,6 +49,8 @@ export function toOrder(row: OrderRow, revealed: RevealedAddress): Order {
     postageOptionId: row.postageOptionId,
     postageName: row.postageName,
     postagePrice: row.postagePrice,
+    couponCode: row.couponCode,
+    discountAmount: row.discountAmount,
     trackingNumber: row.trackingNumber,
     carrier: row.carrier,
     trackingUrl: trackingUrl(row.carrier, row.trackingNumber),

@@ -13,7 +13,7 @@ import { AddressDialog } from "./address-dialog";
 import { OrderActivity } from "./order-activity";
 import { OrderHistory } from "./order-history";
 import { AdminFlagBadge, customerLabel, OrderStatusBadge, PaymentStatus, TestOrderBadge } from "./order-bits";
-import { ADMIN_FLAG_HINTS, coinOf, underpaidText } from "./order-money";
+import { ADMIN_FLAG_HINTS, coinOf, discountLine, underpaidText } from "./order-money";
 import { SealedAddressNotice } from "./sealed-address";
 import { SettleActions } from "./order-settle-actions";
 import { SendMessagePanel } from "./send-message-panel";
@@ -62,6 +62,18 @@ function PostageLine({ order }: { order: Order }) {
         </div>
       </div>
       <p className="font-medium">{price}</p>
+    </div>
+  );
+}
+
+/** "Discount (SUMMER10) −£3.00": what the coupon took off the items (issue 23). */
+function DiscountLine({ order }: { order: Order }) {
+  const line = discountLine(order);
+  if (!line) return null;
+  return (
+    <div className="flex items-center justify-between gap-4 px-3 text-sm" data-testid="discount-line">
+      <p className="min-w-0 break-words">{line.label}</p>
+      <p className="shrink-0 font-medium">{line.amount}</p>
     </div>
   );
 }
@@ -245,6 +257,7 @@ export function OrderDetailsDialog({
                   ))}
                 </ul>
               )}
+              <DiscountLine order={order} />
               <PostageLine order={order} />
               <Separator />
               <div className="flex items-center justify-between text-base font-semibold">

@@ -26,6 +26,17 @@ export function canCancel(order: Order): boolean {
   return order.status === "pending";
 }
 
+/**
+ * "Discount (SUMMER10)" and "−£3.00" for an order a coupon was applied to (issue 23); null otherwise.
+ * The order's total is already net of it; the postage is never discounted.
+ */
+export function discountLine(order: Pick<Order, "couponCode" | "discountAmount">): { label: string; amount: string } | null {
+  const pence = Math.round(Number(order.discountAmount ?? 0) * 100);
+  if (!order.couponCode && !(pence > 0)) return null;
+  const label = order.couponCode ? `Discount (${order.couponCode})` : "Discount";
+  return { label, amount: `\u2212£${(Math.max(pence, 0) / 100).toFixed(2)}` };
+}
+
 /** "Underpaid: paid 0.0001 of 0.001 BTC" for a short payment; null otherwise. */
 export function underpaidText(order: Order): string | null {
   if (order.paymentStatus !== "partially_paid") return null;
