@@ -39,6 +39,12 @@ async function seedShop(api: Api, seed: Seed) {
   await seed.order({ telegramUserId: "5003", status: "failed", totalAmount: "9.99", paymentMethod: "xmr" });
   await seed.message({ telegramUserId: CUSTOMER_ID, telegramUsername: "alice", message: "Where is my order?", isRead: false });
   await seed.message({ telegramUserId: "5002", message: "Hello", isRead: true });
+  // Coupons in each state the list colours differently (issue 23).
+  await api.post("/api/coupons", { code: "WELCOME10", kind: "percent", value: "10", maxDiscount: "25", usageLimit: 100, firstOrderOnly: true, productIds: [product.id] });
+  await api.post("/api/coupons", { code: "XMAS5", kind: "fixed", value: "5", startsAt: "2099-12-01T00:00:00Z", categoryIds: [category.id] });
+  await api.post("/api/coupons", { code: "SPRING2020", kind: "percent", value: "12.5", endsAt: "2020-06-01T00:00:00Z" });
+  await api.post("/api/coupons", { code: "PAUSED", kind: "fixed", value: "2.50", isActive: false });
+  await api.post("/api/test/coupon-uses", { code: "WELCOME10", timesUsed: 3, timesHeld: 1 });
   // Past broadcasts: a table wider than a phone.
   await api.post("/api/broadcasts", { text: "Spring sale: 10% off every phone this week", audience: { kind: "recent", days: 30 } });
   return { order };
@@ -83,7 +89,7 @@ async function openedDialog(page: Page) {
 // Playwright spreads the passes over both workers (each with its own server) instead of one long
 // chain on one of them (issue 21; docs/PERFORMANCE.md "Test suite time").
 const SCREEN_GROUPS = [
-  ["/", "/bot-settings", "/categories", "/products", "/postage", "/orders"],
+  ["/", "/bot-settings", "/categories", "/products", "/postage", "/coupons", "/orders"],
   ["/messages", "/customers", `/customers/${CUSTOMER_ID}`, "/broadcasts", "/activity", "/bot-preview"],
 ];
 
@@ -148,6 +154,25 @@ for (const scheme of ["light", "dark"] as const) {
         await page.getByRole("button", { name: "Add Postage Option" }).click();
         await openedDialog(page);
         await expectNoSeriousViolations(page, "the postage dialog", '[role="dialog"]');
+        await page.keyboard.press("Escape");
+
+        await page.goto("/coupons");
+        await settle(page);
+        await page.getByRole("button", { name: "Add Coupon" }).click();
+        const addCoupon = await openedDialog(page);
+        await expectNoSeriousViolations(page, "the Add Coupon dialog", '[role="dialog"]');
+        // Sent empty: the errors, read against the dialog's background.
+        await addCoupon.getByRole("button", { name: "Add Coupon" }).click();
+        await expect(addCoupon.locator('[data-slot="form-message"]').first()).toBeVisible();
+        await expectNoSeriousViolations(page, "the Add Coupon dialog with its errors", '[role="dialog"]');
+        await page.keyboard.press("Escape");
+        await page.getByRole("button", { name: "Edit WELCOME10" }).filter({ visible: true }).first().click();
+        await openedDialog(page);
+        await expectNoSeriousViolations(page, "the Edit Coupon dialog", '[role="dialog"]');
+        await page.keyboard.press("Escape");
+        await page.getByRole("button", { name: "Delete PAUSED" }).filter({ visible: true }).first().click();
+        await expect(page.getByRole("alertdialog")).toBeVisible();
+        await expectNoSeriousViolations(page, "the delete coupon confirmation", '[role="alertdialog"]');
         await page.keyboard.press("Escape");
       });
 
@@ -229,6 +254,7 @@ test.describe("keyboard, titles, session, theme", () => {
       "/": "Dashboard · Shop Admin",
       "/orders": "Orders · Shop Admin",
       "/postage": "Postage · Shop Admin",
+      "/coupons": "Coupons · Shop Admin",
       "/bot-settings": "Bot Settings · Shop Admin",
       "/customers/5001": "Customer · Shop Admin",
       "/broadcasts": "Broadcasts · Shop Admin",

@@ -5,7 +5,7 @@ import { telegramUser, textUpdate } from "../test-support/fake-telegram";
 import { createBotSettings } from "./fixtures/ui";
 import { DESKTOP, expect, expectToast, PHONE, saveScreenshot, test, toasts } from "./support/fixtures";
 
-const ENTRIES = ["Dashboard", "Bot Settings", "Categories", "Products", "Postage", "Orders", "Messages", "Customers", "Broadcasts", "Bot Preview", "Activity"];
+const ENTRIES = ["Dashboard", "Bot Settings", "Categories", "Products", "Postage", "Coupons", "Orders", "Messages", "Customers", "Broadcasts", "Bot Preview", "Activity"];
 
 test.describe("layout", () => {
   test("the sidebar lists the screens in order; each opens with its top-bar title", async ({ adminPage: page }) => {

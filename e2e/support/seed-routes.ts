@@ -74,6 +74,13 @@ const SeedMessageSchema = z.object({
   createdAt: dateOrNow,
 });
 
+/** A coupon's uses as checkouts and payments would have left them (the Coupons screen's "3 of 10 used", "+1 held"). */
+const SeedCouponUsesSchema = z.object({
+  code: z.string(),
+  timesUsed: z.number().int().min(0),
+  timesHeld: z.number().int().min(0),
+});
+
 export const seedRoutes: Routes = (app, deps) => {
   app.post("/api/test/reset", async () => {
     const tables = (Object.values(schema) as unknown[])
@@ -106,6 +113,16 @@ export const seedRoutes: Routes = (app, deps) => {
       })),
     });
     return reply.code(201).send({ ...order, items: rows });
+  });
+
+  app.post("/api/test/coupon-uses", { schema: { body: SeedCouponUsesSchema } }, async (request) => {
+    const { code, timesUsed, timesHeld } = request.body;
+    const updated = await deps.db
+      .update(schema.coupons)
+      .set({ timesUsed, timesHeld })
+      .where(sql`${schema.coupons.code} = ${code}`)
+      .returning({ id: schema.coupons.id });
+    return { updated: updated.length };
   });
 
   app.post("/api/test/messages", { schema: { body: SeedMessageSchema } }, async (request, reply) => {

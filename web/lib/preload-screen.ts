@@ -13,6 +13,7 @@ const SCREENS: [prefix: string, load: () => Promise<unknown>][] = [
   ["/categories", () => import("@/pages/categories")],
   ["/products", () => import("@/pages/products")],
   ["/postage", () => import("@/pages/postage")],
+  ["/coupons", () => import("@/pages/coupons")],
   ["/orders", () => import("@/pages/orders")],
   ["/messages", () => import("@/pages/messages")],
   ["/customers/", () => import("@/pages/customer")],

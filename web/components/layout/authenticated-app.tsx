@@ -16,6 +16,7 @@ const BotSettingsPage = lazy(() => import("@/pages/bot-settings"));
 const CategoriesPage = lazy(() => import("@/pages/categories"));
 const ProductsPage = lazy(() => import("@/pages/products"));
 const PostagePage = lazy(() => import("@/pages/postage"));
+const CouponsPage = lazy(() => import("@/pages/coupons"));
 const OrdersPage = lazy(() => import("@/pages/orders"));
 const MessagesPage = lazy(() => import("@/pages/messages"));
 const CustomersPage = lazy(() => import("@/pages/customers"));
@@ -64,6 +65,7 @@ export default function AuthenticatedApp() {
                 <Route path="/categories" component={CategoriesPage} />
                 <Route path="/products" component={ProductsPage} />
                 <Route path="/postage" component={PostagePage} />
+                <Route path="/coupons" component={CouponsPage} />
                 <Route path="/orders" component={OrdersPage} />
                 <Route path="/messages" component={MessagesPage} />
                 <Route path="/customers" component={CustomersPage} />

@@ -20,9 +20,13 @@ const FormFieldContext = React.createContext<FormFieldContextValue | null>(null)
 type FormItemContextValue = { id: string };
 const FormItemContext = React.createContext<FormItemContextValue | null>(null);
 
-function FormField<TFieldValues extends FieldValues = FieldValues, TName extends FieldPath<TFieldValues> = FieldPath<TFieldValues>>(
-  props: ControllerProps<TFieldValues, TName>,
-) {
+// TTransformedValues: a form whose resolver turns what is typed into another shape (the coupon
+// dialog's text into the API's input) passes its control through unchanged.
+function FormField<
+  TFieldValues extends FieldValues = FieldValues,
+  TName extends FieldPath<TFieldValues> = FieldPath<TFieldValues>,
+  TTransformedValues = TFieldValues,
+>(props: ControllerProps<TFieldValues, TName, TTransformedValues>) {
   return (
     <FormFieldContext.Provider value={{ name: props.name }}>
       <Controller {...props} />
