@@ -115,7 +115,9 @@ test.describe("postage", () => {
     await expect(toast).toHaveAttribute("data-variant", "destructive");
     expect(await api.get<PostageOption[]>("/api/postage-options")).toEqual([]);
     await page.unrouteAll();
+    const discarded = answerNextConfirm(page, "Discard your unsaved changes?", true);
     await dialog.getByRole("button", { name: "Cancel" }).click();
+    await discarded;
 
     // The option disappears behind the screen's back: edit, toggle and delete are refused.
     const option = await api.post<PostageOption>("/api/postage-options", { name: "Courier", price: "9.99" });
