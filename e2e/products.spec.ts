@@ -309,7 +309,7 @@ test.describe("products", () => {
     await dialog.getByRole("button", { name: "Create Product" }).click();
     // The new product's default price is £0.00: saved as free, on purpose.
     await page.getByRole("alertdialog", { name: "Save as free?" }).getByRole("button", { name: "Save as free" }).click();
-    const toast = await expectToast(page, "Failed to create product", "min quantity must be at least 2");
+    const toast = await expectToast(page, "Failed to create product", "Minimum quantity must be at least 2");
     await expect(toast).toHaveAttribute("data-variant", "destructive");
     await expect(dialog).toBeVisible();
     expect(await api.get<Product[]>("/api/products")).toEqual([]);
@@ -360,7 +360,7 @@ test.describe("products", () => {
       route.fallback({ postData: JSON.stringify({ imageURL: "/somewhere/else.png" }) }),
     );
     await input.setInputFiles(PNG);
-    await expectToast(page, "Error processing upload", "Invalid imageURL");
+    await expectToast(page, "Error processing upload", "Image must be an upload URL or an /objects/ path from this server.");
     await expect(page.getByRole("img", { name: "Product image preview" })).toHaveCount(0);
     await page.unrouteAll();
 

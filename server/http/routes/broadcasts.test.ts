@@ -73,11 +73,11 @@ describe("/api/broadcasts", () => {
       const answer = await post(body);
       return { status: answer.status, error: ((await answer.json()) as { error: string }).error };
     };
-    expect(await refused({ text: " ", audience: { kind: "all" } })).toMatchObject({ status: 400, error: expect.stringMatching(/text.*Message text is required/i) });
-    expect(await refused({ text: "Hi", audience: { kind: "everyone" } })).toMatchObject({ status: 400, error: expect.stringMatching(/kind/) });
-    expect(await refused({ text: "Hi", audience: { kind: "product" } })).toMatchObject({ status: 400, error: expect.stringMatching(/choose a product/) });
-    expect(await refused({ text: "Hi", audience: { kind: "recent", days: 0 } })).toMatchObject({ status: 400, error: expect.stringMatching(/days must be at least 1/) });
-    expect(await refused({ text: "Hi", imageUrl: "https://evil.example/x.png", audience: { kind: "all" } })).toMatchObject({ status: 400, error: expect.stringMatching(/objects/) });
+    expect(await refused({ text: " ", audience: { kind: "all" } })).toMatchObject({ status: 400, error: "Message text is required" });
+    expect(await refused({ text: "Hi", audience: { kind: "everyone" } })).toMatchObject({ status: 400, error: "Kind must be one of all, product, recent, never-ordered" });
+    expect(await refused({ text: "Hi", audience: { kind: "product" } })).toMatchObject({ status: 400, error: "Choose a product" });
+    expect(await refused({ text: "Hi", audience: { kind: "recent", days: 0 } })).toMatchObject({ status: 400, error: "Days must be at least 1" });
+    expect(await refused({ text: "Hi", imageUrl: "https://evil.example/x.png", audience: { kind: "all" } })).toMatchObject({ status: 400, error: "Image must be an /objects/ path from this server (upload the image first)" });
     expect(await refused({ text: "x".repeat(1025), imageUrl: "/objects/abc", audience: { kind: "all" } })).toMatchObject({ status: 400, error: expect.stringMatching(/1024/) });
     expect(await refused({ text: "Hi", audience: { kind: "product", productId: UNKNOWN_ID } })).toEqual({ status: 409, error: "No customers match this audience." });
   });
@@ -165,8 +165,8 @@ describe("/api/broadcasts/reach and /api/broadcasts/test", () => {
 
   it("answers 0 for an audience with nobody, and refuses bad audiences or no session", async () => {
     expect(await reach({ kind: "product", productId: UNKNOWN_ID })).toEqual({ status: 200, body: { audience: 0, reach: 0, skipped: { optedOut: 0, unreachable: 0, blocked: 0 } } });
-    expect(await reach({ kind: "recent", days: 0 })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/days must be at least 1/) } });
-    expect(await reach({ kind: "product", productId: "1' or '1'='1" })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/productId/) } });
+    expect(await reach({ kind: "recent", days: 0 })).toMatchObject({ status: 400, body: { error: "Days must be at least 1" } });
+    expect(await reach({ kind: "product", productId: "1' or '1'='1" })).toMatchObject({ status: 400, body: { error: "Product must be a valid id" } });
     expect((await server.request("POST", "/api/broadcasts/reach", { body: { audience: { kind: "all" } } })).status).toBe(401);
     expect((await server.request("POST", "/api/broadcasts/test", { body: { text: "Hi" } })).status).toBe(401);
   });
