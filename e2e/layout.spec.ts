@@ -312,7 +312,7 @@ for (const { locale, day, otherDay, time } of LOCALES) {
       const today = format({ day: "2-digit", month: "2-digit", year: "numeric" });
       const chart = page.getByTestId("revenue-chart");
       await expect(chart.getByTestId("revenue-table").getByRole("rowheader").last()).toHaveText(today);
-      const ticks = chart.locator(".recharts-xAxis .recharts-cartesian-axis-tick-value");
+      const ticks = chart.locator(".recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value");
       await expect(ticks.last()).toHaveText(format({ day: "2-digit", month: "2-digit" }));
       for (const tick of await ticks.allTextContents()) expect(tick).toMatch(/^\d{2}\/\d{2}$/);
       await chart.getByRole("button", { name: "12 months" }).click();
