@@ -313,7 +313,9 @@ test.describe("products", () => {
     await expect(toast).toHaveAttribute("data-variant", "destructive");
     await expect(dialog).toBeVisible();
     expect(await api.get<Product[]>("/api/products")).toEqual([]);
+    const discardedTiers = answerNextConfirm(page, "Discard your unsaved changes?", true);
     await dialog.getByRole("button", { name: "Cancel" }).click();
+    await discardedTiers;
 
     // The product disappears while it is being edited, then when it is deleted.
     const product = await api.post<Product>("/api/products", { name: "Ghost", description: "", price: "1.00", stock: 1 });
@@ -323,7 +325,9 @@ test.describe("products", () => {
     await dialog.getByLabel("Price (£)").fill("2.00");
     await dialog.getByRole("button", { name: "Update Product" }).click();
     await expectToast(page, "Failed to update product", "not found");
+    const discardedPrice = answerNextConfirm(page, "Discard your unsaved changes?", true);
     await dialog.getByRole("button", { name: "Cancel" }).click();
+    await discardedPrice;
 
     const confirmed = answerNextConfirm(page, DELETE_CONFIRM, true);
     await page.getByRole("button", { name: "Delete Ghost" }).click();
