@@ -21,20 +21,23 @@ export default function RevenueChart({ series, unit }: { series: RevenuePoint[];
           axisLine={false}
           fontSize={12}
           minTickGap={16}
-          className="fill-muted-foreground"
+          // Recharts 3 draws the labels in a layer of their own, outside the axis's class: coloured here.
+          tick={{ fill: "var(--muted-foreground)" }}
         />
         <YAxis
           tickLine={false}
           axisLine={false}
           fontSize={12}
           width={64}
+          tick={{ fill: "var(--muted-foreground)" }}
           tickFormatter={(value: number) => `£${value.toLocaleString("en-GB", { maximumFractionDigits: 0 })}`}
         />
         <Tooltip
           cursor={{ fillOpacity: 0.08 }}
           labelFormatter={(date) => pointLabel(String(date), unit)}
           formatter={(value) => [formatGBP(Number(value)), "Revenue"]}
-          contentStyle={{ borderRadius: 8, fontSize: 12 }}
+          // The theme's popover colours: Recharts' white box kept the page's text colour, light on white in dark mode.
+          contentStyle={{ borderRadius: 8, fontSize: 12, background: "var(--popover)", color: "var(--popover-foreground)", borderColor: "var(--border)" }}
         />
         <Bar dataKey="revenue" name="Revenue" fill="#059669" radius={[3, 3, 0, 0]} isAnimationActive={false} />
       </BarChart>
