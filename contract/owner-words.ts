@@ -24,7 +24,6 @@ const FIELD_LABELS: Record<string, string> = {
   estimatedDays: "Estimated days",
   acceptedCurrencies: "Accepted cryptocurrencies",
   faqContent: "FAQ content",
-  botToken: "Bot Token",
   nowpaymentsApiKey: "NOWPayments API key",
   nowpaymentsIpnSecret: "IPN secret key",
   webhookUrl: "Webhook URL",

@@ -26,7 +26,7 @@ const MASKED = {
 };
 
 /** The 400 for a masked-looking value that is not the stored secret's mask, naming the field by its label. */
-const SECRET_LABELS = { botToken: "Bot Token", nowpaymentsApiKey: "NOWPayments API key", nowpaymentsIpnSecret: "IPN secret key" } as const;
+const SECRET_LABELS = { botToken: "Bot token", nowpaymentsApiKey: "NOWPayments API key", nowpaymentsIpnSecret: "IPN secret key" } as const;
 const maskRefused = (field: keyof typeof SECRET_LABELS) =>
   `${SECRET_LABELS[field]} cannot be "••••••••…": that stands for the one already saved; type the whole new one to replace it`;
 
