@@ -25,15 +25,15 @@ export const BroadcastAudienceSchema = z
     }),
     productId: z.uuid({ message: "must be a valid id" }).optional(),
     days: z
-      .number({ error: "days must be a whole number" })
-      .int("days must be a whole number")
-      .min(1, "days must be at least 1")
-      .max(BROADCAST_DAYS_MAX, `days must be at most ${BROADCAST_DAYS_MAX}`)
+      .number({ error: "must be a whole number" })
+      .int("must be a whole number")
+      .min(1, "must be at least 1")
+      .max(BROADCAST_DAYS_MAX, `must be at most ${BROADCAST_DAYS_MAX}`)
       .optional(),
   })
   .superRefine((audience, ctx) => {
-    if (audience.kind === "product" && !audience.productId) ctx.addIssue({ code: "custom", message: "choose a product", path: ["productId"] });
-    if (audience.kind === "recent" && audience.days === undefined) ctx.addIssue({ code: "custom", message: "days is required", path: ["days"] });
+    if (audience.kind === "product" && !audience.productId) ctx.addIssue({ code: "custom", message: "Choose a product", path: ["productId"] });
+    if (audience.kind === "recent" && audience.days === undefined) ctx.addIssue({ code: "custom", message: "is required", path: ["days"] });
   });
 export type BroadcastAudience = z.infer<typeof BroadcastAudienceSchema>;
 

@@ -32,14 +32,14 @@ export type Category = z.input<typeof CategorySchema>;
 
 // --- Products ---
 export const BulkPricingTierSchema = z.object({
-  minQuantity: wholeNumber("min quantity", 2),
+  minQuantity: wholeNumber("Minimum quantity", 2),
   // A number with at most two decimals (pence); "4.50" is accepted too and stored as 4.5.
   price: z
-    .union([z.number(), z.string().trim()], { error: "tier price must be an amount such as 4.99" })
+    .union([z.number(), z.string().trim()], { error: "Tier price must be an amount such as 4.99" })
     .transform((value, ctx) => {
       const text = typeof value === "number" ? String(value) : value;
       if (!/^\d+(\.\d{1,2})?$/.test(text) || Number(text) > MAX_MONEY) {
-        ctx.addIssue({ code: "custom", message: "tier price must be an amount from 0 to 99999999.99 with at most two decimals" });
+        ctx.addIssue({ code: "custom", message: "Tier price must be an amount from 0 to 99999999.99 with at most two decimals" });
         return z.NEVER;
       }
       return Number(text);
@@ -54,7 +54,7 @@ export const ProductInputSchema = z.object({
   name: z.string().trim().min(1, "Product name is required").max(200),
   description: z.string().trim().max(4000).default(""),
   price: MoneySchema,
-  stock: wholeNumber("stock", 0).default(0),
+  stock: wholeNumber("Stock", 0).default(0),
   categoryId: uuidOrNull,
   // Only an image this server stored: never a script URL or a tracking pixel on another site.
   imageUrl: optionalText.refine((value) => value === null || OBJECT_PATH_PATTERN.test(value), {
@@ -101,7 +101,7 @@ export const ProductSchema = z
 export type Product = z.input<typeof ProductSchema>;
 
 // --- Uploads ---
-export const ProductImageInputSchema = z.object({ imageURL: z.string().trim().min(1, "imageURL is required") });
+export const ProductImageInputSchema = z.object({ imageURL: z.string().trim().min(1, "Image is required") });
 /** POST /api/objects/upload: where the browser PUTs the image bytes next (a one-time path on this server). */
 export const UploadUrlSchema = z.object({ uploadURL: z.string() }).meta({ id: "UploadUrl" });
 /** The stored image's path, which becomes a product's imageUrl. */

@@ -13,7 +13,8 @@ export const MAX_INT = 2_147_483_647;
 
 /**
  * A whole number sent as a JSON number. Strings, booleans and arrays are refused rather than
- * coerced ("1e2" is not 100, false is not 0), with the field named in the message.
+ * coerced ("1e2" is not 100, false is not 0), with the field named in the message: `field` is its
+ * label, capitalised ("Stock"), so the message is a whole sentence (contract/owner-words.ts fieldSentence).
  */
 export const wholeNumber = (field: string, min: number, max = MAX_INT) =>
   z

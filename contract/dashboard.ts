@@ -25,21 +25,21 @@ export type DashboardStats = z.infer<typeof DashboardStatsSchema>;
 export const RevenueQuerySchema = z
   .object({
     days: z.coerce
-      .number({ error: "days must be a whole number" })
-      .int("days must be a whole number")
-      .min(1, "days must be at least 1")
-      .max(366, "days must be at most 366")
+      .number({ error: "must be a whole number" })
+      .int("must be a whole number")
+      .min(1, "must be at least 1")
+      .max(366, "must be at most 366")
       .optional()
       .meta({ description: "Daily points for the last N days including today (default 30 when months is not given)" }),
     months: z.coerce
-      .number({ error: "months must be a whole number" })
-      .int("months must be a whole number")
-      .min(1, "months must be at least 1")
-      .max(36, "months must be at most 36")
+      .number({ error: "must be a whole number" })
+      .int("must be a whole number")
+      .min(1, "must be at least 1")
+      .max(36, "must be at most 36")
       .optional()
       .meta({ description: "Monthly points for the last N months including this one" }),
   })
-  .refine((query) => query.days === undefined || query.months === undefined, { message: "give either days or months, not both" });
+  .refine((query) => query.days === undefined || query.months === undefined, { message: "Give either days or months, not both" });
 export type RevenueQuery = z.output<typeof RevenueQuerySchema>;
 
 export const RevenuePointSchema = z.object({

@@ -60,7 +60,7 @@ export const toDate = z
 
 /** `from` after `to` finds nothing by definition: said rather than answered with an empty page. */
 export const datesInOrder = (query: { from?: Date; to?: Date }) => !query.from || !query.to || query.from < query.to;
-export const DATES_MESSAGE = { message: "must not be before from", path: ["to"] };
+export const DATES_MESSAGE = { message: "must not be before the from date", path: ["to"] };
 
 export const listSort = z
   .enum(LIST_SORTS, { error: `must be one of ${LIST_SORTS.join(", ")}` })

@@ -8,7 +8,7 @@ import { PageQuerySchema } from "./paging";
 export const MESSAGE_MAX_LENGTH = 4096;
 
 export const MessageInputSchema = z.object({
-  telegramUserId: z.union([z.string(), z.number().transform(String)]).pipe(z.string().trim().min(1, "telegramUserId is required")),
+  telegramUserId: z.union([z.string(), z.number().transform(String)]).pipe(z.string().trim().min(1, "Customer is required")),
   telegramUsername: optionalText,
   message: z
     .string()

@@ -12,9 +12,9 @@ export type OrderStatus = z.infer<typeof OrderStatusSchema>;
 export const EXPIRED_ORDER_AGE_MS = 2 * 60 * 60 * 1000;
 
 export const ShippingAddressSchema = z.object({
-  name: z.string().trim().min(1, "name is required").max(200),
-  streetAddress: z.string().trim().min(1, "street address is required").max(500),
-  postcode: z.string().trim().min(1, "postcode is required").max(20),
+  name: z.string().trim().min(1, "Name is required").max(200),
+  streetAddress: z.string().trim().min(1, "Street address is required").max(500),
+  postcode: z.string().trim().min(1, "Postcode is required").max(20),
   contact: optionalText,
 });
 export type ShippingAddress = z.output<typeof ShippingAddressSchema>;

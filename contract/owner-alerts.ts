@@ -33,10 +33,10 @@ export type OwnerAlerts = z.infer<typeof OwnerAlertsSchema>;
 /** PUT /api/owner-alerts: the kinds to switch on or off; a kind left out stays as it is. */
 export const OwnerAlertsInputSchema = z.object({
   kinds: z.object({
-    paidOrder: z.boolean({ error: "paidOrder must be true or false" }).optional(),
-    customerMessage: z.boolean({ error: "customerMessage must be true or false" }).optional(),
-    underpaid: z.boolean({ error: "underpaid must be true or false" }).optional(),
-    lowStock: z.boolean({ error: "lowStock must be true or false" }).optional(),
+    paidOrder: z.boolean({ error: "must be true or false" }).optional(),
+    customerMessage: z.boolean({ error: "must be true or false" }).optional(),
+    underpaid: z.boolean({ error: "must be true or false" }).optional(),
+    lowStock: z.boolean({ error: "must be true or false" }).optional(),
   }),
 });
 export type OwnerAlertsInput = z.infer<typeof OwnerAlertsInputSchema>;

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import * as contract from "./index";
-import { fieldLabel, ownerErrorMessage } from "./owner-words";
+import { fieldLabel, fieldSentence, ownerErrorMessage } from "./owner-words";
 
 // What the owner reads when input is refused (contract/owner-words.ts): the field by its label and
 // the limit in words, never zod's words for developers.
@@ -154,5 +154,32 @@ describe("no message of the contract's schemas speaks to developers", () => {
     );
     const developerMessages = [...messages].filter((message) => DEVELOPER_WORDS.test(message));
     expect(developerMessages).toEqual([]);
+    // Each reads whole in a 400 (fieldSentence): a capitalised sentence, or a predicate the field's
+    // label goes in front of; never a key in front of its own predicate ("days must be at least 1").
+    const neither = [...messages].filter((message) => /^[a-z]/.test(message) && !/^(must|is|can|cannot|needs|has|may) /.test(message));
+    expect(neither).toEqual([]);
+  });
+});
+
+describe("a schema's own message in the server's 400 (fieldSentence)", () => {
+  it("puts the field's label in front of a predicate, and keeps a sentence of its own word for word", () => {
+    expect(fieldSentence(["categoryId"], "must be a valid id")).toBe("Category must be a valid id");
+    expect(fieldSentence(["bulkPricing", 0, "minQuantity"], "must be at least 2")).toBe("Minimum quantity must be at least 2");
+    expect(fieldSentence([], "is not valid")).toBe("This value is not valid");
+    expect(fieldSentence(["price"], "Please enter a valid price (e.g., 4.99)")).toBe("Please enter a valid price (e.g., 4.99)");
+    expect(fieldSentence(["acceptedCurrencies"], "Select at least one cryptocurrency")).toBe("Select at least one cryptocurrency");
+  });
+
+  it("reads as one sentence whatever the key, and leaves zod's own sentences as they are", () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.string(), fc.nat()), { maxLength: 4 }), fc.constantFrom("must be a number", "is required"), (path, predicate) => {
+        const sentence = fieldSentence(path, predicate);
+        expect(sentence).toBe(`${fieldLabel(path)} ${predicate}`);
+        expect(sentence).not.toMatch(/^[a-z]/);
+        // A sentence zod's map made already names the field: answered as it is.
+        expect(fieldSentence(path, sentence)).toBe(sentence);
+      }),
+      { seed: 22, numRuns: 200 },
+    );
   });
 });

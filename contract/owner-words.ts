@@ -15,6 +15,7 @@ const FIELD_LABELS: Record<string, string> = {
   minQuantity: "Minimum quantity",
   bulkPricing: "Bulk pricing",
   categoryId: "Category",
+  productId: "Product",
   parentId: "Parent category",
   postageOptionId: "Postage option",
   orderId: "Order",
@@ -204,6 +205,16 @@ function describeIssue(issue: z.core.$ZodRawIssue): string {
  */
 export function ownerErrorMessage(issue: z.core.$ZodRawIssue): string {
   return `${fieldLabel(issue.path ?? [])} ${describeIssue(issue)}`;
+}
+
+/**
+ * A schema's own message as the server's 400 answers it: a predicate ("must be a valid id") gets
+ * the field's label in front ("Category must be a valid id"), as zod's own issues read; a sentence
+ * of its own, capitalised ("Product name is required", "Price is required"), already names the
+ * field and is kept word for word. So a schema words its message either way, never "name is required".
+ */
+export function fieldSentence(path: readonly PropertyKey[], message: string): string {
+  return /^[a-z]/.test(message) ? `${fieldLabel(path)} ${message}` : message;
 }
 
 // Installed wherever the contract is imported (the server, the dashboard, the bot, tests): zod

@@ -8,28 +8,28 @@ import { OWNER_KEY_MAX_ITERATIONS, OWNER_KEY_MIN_ITERATIONS } from "./owner-seal
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /** Base64 of between min and max bytes. */
-const base64Bytes = (what: string, min: number, max: number) =>
+const base64Bytes = (min: number, max: number) =>
   z
-    .string({ error: `${what} must be base64 text` })
-    .max(Math.ceil(max / 3) * 4, `${what} is too long`)
-    .regex(BASE64, `${what} must be base64 text`)
+    .string({ error: "must be base64 text" })
+    .max(Math.ceil(max / 3) * 4, "is too long")
+    .regex(BASE64, "must be base64 text")
     .refine((text) => {
       const bytes = (text.length / 4) * 3 - (text.endsWith("==") ? 2 : text.endsWith("=") ? 1 : 0);
       return bytes >= min && bytes <= max;
-    }, `${what} must be between ${min} and ${max} bytes`);
+    }, `must be between ${min} and ${max} bytes`);
 
-const KeyIdSchema = z.string().regex(/^[0-9a-f]{32}$/, "keyId must be a key fingerprint (32 hexadecimal digits)");
+const KeyIdSchema = z.string().regex(/^[0-9a-f]{32}$/, "must be a key fingerprint (32 hexadecimal digits)");
 
 // A P-256 private key in PKCS#8 is 67 bytes without its public point and 138 with it; wrapped, a
 // 12-byte nonce and a 16-byte tag are added. Whether it opens, only the passphrase can tell.
-const WrappedPrivateKeySchema = base64Bytes("wrappedPrivateKey", 12 + 67 + 16, 512).meta({
+const WrappedPrivateKeySchema = base64Bytes(12 + 67 + 16, 512).meta({
   description: "The PKCS#8 private key encrypted with AES-256-GCM under the passphrase's PBKDF2 key: base64 of the 12-byte nonce and the ciphertext",
 });
-const SaltSchema = base64Bytes("salt", 16, 64).meta({ description: "The PBKDF2 salt, base64 (16 to 64 bytes)" });
+const SaltSchema = base64Bytes(16, 64).meta({ description: "The PBKDF2 salt, base64 (16 to 64 bytes)" });
 const IterationsSchema = z
-  .int({ error: "iterations must be a whole number" })
-  .min(OWNER_KEY_MIN_ITERATIONS, `iterations must be at least ${OWNER_KEY_MIN_ITERATIONS}`)
-  .max(OWNER_KEY_MAX_ITERATIONS, `iterations must be at most ${OWNER_KEY_MAX_ITERATIONS}`)
+  .int({ error: "must be a whole number" })
+  .min(OWNER_KEY_MIN_ITERATIONS, `must be at least ${OWNER_KEY_MIN_ITERATIONS}`)
+  .max(OWNER_KEY_MAX_ITERATIONS, `must be at most ${OWNER_KEY_MAX_ITERATIONS}`)
   .meta({ description: "PBKDF2-SHA256 rounds" });
 
 /** One of the owner's keys: everything a browser needs to unlock it with the passphrase, nothing that opens it without. */
@@ -64,7 +64,7 @@ export type PrivateAddresses = z.infer<typeof PrivateAddressesSchema>;
 /** POST /api/private-addresses: turn the mode on with a key pair made in the browser. */
 export const PrivateAddressesEnableSchema = z
   .object({
-    publicKey: base64Bytes("publicKey", 26, 150).meta({ description: "SubjectPublicKeyInfo of a P-256 public key, base64" }),
+    publicKey: base64Bytes(26, 150).meta({ description: "SubjectPublicKeyInfo of a P-256 public key, base64" }),
     wrappedPrivateKey: WrappedPrivateKeySchema,
     salt: SaltSchema,
     iterations: IterationsSchema,
@@ -77,7 +77,7 @@ export const OwnerPassphraseChangeSchema = z
   .object({
     keyId: KeyIdSchema,
     /** The salt the browser unwrapped with: if the passphrase was changed elsewhere meanwhile, nothing is overwritten. */
-    currentSalt: z.string({ error: "currentSalt must be text" }).max(100),
+    currentSalt: z.string({ error: "must be text" }).max(100),
     wrappedPrivateKey: WrappedPrivateKeySchema,
     salt: SaltSchema,
     iterations: IterationsSchema,

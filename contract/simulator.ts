@@ -67,17 +67,17 @@ export type SimulatorState = z.infer<typeof SimulatorStateSchema>;
 /** POST /api/bot/simulator/messages: what the admin types as the test customer. */
 export const SimulatorTextInputSchema = z.object({
   text: z
-    .string({ error: "text must be text" })
+    .string({ error: "must be text" })
     .trim()
     .min(1, "Type a message first")
-    .max(4096, "text must be at most 4096 characters"),
+    .max(4096, "must be at most 4096 characters"),
 });
 
 /** POST /api/bot/simulator/presses: an inline button pressed on one of the bot's messages. */
 export const SimulatorPressInputSchema = z.object({
-  messageId: z.int({ error: "messageId must be a whole number" }).min(1, "messageId must be at least 1").max(2_147_483_647, "messageId is too large"),
-  data: z.string({ error: "data must be text" }).min(1, "data is required").max(64, "data must be at most 64 characters"),
+  messageId: z.int({ error: "must be a whole number" }).min(1, "must be at least 1").max(2_147_483_647, "is too large"),
+  data: z.string({ error: "must be text" }).min(1, "is required").max(64, "must be at most 64 characters"),
 });
 
 /** POST /api/bot/simulator/payments: the test order to mark paid. */
-export const SimulatorPaymentInputSchema = z.object({ orderId: z.uuid({ message: "orderId must be a valid id" }) });
+export const SimulatorPaymentInputSchema = z.object({ orderId: z.uuid({ message: "must be a valid id" }) });

@@ -168,7 +168,9 @@ test.describe("categories", () => {
     await dialog.getByRole("button", { name: "Save" }).click();
     await expectToast(page, "Failed to create category", "The chosen parent category does not exist.");
     await expect(dialog).toBeVisible();
+    const discarded = answerNextConfirm(page, "Discard your unsaved changes?", true);
     await dialog.getByRole("button", { name: "Cancel" }).click();
+    await discarded;
 
     // The category being edited was deleted meanwhile.
     await page.getByRole("button", { name: "Edit Kitchen" }).click();

@@ -311,6 +311,19 @@ for (const { locale, day, otherDay, time } of LOCALES) {
       await page.goto("/");
       await expect(page.getByTestId("recent-orders")).toContainText(day);
       await expect(page.getByTestId("recent-messages")).toContainText(day);
+      // The revenue chart's days too: its table (and tooltip) as every screen shows a day, its axis
+      // the same without the year; its months the locale's short month.
+      const format = (options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(locale, options).format(new Date());
+      const today = format({ day: "2-digit", month: "2-digit", year: "numeric" });
+      const chart = page.getByTestId("revenue-chart");
+      await expect(chart.getByTestId("revenue-table").getByRole("rowheader").last()).toHaveText(today);
+      const ticks = chart.locator(".recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value");
+      await expect(ticks.last()).toHaveText(format({ day: "2-digit", month: "2-digit" }));
+      for (const tick of await ticks.allTextContents()) expect(tick).toMatch(/^\d{2}\/\d{2}$/);
+      await chart.getByRole("button", { name: "12 months" }).click();
+      const thisMonth = format({ month: "short", year: "numeric" });
+      await expect(chart.getByTestId("revenue-table").getByRole("rowheader").last()).toHaveText(thisMonth);
+      await expect(ticks.last()).toHaveText(thisMonth);
       // Orders, customers, a customer, messages, packing slips: the same day, the same way.
       for (const path of ["/orders", "/customers", `/customers/${customer}`, "/messages", `/orders/packing-slips?ids=${order.id}`]) {
         await page.goto(path);
@@ -319,7 +332,6 @@ for (const { locale, day, otherDay, time } of LOCALES) {
         await expect(screen, path).not.toContainText(otherDay);
       }
       // Moments (Activity, Broadcasts, order timelines): that day format, then the time.
-      const today = new Intl.DateTimeFormat(locale, { day: "2-digit", month: "2-digit", year: "numeric" }).format(new Date());
       // The only entry here is the sign-in, which Activity shows when asked (issue 22 item 7).
       await page.goto("/activity?signins=shown");
       await expect(page.getByRole("main")).toContainText(new RegExp(`${today.replaceAll("/", "\\/")}, ${time}`));

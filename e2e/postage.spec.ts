@@ -111,11 +111,13 @@ test.describe("postage", () => {
     await dialog.getByLabel("Service Name").fill("Courier");
     await dialog.getByLabel("Price (£)").fill("9.99");
     await dialog.getByRole("button", { name: "Add Option" }).click();
-    const toast = await expectToast(page, "Failed to add postage option: Invalid price");
+    const toast = await expectToast(page, "Failed to add postage option: Please enter a valid price (e.g., 4.99)");
     await expect(toast).toHaveAttribute("data-variant", "destructive");
     expect(await api.get<PostageOption[]>("/api/postage-options")).toEqual([]);
     await page.unrouteAll();
+    const discarded = answerNextConfirm(page, "Discard your unsaved changes?", true);
     await dialog.getByRole("button", { name: "Cancel" }).click();
+    await discarded;
 
     // The option disappears behind the screen's back: edit, toggle and delete are refused.
     const option = await api.post<PostageOption>("/api/postage-options", { name: "Courier", price: "9.99" });

@@ -297,7 +297,9 @@ test.describe("products", () => {
     await dialog.getByLabel("Price (£)").fill("4.00");
     await dialog.getByRole("button", { name: "Create Product" }).click();
     await expectToast(page, "Failed to create product", "Description can be at most 4,000 characters");
+    const discarded = answerNextConfirm(page, "Discard your unsaved changes?", true);
     await dialog.getByRole("button", { name: "Cancel" }).click();
+    await discarded;
 
     // A tier below the minimum quantity: the server refuses and says why.
     await page.getByRole("button", { name: "Add Product" }).click();
@@ -307,11 +309,13 @@ test.describe("products", () => {
     await dialog.getByRole("button", { name: "Create Product" }).click();
     // The new product's default price is £0.00: saved as free, on purpose.
     await page.getByRole("alertdialog", { name: "Save as free?" }).getByRole("button", { name: "Save as free" }).click();
-    const toast = await expectToast(page, "Failed to create product", "min quantity must be at least 2");
+    const toast = await expectToast(page, "Failed to create product", "Minimum quantity must be at least 2");
     await expect(toast).toHaveAttribute("data-variant", "destructive");
     await expect(dialog).toBeVisible();
     expect(await api.get<Product[]>("/api/products")).toEqual([]);
+    const discardedTiers = answerNextConfirm(page, "Discard your unsaved changes?", true);
     await dialog.getByRole("button", { name: "Cancel" }).click();
+    await discardedTiers;
 
     // The product disappears while it is being edited, then when it is deleted.
     const product = await api.post<Product>("/api/products", { name: "Ghost", description: "", price: "1.00", stock: 1 });
@@ -321,7 +325,9 @@ test.describe("products", () => {
     await dialog.getByLabel("Price (£)").fill("2.00");
     await dialog.getByRole("button", { name: "Update Product" }).click();
     await expectToast(page, "Failed to update product", "not found");
+    const discardedPrice = answerNextConfirm(page, "Discard your unsaved changes?", true);
     await dialog.getByRole("button", { name: "Cancel" }).click();
+    await discardedPrice;
 
     const confirmed = answerNextConfirm(page, DELETE_CONFIRM, true);
     await page.getByRole("button", { name: "Delete Ghost" }).click();
@@ -358,7 +364,7 @@ test.describe("products", () => {
       route.fallback({ postData: JSON.stringify({ imageURL: "/somewhere/else.png" }) }),
     );
     await input.setInputFiles(PNG);
-    await expectToast(page, "Error processing upload", "Invalid imageURL");
+    await expectToast(page, "Error processing upload", "Image must be an upload URL or an /objects/ path from this server.");
     await expect(page.getByRole("img", { name: "Product image preview" })).toHaveCount(0);
     await page.unrouteAll();
 
@@ -584,7 +590,7 @@ test.describe("products", () => {
     await expect(page.getByRole("button", { name: "Edit Desk Lamp Pro" }).first()).toBeVisible();
   });
 
-  test("a dialog with unsaved edits asks before the page is left, by Back or by closing the tab", async ({ adminPage: page, api }) => {
+  test("a dialog with unsaved edits asks before the page is left, by Back or by closing the tab, and before it is closed", async ({ adminPage: page, api }) => {
     await api.post("/api/products", { name: "Teapot", description: "Cast iron", price: "30.00", stock: 2, categoryId: null, imageUrl: null, bulkPricing: null, isActive: true });
     await page.goto("/");
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Products" }).click();
@@ -606,8 +612,25 @@ test.describe("products", () => {
     expect(page.isClosed()).toBe(false);
     await expect(dialog.getByLabel("Product Name")).toHaveValue("Teapot, large");
 
-    // Nothing typed: Back just goes back.
+    // Closing the dialog by Escape or its X: asked; staying keeps the dialog and the edit.
+    for (const close of [() => page.keyboard.press("Escape"), () => dialog.getByRole("button", { name: "Close" }).click()]) {
+      const kept = answerNextConfirm(page, "Discard your unsaved changes?", false);
+      await close();
+      await kept;
+      await expect(dialog).toBeVisible();
+      await expect(dialog.getByLabel("Product Name")).toHaveValue("Teapot, large");
+    }
+    // Cancel, discarding: the dialog closes and nothing is saved.
+    const discarded = answerNextConfirm(page, "Discard your unsaved changes?", true);
     await dialog.getByRole("button", { name: "Cancel" }).click();
+    await discarded;
+    await expect(dialog).toBeHidden();
+    expect((await api.get<Product[]>("/api/products")).map((p) => p.name)).toEqual(["Teapot"]);
+
+    // Nothing left unsaved: Back just goes back, and an untouched dialog closes without asking.
+    await page.getByRole("button", { name: "Edit Teapot" }).first().click();
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
     await page.goBack();
     await expect(page).toHaveURL(/\/$/);
   });

@@ -1,6 +1,8 @@
 import type { DbOrTx } from "../server/db/client";
 import crypto from "node:crypto";
-import { customerMessages, orderItems, orders, products, type ShippingAddress } from "../server/db/schema";
+import { inArray } from "drizzle-orm";
+import { botCustomers, customerMessages, orderItems, orders, products, type ShippingAddress } from "../server/db/schema";
+import { blockCustomer, optOutOfBroadcasts, recordBotStart } from "../server/shop/customers";
 import { ERASED_ADDRESS, protectAddress, protectMessage } from "../server/shop/vaults";
 import { reserveStock } from "../server/shop/orders";
 
@@ -112,4 +114,30 @@ export async function insertCustomerMessage(
     .returning();
   // The row as stored, its text in clear for the test to compare with.
   return { ...row!, message: text };
+}
+
+/** Who a broadcast's audience is drawn from: Telegram user ids, each also in `started`. */
+export type BotCustomersSeed = {
+  /** Sent /start: everyone the "all" audience names. */
+  started: string[];
+  /** Then sent /stop: no broadcasts until the next /start. */
+  optedOut?: string[];
+  /** Then blocked the bot (Telegram answered 403): later broadcasts skip them. */
+  unreachable?: string[];
+  /** Blocked by the owner. */
+  blocked?: string[];
+};
+
+/**
+ * Customers who started the bot, some of whom a broadcast then skips: the bot's own calls for
+ * /start, /stop and the owner's block, and Telegram's 403 recorded as the sender records it.
+ */
+export async function seedBotCustomers(db: DbOrTx, seed: BotCustomersSeed, now: Date = new Date()): Promise<void> {
+  const { started, optedOut = [], unreachable = [], blocked = [] } = seed;
+  const stray = [...optedOut, ...unreachable, ...blocked].filter((id) => !started.includes(id));
+  if (stray.length > 0) throw new Error(`seedBotCustomers: not in started: ${stray.join(", ")}`);
+  for (const id of started) await recordBotStart(db, id, null, now);
+  for (const id of optedOut) await optOutOfBroadcasts(db, id, null, now);
+  if (unreachable.length > 0) await db.update(botCustomers).set({ unreachableAt: now }).where(inArray(botCustomers.telegramUserId, unreachable));
+  for (const id of blocked) await blockCustomer(db, id, now);
 }

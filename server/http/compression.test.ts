@@ -67,7 +67,7 @@ describe("compressed answers", () => {
     const refused = await rawGet(server, "/api/orders?limit=0", { cookie, "accept-encoding": "gzip" });
     expect(refused.status).toBe(400);
     expect(refused.headers["content-encoding"]).toBeUndefined();
-    expect(JSON.parse(refused.body.toString("utf8"))).toEqual({ error: "Invalid limit: must be a whole number from 1 to 200" });
+    expect(JSON.parse(refused.body.toString("utf8"))).toEqual({ error: "Page size must be a whole number from 1 to 200" });
   });
 
   it("serves stored images byte for byte, uncompressed", async () => {

@@ -1,7 +1,7 @@
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
-import { ownerErrorMessage } from "../../contract";
+import { fieldSentence } from "../../contract";
 import { ShopError } from "../shop/common";
 
 // docs/product.md rule 8: every non-2xx answer is JSON { error: "<human sentence>" }.
@@ -17,28 +17,18 @@ export class HttpError extends Error {
   }
 }
 
-type ValidationIssue = { instancePath?: string; keyword?: string; message?: string; params?: Record<string, unknown> };
+type ValidationIssue = { instancePath?: string; message?: string };
 
 /**
- * A sentence the owner's wording of zod (contract/owner-words.ts) made already names the field by
- * its label ("Name can be at most 200 characters"): it is answered as it is. A schema's own
- * message is a predicate for the field ("must be a valid id") and keeps the field's key in front.
+ * One sentence that names the field as the owner knows it, whoever worded it: zod's own issues
+ * already read so ("Name can be at most 200 characters", contract/owner-words.ts), and a schema's
+ * own predicate gets the field's label in front ("Category must be a valid id"). A schema's own
+ * capitalised sentence (the exact texts docs/product.md names, "Price is required") is kept as it is.
  */
-function isOwnerSentence(issue: ValidationIssue, path: string[]): boolean {
-  if (!issue.message || !issue.keyword) return false;
-  const raw = { ...issue.params, code: issue.keyword, path: path.map((part) => (/^\d+$/.test(part) ? Number(part) : part)) };
-  // zod hands on no input: a wrong kind of value reads either as missing or as of the wrong kind.
-  const sentences = [raw, { ...raw, input: 0 }].map((candidate) => ownerErrorMessage(candidate as Parameters<typeof ownerErrorMessage>[0]));
-  return sentences.includes(issue.message);
-}
-
 function describeValidation(error: { validation: ValidationIssue[] }): string {
   const first = error.validation[0];
-  const path = first?.instancePath?.replace(/^\//, "").split("/").filter(Boolean) ?? [];
-  if (first && isOwnerSentence(first, path)) return first.message!;
-  const field = path.join(".");
-  const message = first?.message ?? "is invalid";
-  return field ? `Invalid ${field}: ${message}` : `Invalid request: ${message}`;
+  const path = (first?.instancePath?.replace(/^\//, "").split("/").filter(Boolean) ?? []).map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+  return fieldSentence(path, first?.message || "is not valid");
 }
 
 /** Sentences for the framework's own refusals, by Fastify error code. */

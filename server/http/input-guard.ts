@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { fieldLabel } from "../../contract";
 import { HttpError } from "./errors";
 
 // Hostile input stops here, before any schema, handler or recursive work sees it (docs/product.md rule 8):
@@ -13,20 +14,24 @@ export const MAX_JSON_DEPTH = 32;
 // eslint-disable-next-line no-control-regex -- NUL is exactly what this looks for
 const UNSTORABLE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** A sentence naming what is wrong with `value`, or null when it may pass. */
+/** The field a dotted path names, as the owner knows it ("Price" for "bulkPricing.0.price"), or the whole request. */
+const fieldNamed = (path: string) =>
+  path ? fieldLabel(path.split(".").map((part) => (/^\d+$/.test(part) ? Number(part) : part))) : "The request";
+
+/** A sentence naming what is wrong with `value` and where, or null when it may pass. */
 export function findHostileInput(value: unknown, where: string): string | null {
   const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: where, depth: 0 }];
   while (stack.length > 0) {
     const item = stack.pop()!;
     if (typeof item.value === "string") {
-      if (UNSTORABLE_TEXT.test(item.value)) return `Invalid ${item.path || "request"}: must not contain NUL characters or unpaired surrogates`;
+      if (UNSTORABLE_TEXT.test(item.value)) return `${fieldNamed(item.path)} must not contain NUL characters or unpaired surrogates`;
       continue;
     }
     if (item.value === null || typeof item.value !== "object" || Buffer.isBuffer(item.value)) continue;
-    if (item.depth >= MAX_JSON_DEPTH) return `Invalid request: nested more than ${MAX_JSON_DEPTH} levels deep`;
+    if (item.depth >= MAX_JSON_DEPTH) return `The request is nested more than ${MAX_JSON_DEPTH} levels deep`;
     for (const [key, child] of Object.entries(item.value)) {
       const path = item.path ? `${item.path}.${key}` : key;
-      if (UNSTORABLE_TEXT.test(key)) return `Invalid ${item.path || "request"}: a key contains NUL characters or unpaired surrogates`;
+      if (UNSTORABLE_TEXT.test(key)) return `${fieldNamed(item.path)} has a key with NUL characters or unpaired surrogates`;
       stack.push({ value: child, path, depth: item.depth + 1 });
     }
   }

@@ -13,7 +13,7 @@ export const TOTAL_COUNT_HEADER = "x-total-count";
  */
 export function isPaged<Q extends { limit?: number; cursor?: string }>(query: Q): query is Q & { limit: number } {
   if (query.limit !== undefined) return true;
-  if (query.cursor !== undefined) throw invalid("Invalid cursor: it needs the limit it was given with");
+  if (query.cursor !== undefined) throw invalid("Page needs the limit it was given with");
   return false;
 }
 

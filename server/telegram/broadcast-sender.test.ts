@@ -6,10 +6,11 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createSecretBox } from "../crypto";
 import type { Database } from "../db/client";
 import { botCustomers, broadcastRecipients, broadcasts } from "../db/schema";
-import { createBroadcast, getBroadcastProgress, recordBotStart, SKIPPED_UNREACHABLE } from "../shop/customers/broadcasts";
+import { createBroadcast, getBroadcastProgress, SKIPPED_UNREACHABLE } from "../shop/customers/broadcasts";
 import { createBotSettings } from "../shop/settings";
 import { createDiskStorage } from "../storage";
 import { createTestDatabase } from "../../test-support/database";
+import { seedBotCustomers } from "../../test-support/factories";
 import { startFakeTelegram, type FakeTelegram, type TelegramCall } from "../../test-support/fake-telegram";
 import { createBroadcastSender, type BroadcastSender } from "./broadcast-sender";
 
@@ -97,7 +98,7 @@ describe("the broadcast sender", () => {
     { timeout: 60_000 },
     async () => {
       const customers = Array.from({ length: 200 }, (_, i) => String(71_000_000 + i));
-      for (const id of customers) await recordBotStart(database.db, id, null, new Date());
+      await seedBotCustomers(database.db, { started: customers });
       const blocker = customers[7]!;
       telegram.failChat(blocker, { error_code: 403, description: "Forbidden: bot was blocked by the user" });
       const from = telegram.calls.length;
@@ -148,7 +149,7 @@ describe("the broadcast sender", () => {
 
   it("sends one chat at most one message a second, even from several broadcasts at once", { timeout: 30_000 }, async () => {
     const customers = ["72000001", "72000002", "72000003"];
-    for (const id of customers) await recordBotStart(database.db, id, null, new Date());
+    await seedBotCustomers(database.db, { started: customers });
     const from = telegram.calls.length;
     const texts = ["First", "Second", "Third"];
     const ids: string[] = [];
@@ -168,7 +169,7 @@ describe("the broadcast sender", () => {
 
   it("sends a photo with the text as its caption, uploading the image once", { timeout: 30_000 }, async () => {
     const customers = ["73000001", "73000002", "73000003"];
-    for (const id of customers) await recordBotStart(database.db, id, null, new Date());
+    await seedBotCustomers(database.db, { started: customers });
     const png = fs.readFileSync(path.join(import.meta.dirname, "../../e2e/fixtures/product.png"));
     await storage().put("broadcastImage01", png, "image/png");
     const from = telegram.calls.length;

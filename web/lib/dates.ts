@@ -61,3 +61,32 @@ export function formatAge(iso: string, now = Date.now()): string {
   }
   return RELATIVE_FORMAT.format(-seconds, "second");
 }
+
+// Days and months the server already counted in the shop's time zone ("2026-11-26", "2026-11": the
+// revenue chart's points) are calendar days, not moments: read as UTC and shown in UTC, so the label
+// is that day wherever the browser is, never the day before.
+const CALENDAR_DAY_FORMAT = new Intl.DateTimeFormat(LOCALE, { ...DAY, timeZone: "UTC" });
+const CALENDAR_DAY_SHORT_FORMAT = new Intl.DateTimeFormat(LOCALE, { day: "2-digit", month: "2-digit", timeZone: "UTC" });
+const CALENDAR_MONTH_FORMAT = new Intl.DateTimeFormat(LOCALE, { month: "short", year: "numeric", timeZone: "UTC" });
+
+function calendarDateOf(day: string): Date | null {
+  return /^\d{4}-\d{2}(-\d{2})?$/.test(day) ? dateOf(day) : null;
+}
+
+/** A calendar day "2026-11-26" as formatDate shows a day: "26/11/2026" (en-GB), "11/26/2026" (en-US). */
+export function formatCalendarDay(day: string): string {
+  const date = calendarDateOf(day);
+  return date ? CALENDAR_DAY_FORMAT.format(date) : "";
+}
+
+/** The same day without its year, where space is short (a chart's axis): "26/11" (en-GB), "11/26" (en-US). */
+export function formatCalendarDayShort(day: string): string {
+  const date = calendarDateOf(day);
+  return date ? CALENDAR_DAY_SHORT_FORMAT.format(date) : "";
+}
+
+/** A calendar month "2026-11": "Nov 2026". */
+export function formatCalendarMonth(month: string): string {
+  const date = calendarDateOf(month);
+  return date ? CALENDAR_MONTH_FORMAT.format(date) : "";
+}

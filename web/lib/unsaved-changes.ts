@@ -4,9 +4,12 @@ import { navigate as browserNavigate, useBrowserLocation } from "wouter/use-brow
 // Unsaved work is not lost by leaving the page (issue 22, item 3). A form with changes not yet saved
 // registers itself (useUnsavedChanges); while any is registered:
 // - closing the tab, reloading or typing another address asks first (the browser's own beforeunload prompt);
-// - moving to another screen inside the app (a link, the Back button) asks "Leave without saving?".
+// - moving to another screen inside the app (a link, the Back button) asks "Leave without saving?";
+// - closing a dialog that holds the form (Cancel, Escape, its X, a click outside) asks "Discard
+//   changes?" (useUnsavedDialog).
 
 export const LEAVE_QUESTION = "You have unsaved changes. Leave this page without saving them?";
+export const DISCARD_QUESTION = "Discard your unsaved changes?";
 
 const dirtyForms = new Set<symbol>();
 
@@ -39,6 +42,20 @@ export function useUnsavedChanges(dirty: boolean) {
       if (dirtyForms.size === 0) window.removeEventListener("beforeunload", warnBeforeUnload);
     };
   }, [dirty]);
+}
+
+/**
+ * For a dialog holding a form: registers its unsaved changes while it is open (useUnsavedChanges),
+ * and answers the onOpenChange to give the dialog and its Cancel button, which asks before closing
+ * over unsaved changes; staying keeps the dialog and what was typed. A save that then closes the
+ * dialog calls the plain onOpenChange: nothing is lost.
+ */
+export function useUnsavedDialog(open: boolean, dirty: boolean, onOpenChange: (open: boolean) => void): (open: boolean) => void {
+  useUnsavedChanges(open && dirty);
+  return (next) => {
+    if (!next && dirty && !window.confirm(DISCARD_QUESTION)) return;
+    onOpenChange(next);
+  };
 }
 
 const currentUrl = () => `${location.pathname}${location.search}${location.hash}`;

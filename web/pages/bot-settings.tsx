@@ -3,7 +3,7 @@ import { AlertTriangle, CheckCircle2, CreditCard, ExternalLink, Globe, RotateCcw
 import { useEffect, useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import type { z } from "zod";
-import { BotSettingsInputSchema, CURRENCIES, SECRET_SETTINGS_FIELDS, type BotSettings, type Currency, type TokenCheck } from "../../contract";
+import { BotSettingsInputSchema, CURRENCIES, SECRET_SETTINGS_FIELDS, TOKEN_REFUSED_MESSAGE, type BotSettings, type Currency, type TokenCheck } from "../../contract";
 import { OwnerAlertsCard } from "@/components/bot-settings/owner-alerts-card";
 import { PrivacyCard } from "@/components/bot-settings/privacy-card";
 import { PrivateAddressesCard } from "@/components/bot-settings/private-addresses-card";
@@ -38,9 +38,6 @@ const BOTFATHER_STEPS = [
   "Select Domain",
   "Paste the webhook URL",
 ];
-
-/** The server's 400 for a field names it ("Invalid botToken: Telegram did not accept this token"). */
-const TOKEN_ERROR_PREFIX = "Invalid botToken: ";
 
 /** POST and PUT answer the saved settings plus what Telegram said of the token (contract TokenCheckSchema). */
 type SavedSettings = BotSettings & { tokenCheck?: TokenCheck };
@@ -156,8 +153,8 @@ function SettingsForm({ settings }: { settings: BotSettings | null }) {
   const failed = (title: string) => (error: Error) => {
     // Telegram refusing the token is the token field's error, where the owner fixes it.
     const message = error instanceof ApiError ? error.serverMessage : undefined;
-    if (message?.startsWith(TOKEN_ERROR_PREFIX)) {
-      form.setError("botToken", { type: "server", message: message.slice(TOKEN_ERROR_PREFIX.length) }, { shouldFocus: true });
+    if (message === TOKEN_REFUSED_MESSAGE) {
+      form.setError("botToken", { type: "server", message }, { shouldFocus: true });
     }
     toast({ title, description: describeError(error), variant: "destructive" });
   };

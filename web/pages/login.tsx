@@ -1,9 +1,8 @@
-import { Bot, LockKeyhole } from "lucide-react";
+import { Bot } from "lucide-react";
 import { useEffect, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
+import { PasswordField } from "@/components/password-field";
 import { toast } from "@/hooks/use-toast";
 import { ApiError, loginErrorText, takeSessionEnded } from "@/lib/api";
 import { useLogin } from "@/lib/queries";
@@ -54,33 +53,17 @@ export default function LoginPage() {
         </CardHeader>
         <CardContent>
           <form onSubmit={submit} className="grid gap-4">
-            <div className="grid gap-2">
-              <Label htmlFor="password">Password</Label>
-              <div className="relative">
-                <LockKeyhole className="text-muted-foreground absolute top-1/2 left-3 size-4 -translate-y-1/2" />
-                <Input
-                  id="password"
-                  type="password"
-                  autoComplete="current-password"
-                  placeholder="Enter admin password"
-                  className="pl-9"
-                  required
-                  autoFocus
-                  value={password}
-                  onChange={(event) => {
-                    setPassword(event.target.value);
-                    setError(null);
-                  }}
-                  aria-invalid={error ? true : undefined}
-                  aria-describedby={error ? "password-error" : undefined}
-                />
-              </div>
-              {error && (
-                <p id="password-error" className="text-destructive text-sm">
-                  {error}
-                </p>
-              )}
-            </div>
+            <PasswordField
+              id="password"
+              placeholder="Enter admin password"
+              required
+              value={password}
+              onChange={(value) => {
+                setPassword(value);
+                setError(null);
+              }}
+              error={error}
+            />
             <Button type="submit" className="w-full" disabled={login.isPending}>
               {login.isPending ? "Logging in..." : "Access Dashboard"}
             </Button>

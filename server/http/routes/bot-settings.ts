@@ -26,7 +26,7 @@ async function checkToken(deps: AppDeps, token: string, storedToken: string | un
   const check = await checkBotToken(deps.config.telegramApiRoot, token);
   if (check.outcome === "refused") {
     log.warn({ telegram: check.description }, "bot settings: Telegram refused the token");
-    throw invalid(`Invalid botToken: ${TOKEN_REFUSED_MESSAGE}`);
+    throw invalid(TOKEN_REFUSED_MESSAGE);
   }
   if (check.outcome === "unreachable") log.warn({ warning: check.warning }, "bot settings: saved without checking the token");
   return check;

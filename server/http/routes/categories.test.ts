@@ -47,7 +47,7 @@ describe("categories API", () => {
     for (const name of ["", "   "]) {
       const response = await server.request("POST", "/api/categories", { cookie, body: { name } });
       expect(response.status).toBe(400);
-      expect(await response.json()).toEqual({ error: "Invalid name: Category Name is required" });
+      expect(await response.json()).toEqual({ error: "Category Name is required" });
     }
     const missing = await server.request("POST", "/api/categories", { cookie, body: {} });
     expect(missing.status).toBe(400);
@@ -61,7 +61,7 @@ describe("categories API", () => {
 
     const malformed = await server.request("POST", "/api/categories", { cookie, body: { name: "Orphan", parentId: "nope" } });
     expect(malformed.status).toBe(400);
-    expect((await malformed.json()).error).toBe("Invalid parentId: must be a valid id");
+    expect((await malformed.json()).error).toBe("Parent category must be a valid id");
 
     const laptops = (await list()).find((c: { name: string }) => c.name === "Laptops");
     const third = await server.request("POST", "/api/categories", { cookie, body: { name: "Gaming laptops", parentId: laptops.id } });

@@ -72,10 +72,10 @@ describe("the customers routes", () => {
 
   it("refuses a bad limit, sort or cursor with a sentence", async () => {
     for (const [query, message] of [
-      ["limit=0", /^Invalid limit: must be a whole number from 1 to 200$/],
-      ["sort=name", /^Invalid sort: must be one of recent, last-order, total-spent$/],
-      ["limit=2&cursor=nonsense", /^Invalid cursor/],
-      ["cursor=abc", /^Invalid cursor/],
+      ["limit=0", /^Page size must be a whole number from 1 to 200$/],
+      ["sort=name", /^Sort must be one of recent, last-order, total-spent$/],
+      ["limit=2&cursor=nonsense", /^Page is not one this list gave for these filters \(start again without it\)$/],
+      ["cursor=abc", /^Page needs the limit it was given with$/],
     ] as const) {
       const response = await get(`/api/customers?${query}`);
       expect(response.status, query).toBe(400);
@@ -111,7 +111,7 @@ describe("the customers routes", () => {
       ] as const) {
         const response = method === "GET" ? await get(url) : await post(url);
         expect(response.status, `${method} ${url}`).toBe(400);
-        expect(await response.json()).toEqual({ error: "Invalid telegramUserId: must be a Telegram user id (digits only, at most 20)" });
+        expect(await response.json()).toEqual({ error: "Customer must be a Telegram user id (digits only, at most 20)" });
       }
     }
     expect(await db().select().from(blockedCustomers)).toEqual([]);

@@ -104,13 +104,13 @@ describe("GET /api/messages and /api/messages/conversations, paged and filtered"
 
     it("answers 400 with a sentence naming the field for bad parameters", async () => {
       const cases: [string, RegExp][] = [
-        ["limit=0", /^Invalid limit: must be a whole number from 1 to 200$/],
-        ["limit=3&cursor=%%%", /^Invalid cursor: /],
-        ["sender=bot", /^Invalid sender: must be one of customer, admin$/],
-        ["unread=yes", /^Invalid unread: must be true or false$/],
-        ["sort=total-desc", /^Invalid sort: must be one of newest, oldest$/],
-        ["telegramUserId=", /^Invalid telegramUserId: must be a Telegram user id$/],
-        ["from=2026-03-10T25:00:00Z", /^Invalid from: must be a date/],
+        ["limit=0", /^Page size must be a whole number from 1 to 200$/],
+        ["limit=3&cursor=%%%", /^Page is not one this list gave for these filters \(start again without it\)$/],
+        ["sender=bot", /^Sender must be one of customer, admin$/],
+        ["unread=yes", /^Unread must be true or false$/],
+        ["sort=total-desc", /^Sort must be one of newest, oldest$/],
+        ["telegramUserId=", /^Customer must be a Telegram user id$/],
+        ["from=2026-03-10T25:00:00Z", /^From date must be a date/],
       ];
       for (const [query, sentence] of cases) {
         const response = await get(`/api/messages?${query}`);
@@ -203,10 +203,10 @@ describe("GET /api/messages and /api/messages/conversations, paged and filtered"
 
     it("answers 400 for bad parameters", async () => {
       for (const [query, sentence] of [
-        ["limit=500", /^Invalid limit: /],
-        ["limit=5&cursor=abc", /^Invalid cursor: /],
-        [`cursor=${Buffer.from('{"s":"conversations","k":["1","2"]}').toString("base64url")}`, /^Invalid cursor: it needs the limit/],
-        ["unread=1", /^Invalid unread: must be true or false$/],
+        ["limit=500", /^Page size must be a whole number from 1 to 200$/],
+        ["limit=5&cursor=abc", /^Page is not one this list gave for these filters \(start again without it\)$/],
+        [`cursor=${Buffer.from('{"s":"conversations","k":["1","2"]}').toString("base64url")}`, /^Page needs the limit it was given with$/],
+        ["unread=1", /^Unread must be true or false$/],
       ] as const) {
         const response = await get(`/api/messages/conversations?${query}`);
         expect(response.status, query).toBe(400);

@@ -199,15 +199,15 @@ describe("messages API", () => {
       const { order } = await insertOrder(db(), { telegramUserId: "9001" });
       const valid = { telegramUserId: "9001", message: "Hi", isFromCustomer: false };
       const cases: [Record<string, unknown>, RegExp][] = [
-        [{ ...valid, message: "   " }, /^Invalid message: Message cannot be empty$/],
+        [{ ...valid, message: "   " }, /^Message cannot be empty$/],
         [{ ...valid, message: undefined }, /^Message is required$/],
-        [{ ...valid, message: "a".repeat(4097) }, /^Invalid message: Message must be at most 4096 characters$/],
-        [{ ...valid, telegramUserId: " " }, /^Invalid telegramUserId: telegramUserId is required$/],
+        [{ ...valid, message: "a".repeat(4097) }, /^Message must be at most 4096 characters$/],
+        [{ ...valid, telegramUserId: " " }, /^Customer is required$/],
         [{ ...valid, telegramUserId: undefined }, /^Customer is required$/],
         [{ ...valid, isFromCustomer: true }, /^Is from customer must be false$/],
-        [{ ...valid, orderId: "not-a-uuid" }, /^Invalid orderId: must be a valid id$/],
-        [{ ...valid, orderId: UNKNOWN_ID }, /^Invalid orderId: no order has this id\.$/],
-        [{ ...valid, telegramUserId: "9002", orderId: order.id }, /^Invalid orderId: that order belongs to another customer\.$/],
+        [{ ...valid, orderId: "not-a-uuid" }, /^Order must be a valid id$/],
+        [{ ...valid, orderId: UNKNOWN_ID }, /^Order is not one of the shop's orders\.$/],
+        [{ ...valid, telegramUserId: "9002", orderId: order.id }, /^Order belongs to another customer\.$/],
         [{ ...valid, isRead: "yes" }, /^Is read must be yes or no \(true or false\)$/],
       ];
       for (const [body, message] of cases) {

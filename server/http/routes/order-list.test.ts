@@ -186,22 +186,22 @@ describe("GET /api/orders, paged and filtered", () => {
     expect(cursorOfNewest).toBeNull();
 
     const cases: [string, RegExp][] = [
-      ["limit=0", /^Invalid limit: must be a whole number from 1 to 200$/],
-      ["limit=201", /^Invalid limit: must be a whole number from 1 to 200$/],
-      ["limit=abc", /^Invalid limit: must be a whole number from 1 to 200$/],
-      ["limit=1.5", /^Invalid limit: must be a whole number from 1 to 200$/],
-      ["limit=", /^Invalid limit: must be a whole number from 1 to 200$/],
-      ["limit=5&limit=6", /^Invalid limit: /],
-      ["limit=5&cursor=not-a-cursor", /^Invalid cursor: /],
-      [`limit=5&cursor=${Buffer.from('{"s":"newest","k":["x"]}').toString("base64url")}`, /^Invalid cursor: /],
-      [`limit=5&cursor=${cursor}&sort=oldest`, /^Invalid cursor: /],
-      [`cursor=${cursor}`, /^Invalid cursor: it needs the limit/],
-      ["status=lost", /^Invalid status: must be one of all, pending, processing, dispatched, completed, failed$/],
-      ["sort=cheapest", /^Invalid sort: must be one of newest, oldest, total-desc, total-asc$/],
-      ["from=yesterday", /^Invalid from: must be a date/],
-      ["to=2026-02-30", /^Invalid to: must be a date/],
-      ["from=2026-03-11&to=2026-03-10", /^Invalid to: must not be before from$/],
-      [`q=${"x".repeat(201)}`, /^Invalid q: must be at most 200 characters$/],
+      ["limit=0", /^Page size must be a whole number from 1 to 200$/],
+      ["limit=201", /^Page size must be a whole number from 1 to 200$/],
+      ["limit=abc", /^Page size must be a whole number from 1 to 200$/],
+      ["limit=1.5", /^Page size must be a whole number from 1 to 200$/],
+      ["limit=", /^Page size must be a whole number from 1 to 200$/],
+      ["limit=5&limit=6", /^Page size must be a whole number from 1 to 200$/],
+      ["limit=5&cursor=not-a-cursor", /^Page is not one this list gave for these filters \(start again without it\)$/],
+      [`limit=5&cursor=${Buffer.from('{"s":"newest","k":["x"]}').toString("base64url")}`, /^Page is not one this list gave for these filters \(start again without it\)$/],
+      [`limit=5&cursor=${cursor}&sort=oldest`, /^Page is not one this list gave for these filters \(start again without it\)$/],
+      [`cursor=${cursor}`, /^Page needs the limit it was given with$/],
+      ["status=lost", /^Status must be one of all, pending, processing, dispatched, completed, failed$/],
+      ["sort=cheapest", /^Sort must be one of newest, oldest, total-desc, total-asc$/],
+      ["from=yesterday", /^From date must be a date/],
+      ["to=2026-02-30", /^To date must be a date/],
+      ["from=2026-03-11&to=2026-03-10", /^To date must not be before the from date$/],
+      [`q=${"x".repeat(201)}`, /^Search must be at most 200 characters$/],
     ];
     for (const [query, sentence] of cases) {
       const response = await get(`/api/orders?${query}`);

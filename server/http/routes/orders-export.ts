@@ -15,7 +15,7 @@ import { documentedOnly, ERROR_ANSWERS } from "../openapi";
 const { limit: _limit, cursor: _cursor, ...filterFields } = OrderListQuerySchema.shape;
 export const OrderExportQuerySchema = z
   .object(filterFields)
-  .refine((query) => !query.from || !query.to || query.from < query.to, { message: "must not be before from", path: ["to"] });
+  .refine((query) => !query.from || !query.to || query.from < query.to, { message: "must not be before the from date", path: ["to"] });
 
 const csvFile = {
   "text/csv": {

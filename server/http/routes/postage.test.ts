@@ -47,21 +47,21 @@ describe("postage options API", () => {
 
   it("validates name, price and estimated days", async () => {
     const post = (body: Record<string, unknown>) => server.request("POST", "/api/postage-options", { cookie, body });
-    expect(await errorOf(await post({ ...OPTION, price: "" }))).toBe("Invalid price: Price is required");
+    expect(await errorOf(await post({ ...OPTION, price: "" }))).toBe("Price is required");
     expect(await errorOf(await post({ ...OPTION, price: undefined }))).toBe("Price is required");
     expect(await errorOf(await post({ ...OPTION, price: null }))).toBe("Price is required");
     for (const price of ["4.999", "abc", "-1", "4.", "1e3"]) {
-      expect(await errorOf(await post({ ...OPTION, price }))).toBe("Invalid price: Please enter a valid price (e.g., 4.99)");
+      expect(await errorOf(await post({ ...OPTION, price }))).toBe("Please enter a valid price (e.g., 4.99)");
     }
     for (const estimatedDays of [0, -2, 1.5, "soon"]) {
       expect(await errorOf(await post({ ...OPTION, estimatedDays }))).toBe(
-        "Invalid estimatedDays: Estimated days must be a whole number of at least 1",
+        "Estimated days must be a whole number of at least 1",
       );
     }
     for (const estimatedDays of [366, 2147483648, 1e300]) {
-      expect(await errorOf(await post({ ...OPTION, estimatedDays }))).toBe("Invalid estimatedDays: Estimated days must be at most 365");
+      expect(await errorOf(await post({ ...OPTION, estimatedDays }))).toBe("Estimated days must be at most 365");
     }
-    expect(await errorOf(await post({ ...OPTION, name: " " }))).toBe("Invalid name: Service name is required");
+    expect(await errorOf(await post({ ...OPTION, name: " " }))).toBe("Service name is required");
     expect((await list()).length).toBe(3);
   });
 
@@ -78,7 +78,7 @@ describe("postage options API", () => {
     expect(await edited.json()).toEqual({ ...option, isActive: false, name: "Renamed", price: "2.00", description: null, estimatedDays: null });
 
     const bad = await server.request("PATCH", `/api/postage-options/${option.id}`, { cookie, body: { price: "2.345" } });
-    expect(await errorOf(bad)).toBe("Invalid price: Please enter a valid price (e.g., 4.99)");
+    expect(await errorOf(bad)).toBe("Please enter a valid price (e.g., 4.99)");
     const empty = await server.request("PATCH", `/api/postage-options/${option.id}`, { cookie, body: {} });
     expect(await errorOf(empty)).toMatch(/Nothing to update/);
   });

@@ -23,12 +23,12 @@ function sameSecret(given: string, expected: string): boolean {
 
 function asUpdate(body: unknown, { requireId }: { requireId: boolean }): Update {
   if (!body || typeof body !== "object" || Array.isArray(body)) {
-    throw new HttpError(400, "Invalid update: the body must be a JSON object (a Telegram update).");
+    throw new HttpError(400, "Update must be a JSON object (a Telegram update).");
   }
   const update = body as Record<string, unknown>;
   if (update.update_id === undefined && !requireId) return { ...update, update_id: 0 } as Update;
   if (typeof update.update_id !== "number" || !Number.isInteger(update.update_id)) {
-    throw new HttpError(400, "Invalid update_id: must be a whole number.");
+    throw new HttpError(400, "Update ID must be a whole number.");
   }
   return update as unknown as Update;
 }

@@ -167,11 +167,11 @@ describe("product image uploads", () => {
     for (const imageURL of ["https://elsewhere.example/cat.png", "/objects/../secret.key"]) {
       const foreign = await server.request("PUT", "/api/product-images", { cookie, body: { imageURL } });
       expect(foreign.status).toBe(400);
-      expect((await foreign.json()).error).toBe("Invalid imageURL: must be an upload URL or an /objects/ path from this server.");
+      expect((await foreign.json()).error).toBe("Image must be an upload URL or an /objects/ path from this server.");
     }
     const blank = await server.request("PUT", "/api/product-images", { cookie, body: { imageURL: " " } });
     expect(blank.status).toBe(400);
-    expect((await blank.json()).error).toBe("Invalid imageURL: imageURL is required");
+    expect((await blank.json()).error).toBe("Image is required");
   });
 
   it("answers 404 as JSON for an image that does not exist", async () => {

@@ -95,7 +95,7 @@ export async function confirmProductImage(
   try {
     pathname = new URL(imageURL, "http://localhost").pathname;
   } catch {
-    throw invalid("Invalid imageURL: must be an upload URL or an /objects/ path from this server.");
+    throw invalid("Image must be an upload URL or an /objects/ path from this server.");
   }
   let objectId: string | undefined;
   if (pathname.startsWith(UPLOAD_PATH_PREFIX)) {
@@ -105,7 +105,7 @@ export async function confirmProductImage(
     objectId = row.objectId;
   } else {
     objectId = OBJECT_PATH.exec(pathname)?.[1];
-    if (!objectId) throw invalid("Invalid imageURL: must be an upload URL or an /objects/ path from this server.");
+    if (!objectId) throw invalid("Image must be an upload URL or an /objects/ path from this server.");
   }
   if (!(await storage.exists(objectId))) throw notFound("The uploaded image was not found. Please upload it again.");
   return { objectPath: objectPathOf(objectId) };

@@ -54,7 +54,7 @@ export function encodeCursor(sort: string, key: string[]): string {
   return Buffer.from(JSON.stringify({ s: sort, k: key } satisfies CursorBody)).toString("base64url");
 }
 
-const BAD_CURSOR = "Invalid cursor: it is not one this list gave for these filters (start again without it)";
+const BAD_CURSOR = "Page is not one this list gave for these filters (start again without it)";
 
 /** The key a cursor holds, when it was made for this sort and fits the key's parts; otherwise a 400. */
 export function decodeCursor(cursor: string, sort: string, parts: KeyPart[]): string[] {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client";
 import { blockedCustomers, botCustomers, broadcastRecipients, broadcasts, orders } from "../../db/schema";
 import { createTestDatabase } from "../../../test-support/database";
-import { insertOrder, insertProduct } from "../../../test-support/factories";
+import { insertOrder, insertProduct, seedBotCustomers } from "../../../test-support/factories";
 import {
   abandonDeadClaims,
   claimNextRecipient,
@@ -56,10 +56,7 @@ describe("broadcasts", () => {
   }
 
   it("sends 'all' to everyone who started the bot, skipping who opted out, blocked the bot or was blocked", async () => {
-    for (const id of ["1", "2", "3", "4", "5"]) await recordBotStart(db(), id, null, NOW);
-    await optOutOfBroadcasts(db(), "2", null, NOW);
-    await db().update(botCustomers).set({ unreachableAt: NOW }).where(eq(botCustomers.telegramUserId, "3"));
-    await db().insert(blockedCustomers).values({ telegramUserId: "4" });
+    await seedBotCustomers(db(), { started: ["1", "2", "3", "4", "5"], optedOut: ["2"], unreachable: ["3"], blocked: ["4"] }, NOW);
     // Someone with an order who never sent /start (an old customer) is not in "all".
     await insertOrder(db(), { telegramUserId: "9" });
 
@@ -93,7 +90,7 @@ describe("broadcasts", () => {
     await insertOrder(db(), { telegramUserId: "12", status: "processing", paymentStatus: "refunded", items: [{ product: tea }] });
     await insertOrder(db(), { telegramUserId: "13", status: "processing", items: [{ product: cake }] });
     await insertOrder(db(), { telegramUserId: "14", status: "failed", createdAt: daysAgo(40) });
-    for (const id of ["10", "14", "20", "21"]) await recordBotStart(db(), id, null, NOW);
+    await seedBotCustomers(db(), { started: ["10", "14", "20", "21"] }, NOW);
 
     const product = await createBroadcast(db(), { text: "Tea is back", imageUrl: null, audience: { kind: "product", productId: tea.id } }, NOW);
     expect(Object.keys(await recipientsOf(product.id))).toEqual(["10"]);
@@ -113,7 +110,7 @@ describe("broadcasts", () => {
   });
 
   it("claims at most the overall rate per second, and one message per chat per interval", async () => {
-    for (const id of ["1", "2", "3"]) await recordBotStart(db(), id, null, NOW);
+    await seedBotCustomers(db(), { started: ["1", "2", "3"] }, NOW);
     const first = await createBroadcast(db(), { text: "One", imageUrl: null, audience: { kind: "all" } }, NOW);
     const second = await createBroadcast(db(), { text: "Two", imageUrl: null, audience: { kind: "all" } }, NOW);
 
@@ -147,7 +144,7 @@ describe("broadcasts", () => {
   });
 
   it("a 429 puts the row back for later; a 403 skips it and marks the customer unreachable for later broadcasts", async () => {
-    for (const id of ["1", "2"]) await recordBotStart(db(), id, null, NOW);
+    await seedBotCustomers(db(), { started: ["1", "2"] }, NOW);
     const { id } = await createBroadcast(db(), { text: "Hi", imageUrl: null, audience: { kind: "all" } }, NOW);
     const one = await claimNextRecipient(db());
     const two = await claimNextRecipient(db());
@@ -164,7 +161,7 @@ describe("broadcasts", () => {
   });
 
   it("never sends a dead claim again: it becomes failed (at most once)", async () => {
-    for (const id of ["1", "2"]) await recordBotStart(db(), id, null, NOW);
+    await seedBotCustomers(db(), { started: ["1", "2"] }, NOW);
     const { id } = await createBroadcast(db(), { text: "Hi", imageUrl: null, audience: { kind: "all" } }, NOW);
     const claim = await claimNextRecipient(db());
     if (claim.kind !== "claimed") throw new Error("expected a claim");
@@ -181,7 +178,7 @@ describe("broadcasts", () => {
   });
 
   it("lists past broadcasts newest first with their numbers", async () => {
-    await recordBotStart(db(), "1", null, NOW);
+    await seedBotCustomers(db(), { started: ["1"] }, NOW);
     const older = await createBroadcast(db(), { text: "Older", imageUrl: null, audience: { kind: "all" } }, daysAgo(1));
     const newer = await createBroadcast(db(), { text: "Newer", imageUrl: "/objects/abc", audience: { kind: "recent", days: 7 } }, NOW).catch(() => null);
     // Nobody ordered in the last 7 days: refused. The list has the one that was queued.

@@ -68,9 +68,9 @@ export async function sendAdminReply(
       .select({ telegramUserId: orders.telegramUserId })
       .from(orders)
       .where(eq(orders.id, reply.orderId));
-    if (!order) throw invalid("Invalid orderId: no order has this id.");
+    if (!order) throw invalid("Order is not one of the shop's orders.");
     if (order.telegramUserId !== reply.telegramUserId) {
-      throw invalid("Invalid orderId: that order belongs to another customer.");
+      throw invalid("Order belongs to another customer.");
     }
   }
   await notifier.sendMessage(reply.telegramUserId, reply.message);

@@ -224,7 +224,7 @@ describe("checkout", () => {
     const [postage] = await db.insert(postageOptions).values({ name: "Courier", price: "9.00", isActive: false }).returning();
     await expect(checkout(deps, input(customer, { postageOptionId: postage!.id }))).rejects.toThrow(/postage option is no longer available/);
     await expect(checkout(deps, input(customer, { postageOptionId: "nope" }))).rejects.toThrow(/postage option is no longer available/);
-    await expect(checkout(deps, input(customer, { shippingAddress: { ...address, postcode: " " } }))).rejects.toThrow(/postcode is required/);
+    await expect(checkout(deps, input(customer, { shippingAddress: { ...address, postcode: " " } }))).rejects.toThrow(/Postcode is required/);
     await db.update(products).set({ isActive: false }).where(eq(products.id, widget.id));
     await expect(checkout(deps, input(customer))).rejects.toThrow("Blue Widget is no longer available. Please check your cart.");
 

@@ -1,4 +1,4 @@
-import { looksMasked, maskSecret, SECRET_SETTINGS_FIELDS, SECRET_MASK, type BotSettings, type SecretSettingsField } from "../../../contract";
+import { fieldLabel, looksMasked, maskSecret, SECRET_SETTINGS_FIELDS, SECRET_MASK, type BotSettings, type SecretSettingsField } from "../../../contract";
 import { invalid } from "../common";
 
 // Bot Settings are answered with their secrets masked (contract/secret-mask.ts, docs/SECURITY.md):
@@ -24,7 +24,7 @@ export function unmaskSecrets<T extends Secrets>(values: T, stored: Secrets | nu
       (out as Secrets)[field] = current;
       continue;
     }
-    throw invalid(`Invalid ${field}: "${SECRET_MASK}…" stands for the secret already saved; type the whole new secret to replace it`);
+    throw invalid(`${fieldLabel([field])} cannot be "${SECRET_MASK}…": that stands for the one already saved; type the whole new one to replace it`);
   }
   return out;
 }

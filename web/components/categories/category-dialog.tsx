@@ -17,7 +17,7 @@ import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/hooks/use-toast";
-import { useUnsavedChanges } from "@/lib/unsaved-changes";
+import { useUnsavedDialog } from "@/lib/unsaved-changes";
 import { useCreateCategory, useUpdateCategory } from "@/lib/queries";
 import { describeError } from "@/lib/api";
 
@@ -57,8 +57,8 @@ export function CategoryDialog({
     resolver: zodResolver(CategoryInputSchema),
     defaultValues: valuesOf(category),
   });
-  // Leaving with changes not saved asks first (issue 22, item 3).
-  useUnsavedChanges(open && form.formState.isDirty);
+  // Leaving or closing with changes not saved asks first (issue 22, item 3).
+  const closeAsking = useUnsavedDialog(open, form.formState.isDirty, onOpenChange);
 
   // Each opening starts from the category being edited, or from an empty form.
   const { reset } = form;
@@ -92,7 +92,7 @@ export function CategoryDialog({
   });
 
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
+    <Dialog open={open} onOpenChange={closeAsking}>
       <DialogContent className="sm:max-w-md">
         <DialogHeader>
           <DialogTitle>{category ? "Edit Category" : "Add New Category"}</DialogTitle>
@@ -183,7 +183,7 @@ export function CategoryDialog({
               )}
             />
             <DialogFooter>
-              <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
+              <Button type="button" variant="outline" onClick={() => closeAsking(false)}>
                 Cancel
               </Button>
               <Button type="submit" disabled={pending}>

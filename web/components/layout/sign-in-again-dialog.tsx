@@ -1,4 +1,3 @@
-import { LockKeyhole } from "lucide-react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import {
   AlertDialog,
@@ -9,9 +8,8 @@ import {
   AlertDialogHeader,
   AlertDialogTitle,
 } from "@/components/ui/alert-dialog";
+import { PasswordField } from "@/components/password-field";
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
 import { apiRequest, LOGIN_URL, loginErrorText, offerSignInAgain } from "@/lib/api";
 
 // A save that met an ended session (issue 22, item 3): the owner signs in here, over the page, so
@@ -71,31 +69,16 @@ export function SignInAgainDialog() {
               Your session ended. Sign in again and your changes are saved; nothing you typed is lost.
             </AlertDialogDescription>
           </AlertDialogHeader>
-          <div className="grid gap-2">
-            <Label htmlFor="sign-in-again-password">Password</Label>
-            <div className="relative">
-              <LockKeyhole className="text-muted-foreground absolute top-1/2 left-3 size-4 -translate-y-1/2" aria-hidden="true" />
-              <Input
-                id="sign-in-again-password"
-                type="password"
-                autoComplete="current-password"
-                className="pl-9"
-                autoFocus
-                value={password}
-                onChange={(event) => {
-                  setPassword(event.target.value);
-                  setError(null);
-                }}
-                aria-invalid={error ? true : undefined}
-                aria-describedby={error ? "sign-in-again-error" : undefined}
-              />
-            </div>
-            {error && (
-              <p id="sign-in-again-error" className="text-destructive text-sm" role="alert">
-                {error}
-              </p>
-            )}
-          </div>
+          <PasswordField
+            id="sign-in-again-password"
+            value={password}
+            onChange={(value) => {
+              setPassword(value);
+              setError(null);
+            }}
+            error={error}
+            announceError
+          />
           <AlertDialogFooter>
             <AlertDialogCancel type="button">Not now</AlertDialogCancel>
             <Button type="submit" disabled={pending}>

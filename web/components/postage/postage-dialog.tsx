@@ -17,7 +17,7 @@ import { Input } from "@/components/ui/input";
 import { Switch } from "@/components/ui/switch";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/hooks/use-toast";
-import { useUnsavedChanges } from "@/lib/unsaved-changes";
+import { useUnsavedDialog } from "@/lib/unsaved-changes";
 import { useCreatePostageOption, useUpdatePostageOption } from "@/lib/queries";
 import { describeError } from "@/lib/api";
 
@@ -53,8 +53,8 @@ export function PostageDialog({
     resolver: zodResolver(PostageOptionInputSchema),
     defaultValues: valuesOf(option),
   });
-  // Leaving with changes not saved asks first (issue 22, item 3).
-  useUnsavedChanges(open && form.formState.isDirty);
+  // Leaving or closing with changes not saved asks first (issue 22, item 3).
+  const closeAsking = useUnsavedDialog(open, form.formState.isDirty, onOpenChange);
 
   const { reset } = form;
   useEffect(() => {
@@ -83,7 +83,7 @@ export function PostageDialog({
   });
 
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
+    <Dialog open={open} onOpenChange={closeAsking}>
       <DialogContent className="sm:max-w-md">
         <DialogHeader>
           <DialogTitle>{option ? "Edit Postage Option" : "Add Postage Option"}</DialogTitle>
@@ -181,7 +181,7 @@ export function PostageDialog({
               )}
             />
             <DialogFooter>
-              <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
+              <Button type="button" variant="outline" onClick={() => closeAsking(false)}>
                 Cancel
               </Button>
               <Button type="submit" disabled={pending}>

@@ -31,7 +31,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { Switch } from "@/components/ui/switch";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/hooks/use-toast";
-import { useUnsavedChanges } from "@/lib/unsaved-changes";
+import { useUnsavedDialog } from "@/lib/unsaved-changes";
 import { useCreateProduct, useReloadProducts, useUpdateProduct } from "@/lib/queries";
 import { ApiError, describeError } from "@/lib/api";
 import { categoryOptions, NO_CATEGORY } from "./category-options";
@@ -145,8 +145,8 @@ export function ProductDialog({
     resolver: zodResolver(ProductFormSchema),
     defaultValues: valuesOf(product),
   });
-  // Leaving with changes not saved asks first (issue 22, item 3).
-  useUnsavedChanges(open && form.formState.isDirty);
+  // Leaving or closing with changes not saved asks first (issue 22, item 3).
+  const closeAsking = useUnsavedDialog(open, form.formState.isDirty, onOpenChange);
   const tiers = useFieldArray({ control: form.control, name: "bulkPricing" });
 
   const { reset } = form;
@@ -211,7 +211,7 @@ export function ProductDialog({
   const staleStock = form.formState.errors.root?.staleStock?.message;
 
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
+    <Dialog open={open} onOpenChange={closeAsking}>
       <DialogContent className="sm:max-w-2xl">
         <DialogHeader>
           <DialogTitle>{product ? "Edit Product" : "Add New Product"}</DialogTitle>
@@ -422,7 +422,7 @@ export function ProductDialog({
             />
 
             <DialogFooter>
-              <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
+              <Button type="button" variant="outline" onClick={() => closeAsking(false)}>
                 Cancel
               </Button>
               <Button type="submit" disabled={pending || uploading}>
