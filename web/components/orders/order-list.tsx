@@ -16,9 +16,18 @@ type ListProps = {
   selectedIds: ReadonlySet<string>;
   onSelect: (order: Order, selected: boolean) => void;
   onSelectAll: (selected: boolean) => void;
+  /** The order the keyboard's j and k moved to (issue 22 item 11): its row is marked. */
+  currentId?: string | null;
 };
 
-type RowActionProps = Omit<ListProps, "orders" | "selectedIds" | "onSelect" | "onSelectAll">;
+type RowActionProps = Omit<ListProps, "orders" | "selectedIds" | "onSelect" | "onSelectAll" | "currentId">;
+
+/** The keyboard's current row: aria-current, and a ring that shows in both themes. */
+const currentRow = (order: Order, currentId: string | null | undefined) => ({
+  "data-order-id": order.id,
+  "aria-current": order.id === currentId ? ("true" as const) : undefined,
+});
+const CURRENT_ROW_CLASS = "aria-[current=true]:bg-accent/60 aria-[current=true]:outline-2 aria-[current=true]:-outline-offset-2 aria-[current=true]:outline-ring";
 
 function SelectOrder({ order, selectedIds, onSelect }: Pick<ListProps, "selectedIds" | "onSelect"> & { order: Order }) {
   return (
@@ -76,7 +85,7 @@ function RowActions({ order, onView, onDispatch, onDelete, dispatchingId }: RowA
 /** The "Inc. shipping" under the total (docs/product.md §2), only when the order has postage to include (issue 13). */
 const hasPostage = (order: Order) => order.postageOptionId !== null || order.postageName !== null;
 
-export function OrderTable({ orders, selectedIds, onSelect, onSelectAll, ...actions }: ListProps) {
+export function OrderTable({ orders, selectedIds, onSelect, onSelectAll, currentId, ...actions }: ListProps) {
   return (
     <Table>
       <TableHeader>
@@ -97,7 +106,13 @@ export function OrderTable({ orders, selectedIds, onSelect, onSelectAll, ...acti
       </TableHeader>
       <TableBody>
         {orders.map((order) => (
-          <TableRow key={order.id} data-testid="order-row" data-state={selectedIds.has(order.id) ? "selected" : undefined}>
+          <TableRow
+            key={order.id}
+            data-testid="order-row"
+            data-state={selectedIds.has(order.id) ? "selected" : undefined}
+            {...currentRow(order, currentId)}
+            className={CURRENT_ROW_CLASS}
+          >
             <TableCell className="pl-4">
               <div className="flex items-center gap-3">
                 <SelectOrder order={order} selectedIds={selectedIds} onSelect={onSelect} />
@@ -135,7 +150,7 @@ export function OrderTable({ orders, selectedIds, onSelect, onSelectAll, ...acti
   );
 }
 
-export function OrderCards({ orders, selectedIds, onSelect, onSelectAll, ...actions }: ListProps) {
+export function OrderCards({ orders, selectedIds, onSelect, onSelectAll, currentId, ...actions }: ListProps) {
   return (
     <ul className="divide-y">
       <li className="text-muted-foreground flex items-center gap-3 px-4 py-2 text-sm">
@@ -143,7 +158,7 @@ export function OrderCards({ orders, selectedIds, onSelect, onSelectAll, ...acti
         <span aria-hidden="true">Select all</span>
       </li>
       {orders.map((order) => (
-        <li key={order.id} className="space-y-2 p-4" data-testid="order-card">
+        <li key={order.id} className={`space-y-2 p-4 ${CURRENT_ROW_CLASS}`} data-testid="order-card" {...currentRow(order, currentId)}>
           <div className="flex items-start justify-between gap-2">
             <div className="flex items-start gap-3">
               <SelectOrder order={order} selectedIds={selectedIds} onSelect={onSelect} />

@@ -1,9 +1,9 @@
 import { useQueryClient } from "@tanstack/react-query";
-import type { Order } from "../../../contract";
+import type { BulkDispatch, BulkDispatchResult, Order } from "../../../contract";
 import { ToastAction } from "@/components/ui/toast";
 import { toast } from "@/hooks/use-toast";
 import { apiRequest, describeError } from "@/lib/api";
-import { useNotifyDispatch, useUndoDispatch, useUpdateOrderStatus } from "@/lib/queries";
+import { useBulkDispatch, useNotifyDispatch, useUndoDispatch, useUpdateOrderStatus } from "@/lib/queries";
 import { shortId } from "@/lib/screen-helpers";
 
 /** What the owner may give with a dispatch (all optional; blank means none). */
@@ -29,6 +29,9 @@ const NOT_NOTIFIED = {
   variant: "destructive",
 } as const;
 
+/** How many refused orders a bulk dispatch's toast names one by one. */
+const MAX_NAMED_REFUSALS = 5;
+
 /** After the undo window: whether the held messages reached their customers (the sender's outcome). */
 const LATE_CHECK_MS = 2_500;
 
@@ -43,6 +46,7 @@ export function useDispatchOrder({ onUndone }: { onUndone?: (orderIds: string[])
   const updateStatus = useUpdateOrderStatus();
   const notifyDispatch = useNotifyDispatch();
   const undoDispatch = useUndoDispatch();
+  const bulkDispatch = useBulkDispatch();
 
   const dispatchQuietly = async (orderId: string, details: DispatchDetails = {}): Promise<DispatchOutcome> => {
     const carrier = details.carrier?.trim();
@@ -139,40 +143,37 @@ export function useDispatchOrder({ onUndone }: { onUndone?: (orderIds: string[])
   };
 
   /**
-   * Several orders, one after the other (each its own request, so one refusal stops nothing else),
-   * then one toast that sums up: toasts show one at a time, so one per order would hide the rest.
+   * Several orders in one request (POST /api/orders/bulk-dispatch, issue 22): the ticked ones by id, or
+   * every order a filter matches ("Select all N matching"). The server dispatches each one Ready to
+   * Dispatch and holds its message, and skips the others with the reason; one toast sums it up (toasts
+   * show one at a time, so one per order would hide the rest). Answers whether the request went through.
    */
-  const dispatchMany = async (orderIds: string[]): Promise<void> => {
-    const refused: string[] = [];
-    const held: { id: string; heldUntil: string }[] = [];
-    let notNotified = 0;
-    for (const id of orderIds) {
-      const outcome = await dispatchQuietly(id);
-      if (outcome.result === "refused") refused.push(`#${shortId(id)}: ${describeError(outcome.error)}`);
-      if (outcome.result === "not-notified") notNotified += 1;
-      if (outcome.result === "notified" && outcome.heldUntil) held.push({ id, heldUntil: outcome.heldUntil });
+  const dispatchMany = async (target: BulkDispatch): Promise<boolean> => {
+    let result: BulkDispatchResult;
+    try {
+      result = await bulkDispatch.mutateAsync(target);
+    } catch (error) {
+      toast({ title: "Failed to dispatch orders", description: describeError(error), variant: "destructive" });
+      return false;
     }
-    const dispatched = orderIds.length - refused.length;
-    if (refused.length === 0 && notNotified === 0) {
-      const title = `${count(dispatched, "order", "orders")} dispatched and ${dispatched === 1 ? "customer" : "customers"} notified!`;
-      // The first hold to end bounds the Undo of them all.
-      const firstEnd = held.map((h) => h.heldUntil).sort()[0];
-      if (firstEnd) heldToast(title, held.map((h) => h.id), firstEnd);
+    const { dispatched, skipped, heldUntil } = result;
+    if (skipped.length === 0) {
+      const title = `${count(dispatched.length, "order", "orders")} dispatched and ${dispatched.length === 1 ? "customer" : "customers"} notified!`;
+      if (heldUntil) heldToast(title, dispatched, heldUntil);
       else toast({ title });
-      return;
+      return true;
     }
-    const problems = [
-      ...(refused.length > 0 ? [`${count(refused.length, "order was", "orders were")} not dispatched. ${refused.join(" ")}`] : []),
-      ...(notNotified > 0 ? [`${count(notNotified, "customer", "customers")} could not be notified.`] : []),
-    ];
+    // Each refusal is named, up to a few: a toast is no place for a list of hundreds.
+    const named = skipped.slice(0, MAX_NAMED_REFUSALS).map(({ id, reason }) => `#${shortId(id)}: ${reason}`);
+    if (skipped.length > MAX_NAMED_REFUSALS) named.push(`and ${skipped.length - MAX_NAMED_REFUSALS} more.`);
     toast({
-      title: `Dispatched ${dispatched} of ${count(orderIds.length, "order", "orders")}`,
-      description: problems.join(" "),
+      title: `Dispatched ${dispatched.length} of ${count(dispatched.length + skipped.length, "order", "orders")}`,
+      description: `${count(skipped.length, "order was", "orders were")} not dispatched. ${named.join(" ")}`,
       variant: "destructive",
     });
-    const firstEnd = held.map((h) => h.heldUntil).sort()[0];
-    if (firstEnd) checkAfterWindow(held.map((h) => h.id), firstEnd);
+    if (heldUntil) checkAfterWindow(dispatched, heldUntil);
+    return true;
   };
 
-  return { dispatch, dispatchMany, pending: updateStatus.isPending || notifyDispatch.isPending };
+  return { dispatch, dispatchMany, pending: updateStatus.isPending || notifyDispatch.isPending || bulkDispatch.isPending };
 }
