@@ -94,7 +94,10 @@ test.describe("orders: select all matching and the keyboard", () => {
     await expect(slips.first()).toContainText(`#${short(ready[0]!.id)}`);
     await expect(slips.last()).toContainText(`#${short(pending[1]!.id)}`);
     await expect(page.getByText(`#${short(other.id)}`)).toHaveCount(0);
-    await page.goBack();
+    // A hand-made link: a search is literal (LIKE's % _ \ match only themselves); a bad status, sort or day is left out.
+    await page.goto(`/orders/packing-slips?matching=1&q=${encodeURIComponent("%_\\")}&status=bogus&sort=%27%3Bdrop&from=2026-13-45`);
+    await expect(page.getByText("No orders match")).toBeVisible();
+    await page.goto("/orders?q=%40keys");
 
     // The bulk dispatch sends the filter, not 32 ids: the server dispatches what matches.
     await expect(search).toHaveValue("@keys");
@@ -139,6 +142,11 @@ test.describe("orders: select all matching and the keyboard", () => {
     await expect(firstView).toBeFocused();
     expect(presses.length, presses.join(" ")).toBeLessThan(10);
 
+    // The row the focus is in is the current one: marked, for the eye and for assistive technology.
+    const current = page.locator('[data-testid="order-row"][aria-current="true"]');
+    await expect(current).toHaveCount(1);
+    await expect(current).toContainText("@first");
+
     // ?: the list of shortcuts; also behind a visible button.
     await page.keyboard.press("?");
     const help = page.getByRole("dialog", { name: "Keyboard shortcuts" });
@@ -156,14 +164,10 @@ test.describe("orders: select all matching and the keyboard", () => {
     await page.keyboard.press("j");
     await page.keyboard.press("Escape");
     await expect(help).toHaveCount(0);
-    await expect(page.locator('[aria-current="true"]')).toHaveCount(0);
-
-    // j and k move the current row (marked, its view button focused); they stop at the ends.
-    const current = page.locator('[data-testid="order-row"][aria-current="true"]');
-    await page.keyboard.press("j");
-    await expect(current).toHaveCount(1);
+    await expect(page.getByRole("button", { name: "Keyboard shortcuts" })).toBeFocused();
     await expect(current).toContainText("@first");
-    await expect(firstView).toBeFocused();
+
+    // j and k move the current row and focus its view button; they stop at the ends.
     await page.keyboard.press("j");
     await expect(current).toContainText("@second");
     await expect(page.getByRole("button", { name: `View order ${short(middle.id)}` })).toBeFocused();
@@ -171,6 +175,11 @@ test.describe("orders: select all matching and the keyboard", () => {
     await page.keyboard.press("j");
     await expect(current).toContainText("@third");
     await page.keyboard.press("k");
+    await page.keyboard.press("k");
+    await page.keyboard.press("k");
+    await expect(current).toContainText("@first");
+    await expect(firstView).toBeFocused();
+    await page.keyboard.press("j");
     await expect(current).toContainText("@second");
     await settle(page);
     await saveScreenshot(page, "orders-current-row-desktop", { fullPage: false });
@@ -189,6 +198,7 @@ test.describe("orders: select all matching and the keyboard", () => {
     await expect(page).toHaveURL(new RegExp(`[?&]order=${middle.id}`));
     await page.keyboard.press("Escape");
     await expect(details).toHaveCount(0);
+    await expect(page.getByRole("button", { name: `View order ${short(middle.id)}` })).toBeFocused();
 
     // d on an order Ready to Dispatch opens its dispatch dialog.
     await page.keyboard.press("j");

@@ -209,11 +209,15 @@ export default function OrdersPage() {
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
   const [currentId, setCurrentId] = useState<string | null>(null);
   const current = orders.find((order) => order.id === currentId) ?? null;
+  /** The row the focus is in (reached by Tab or a click), else the current one. */
+  const targetOrder = () => {
+    const focusedId = document.activeElement?.closest<HTMLElement>("[data-order-id]")?.dataset.orderId;
+    return orders.find((order) => order.id === focusedId) ?? current;
+  };
   const moveCurrent = (step: 1 | -1) => {
     if (orders.length === 0) return;
-    // From the row the focus is in (Tab, a click), else from the current one.
-    const focusedId = document.activeElement?.closest<HTMLElement>("[data-order-id]")?.dataset.orderId;
-    const at = orders.findIndex((order) => order.id === (focusedId ?? currentId));
+    const from = targetOrder();
+    const at = from ? orders.indexOf(from) : -1;
     const next = orders[at < 0 ? 0 : Math.min(orders.length - 1, Math.max(0, at + step))]!;
     setCurrentId(next.id);
     focusOrderRow(next.id, { prefer: "view" });
@@ -222,8 +226,14 @@ export default function OrdersPage() {
     "/": () => document.querySelector<HTMLInputElement>('input[aria-label="Search orders"]')?.focus(),
     j: () => moveCurrent(1),
     k: () => moveCurrent(-1),
-    o: () => current && setViewingId(current.id),
-    d: () => current?.status === "processing" && openDispatch(current, "row"),
+    o: () => {
+      const order = targetOrder();
+      if (order) setViewingId(order.id);
+    },
+    d: () => {
+      const order = targetOrder();
+      if (order?.status === "processing") openDispatch(order, "row");
+    },
     "?": () => setShortcutsOpen(true),
   });
 
@@ -394,7 +404,18 @@ export default function OrdersPage() {
         </div>
       </header>
 
-      <Card id="orders-list" tabIndex={-1} aria-label="Orders" className="gap-0 py-0 outline-none">
+      <Card
+        id="orders-list"
+        tabIndex={-1}
+        role="region"
+        aria-label="Orders"
+        className="gap-0 py-0 outline-none"
+        // A row reached by Tab or a click becomes the current one: the mark follows the focus.
+        onFocus={(event) => {
+          const id = (event.target as HTMLElement).closest<HTMLElement>("[data-order-id]")?.dataset.orderId;
+          if (id) setCurrentId(id);
+        }}
+      >
         <CardContent className="p-0">
           {ordersQuery.isLoading ? (
             <p className="text-muted-foreground py-12 text-center">Loading orders...</p>

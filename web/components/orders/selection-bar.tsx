@@ -34,7 +34,7 @@ export function SelectionBar({
             : `${tickedCount} ${tickedCount === 1 ? "order" : "orders"} selected`}
       </p>
       {offer && (
-        <Button variant="link" className="h-auto p-0" onClick={onSelectAllMatching}>
+        <Button variant="link" className="h-auto p-0 underline" onClick={onSelectAllMatching}>
           {`Select all ${matchingCount} matching`}
         </Button>
       )}
