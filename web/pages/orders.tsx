@@ -205,7 +205,8 @@ export default function OrdersPage() {
   };
 
   // Keyboard shortcuts (issue 22 item 11; listed by "?" and the Keyboard shortcuts button). The
-  // current order is the one j and k moved to; its row is marked and its view button focused.
+  // current order is the one j and k moved to, or whose row the focus last entered; its row is marked
+  // (aria-current) and j and k focus its view button.
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
   const [currentId, setCurrentId] = useState<string | null>(null);
   const current = orders.find((order) => order.id === currentId) ?? null;
