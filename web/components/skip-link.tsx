@@ -9,7 +9,7 @@ export function SkipLink({ targetId, children }: { targetId: string; children: s
   return (
     <a
       href={`#${targetId}`}
-      className="bg-background text-foreground focus-visible:ring-ring sr-only z-50 rounded-md border px-4 py-2 text-sm font-medium shadow focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus-visible:ring-2"
+      className="bg-background text-foreground focus-visible:ring-ring sr-only z-50 rounded-md border px-4 py-2 text-sm font-medium shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:px-4 focus:py-2 focus-visible:ring-2"
       onClick={(event) => {
         event.preventDefault();
         document.getElementById(targetId)?.focus();

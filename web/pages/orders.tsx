@@ -289,7 +289,7 @@ export default function OrdersPage() {
   };
 
   return (
-    <div className="relative space-y-6">
+    <div className="space-y-6">
       {/* Past the filters to the list: the first row's actions are a few Tab stops from a fresh load (issue 22 item 11). */}
       <SkipLink targetId="orders-list">Skip to the orders list</SkipLink>
       {/* The header, in three rows at every width, each wrapping as a unit (at 768 px the tools used
