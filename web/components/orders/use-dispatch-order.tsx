@@ -165,8 +165,8 @@ export function useDispatchOrder({ onUndone }: { onUndone?: (orderIds: string[])
       toast({ title: "Failed to dispatch orders", description: describeError(error), variant: "destructive" });
       return false;
     }
-    const { dispatched, skipped, heldUntil } = result;
-    if (skipped.length === 0) {
+    const { dispatched, skipped, notNotified, heldUntil } = result;
+    if (skipped.length === 0 && notNotified.length === 0) {
       const title = `${count(dispatched.length, "order", "orders")} dispatched and ${dispatched.length === 1 ? "customer" : "customers"} notified!`;
       if (heldUntil) heldToast(title, dispatched, heldUntil);
       else toast({ title });
@@ -175,9 +175,13 @@ export function useDispatchOrder({ onUndone }: { onUndone?: (orderIds: string[])
     // Each refusal is named, up to a few: a toast is no place for a list of hundreds.
     const named = skipped.slice(0, MAX_NAMED_REFUSALS).map(({ id, reason }) => `#${shortId(id)}: ${reason}`);
     if (skipped.length > MAX_NAMED_REFUSALS) named.push(`and ${skipped.length - MAX_NAMED_REFUSALS} more.`);
+    const problems = [
+      ...(skipped.length > 0 ? [`${count(skipped.length, "order was", "orders were")} not dispatched. ${named.join(" ")}`] : []),
+      ...(notNotified.length > 0 ? [`${count(notNotified.length, "customer", "customers")} could not be notified.`] : []),
+    ];
     toast({
       title: `Dispatched ${dispatched.length} of ${count(dispatched.length + skipped.length, "order", "orders")}`,
-      description: `${count(skipped.length, "order was", "orders were")} not dispatched. ${named.join(" ")}`,
+      description: problems.join(" "),
       variant: "destructive",
     });
     if (heldUntil) checkAfterWindow(dispatched, heldUntil);
