@@ -239,6 +239,11 @@ export const BulkDispatchResultSchema = z
     dispatched: z.array(IdSchema),
     /** The orders left as they were, each with the reason (not Ready to Dispatch, changed meanwhile). */
     skipped: z.array(z.object({ id: IdSchema, reason: z.string() })),
+    /**
+     * Dispatched (also in `dispatched`), but their customer's message was refused at once: only on a
+     * server without an undo window, which sends in the request. With a window, a refusal comes later.
+     */
+    notNotified: z.array(z.object({ id: IdSchema, reason: z.string() })),
     /** When the first held message goes out: until then the dispatches can be undone; null when none were. */
     heldUntil: TimestampSchema.nullable(),
   })

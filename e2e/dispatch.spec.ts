@@ -273,7 +273,10 @@ test.describe("dispatch workstation", () => {
     const confirm = page.getByRole("alertdialog", { name: "Dispatch selected orders" });
     await expect(confirm).toContainText("2 orders Ready to Dispatch will be marked as dispatched");
     await expect(confirm).toContainText("1 selected order is not Ready to Dispatch and will be left as it is.");
+    // One request for them all, by id: the pending one is not sent.
+    const bulkRequest = page.waitForRequest((request) => request.url().endsWith("/api/orders/bulk-dispatch"));
     await confirm.getByRole("button", { name: "Dispatch" }).click();
+    expect(new Set(((await bulkRequest).postDataJSON() as { ids: string[] }).ids)).toEqual(new Set([ready[0]!.id, ready[1]!.id]));
     await expectToast(page, "2 orders dispatched and customers notified!");
     for (const order of [ready[0]!, ready[1]!]) {
       const call = await telegram.waitForCall(
@@ -294,15 +297,21 @@ test.describe("dispatch workstation", () => {
     await expect(page.getByTestId("order-row")).toHaveCount(2);
     await page.getByRole("checkbox", { name: "Select all orders shown" }).check();
     await expect(bulk).toHaveText("Dispatch selected (2)");
-    await page.route(`**/api/orders/${ready[2]!.id}`, (route) =>
-      route.request().method() === "PUT"
-        ? route.fulfill({ status: 409, json: { error: `Order #${short(ready[2]!.id)} is already dispatched.` } })
-        : route.fallback(),
-    );
+    // One request for both (POST /api/orders/bulk-dispatch); the server refuses one of them, as when
+    // another tab dispatched it meanwhile, and says why in its answer.
+    let sentIds: string[] = [];
+    await page.route("**/api/orders/bulk-dispatch", async (route) => {
+      sentIds = (route.request().postDataJSON() as { ids: string[] }).ids;
+      const response = await route.fetch({ postData: JSON.stringify({ ids: sentIds.filter((id) => id !== ready[2]!.id) }) });
+      const result = (await response.json()) as { skipped: unknown[] };
+      const refusal = { id: ready[2]!.id, reason: `Order #${short(ready[2]!.id)} is already dispatched.` };
+      await route.fulfill({ response, json: { ...result, skipped: [...result.skipped, refusal] } });
+    });
     telegram.failNext("sendMessage", { error_code: 403, description: "Forbidden: bot was blocked by the user" });
     await bulk.click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Dispatch" }).click();
     const toast = await expectToast(page, "Dispatched 1 of 2 orders");
+    expect(new Set(sentIds)).toEqual(new Set([ready[2]!.id, ready[3]!.id]));
     await expect(toast).toContainText(`1 order was not dispatched. #${short(ready[2]!.id)}: Order #${short(ready[2]!.id)} is already dispatched.`);
     await expect(toast).toHaveAttribute("data-variant", "destructive");
     // Telegram refuses the held message once the undo window ends: the owner is told then.

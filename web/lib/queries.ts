@@ -3,6 +3,8 @@ import type {
   AuthStatus,
   BotSettings,
   BotSettingsInput,
+  BulkDispatch,
+  BulkDispatchResult,
   Category,
   CategoryInput,
   Conversation,
@@ -238,6 +240,19 @@ export function useOrderPage(params: ListParams) {
   });
 }
 
+/**
+ * How many orders match these filters (the server's X-Total-Count of a one-row page), read only while
+ * `enabled`: "Select all N matching" counts those among them Ready to Dispatch (issue 22).
+ */
+export function useOrderCount(params: ListParams, enabled: boolean) {
+  const query = useQuery<ServerPage<Order>>({
+    queryKey: queryKeys.orderPage({ ...params, limit: 1 }),
+    queryFn: getPageFn<Order>(),
+    enabled,
+  });
+  return enabled ? (query.data?.total ?? null) : null;
+}
+
 /** One order, whatever page it is on (the details dialog keeps showing it after it leaves the page). */
 export function useOrder(orderId: string | null) {
   const query = useQuery<Order[]>({ queryKey: queryKeys.order(orderId ?? ""), enabled: orderId !== null });
@@ -299,6 +314,14 @@ export function useNotifyDispatch() {
       apiRequest<{ success: true; heldUntil: string | null }>("POST", `/api/orders/${id}/notify-dispatch`, note ? { note } : {}),
     ORDER_LISTS,
   );
+}
+
+/**
+ * The ticked orders, or every order a filter matches, dispatched in one request (issue 22); the server
+ * skips those not Ready to Dispatch and says why.
+ */
+export function useBulkDispatch() {
+  return useWrite((target: BulkDispatch) => apiRequest<BulkDispatchResult>("POST", "/api/orders/bulk-dispatch", target), ORDER_LISTS);
 }
 
 /** Takes a dispatch back while its customer's message is still held: Ready to Dispatch again. */

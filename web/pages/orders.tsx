@@ -11,7 +11,9 @@ import { type OrderFilterProps, OrderFilterControls, OrderFilterSheet, type Stat
 import { type DispatchDetails, useDispatchOrder } from "@/components/orders/use-dispatch-order";
 import { DispatchDialog } from "@/components/orders/dispatch-dialog";
 import { focusOrderRow, focusWhenPresent } from "@/components/orders/row-focus";
-import { packingSlipsHref } from "@/components/orders/packing-slips-link";
+import { packingSlipsForFilterHref, packingSlipsHref } from "@/components/orders/packing-slips-link";
+import { SelectionBar } from "@/components/orders/selection-bar";
+import { ShortcutsButton, ShortcutsDialog } from "@/components/orders/shortcuts-dialog";
 import { UnlockAddressesButton } from "@/components/orders/sealed-address";
 import { SearchBox, useListUrl, useServerPager } from "@/components/server-list";
 import {
@@ -26,9 +28,11 @@ import {
 } from "@/components/ui/alert-dialog";
 import { Button, buttonVariants } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
+import { SkipLink } from "@/components/skip-link";
+import { useShortcuts } from "@/hooks/use-shortcuts";
 import { toast } from "@/hooks/use-toast";
 import { describeError } from "@/lib/api";
-import { useCleanupExpiredOrders, useDeleteOrder, useOrder, useOrderPage, useUpdateOrderStatus } from "@/lib/queries";
+import { useCleanupExpiredOrders, useDeleteOrder, useOrder, useOrderCount, useOrderPage, useUpdateOrderStatus } from "@/lib/queries";
 import { DESKTOP_QUERY, dayEndIso, dayStartIso, isDay, shortId, useMediaQuery } from "@/lib/screen-helpers";
 
 const isStatusFilter = (value: string | null): value is StatusFilter =>
@@ -38,6 +42,10 @@ const DEFAULT_SORT: OrderSort = "newest";
 /** An order id as the URL may carry it ("order"); anything else opens nothing. */
 const ORDER_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const isSort = (value: string | null): value is OrderSort => ORDER_SORTS.includes(value as OrderSort);
+
+/** The orders ticked for the filter `key`; or, `allMatching`, every order it matches. */
+type Selection = { key: string; orders: ReadonlyMap<string, Order>; allMatching: boolean };
+const emptySelection = (key: string): Selection => ({ key, orders: new Map(), allMatching: false });
 
 export default function OrdersPage() {
   // The filters, the search, the sort, the dates and the page live in the URL (issue 12): a reload
@@ -113,14 +121,20 @@ export default function OrdersPage() {
   };
   // Ticked orders (issue 13): packing slips and the bulk dispatch work on them. Kept across pages
   // (issue 22), with the order as last seen; a new filter, search or sort starts a new selection.
-  const [selection, setSelection] = useState<{ key: string; orders: ReadonlyMap<string, Order> }>({ key: "", orders: new Map() });
-  if (selection.key !== filterKey) setSelection({ key: filterKey, orders: new Map() });
-  const selectedIds: ReadonlySet<string> = new Set(selection.orders.keys());
-  const clearSelection = () => setSelection({ key: filterKey, orders: new Map() });
+  // `allMatching`: "Select all N matching" chose every order the filter matches, on every page.
+  const [selection, setSelection] = useState<Selection>(emptySelection(""));
+  if (selection.key !== filterKey) setSelection(emptySelection(filterKey));
+  const clearSelection = () => setSelection(emptySelection(filterKey));
   const [confirmingBulkDispatch, setConfirmingBulkDispatch] = useState(false);
   const [bulkDispatching, setBulkDispatching] = useState(false);
 
   const orders = ordersQuery.data?.rows ?? [];
+  // How many orders the filter matches on every page (the server's count); unknown while another filter's page is shown.
+  const matchingCount = ordersQuery.data && !ordersQuery.isPlaceholderData ? ordersQuery.data.total : null;
+  const allMatching = selection.allMatching;
+  const selectedIds: ReadonlySet<string> = allMatching
+    ? new Set([...selection.orders.keys(), ...orders.map((order) => order.id)])
+    : new Set(selection.orders.keys());
   // The open order is also read on its own: dispatching it may take it off a filtered page while
   // its dialog stays open (and a reload of the page must not blink the dialog shut).
   const viewingAlone = useOrder(viewingId);
@@ -132,23 +146,35 @@ export default function OrdersPage() {
   // The ticked orders of every page of this filter, each as it is on screen now or as last seen.
   const selected = [...selection.orders.values()].map((seen) => orders.find((order) => order.id === seen.id) ?? seen);
   const selectedReady = selected.filter((order) => order.status === "processing");
+  // Every matching order selected: those Ready to Dispatch are counted by the server (the filter's
+  // own count when it is Ready to Dispatch already; none when it is another status).
+  const readyMatchingCount = useOrderCount(
+    { status: "processing", q: q || undefined, from: from ? dayStartIso(from) : undefined, to: to ? dayEndIso(to) : undefined },
+    allMatching && statusFilter === "all",
+  );
+  const readyCount = !allMatching ? selectedReady.length : statusFilter === "processing" ? matchingCount : statusFilter === "all" ? readyMatchingCount : 0;
+  const selectedCount = allMatching ? (matchingCount ?? selected.length) : selected.length;
   const select = (order: Order, tick: boolean) =>
     setSelection((current) => {
-      const next = new Map(current.orders);
+      // Unticking one of "all matching" leaves the orders shown ticked, the others not.
+      const next = new Map(current.allMatching ? orders.map((shown) => [shown.id, shown] as const) : current.orders);
       if (tick) next.set(order.id, order);
       else next.delete(order.id);
-      return { key: filterKey, orders: next };
+      return { key: filterKey, orders: next, allMatching: false };
     });
-  // The header's box ticks or unticks the orders shown; ticks on other pages stay.
+  // The header's box ticks or unticks the orders shown; ticks on other pages stay. Unticked while every
+  // matching order is selected, it clears the selection.
   const selectAll = (tick: boolean) =>
     setSelection((current) => {
+      if (current.allMatching && !tick) return emptySelection(filterKey);
       const next = new Map(current.orders);
       for (const order of orders) {
         if (tick) next.set(order.id, order);
         else next.delete(order.id);
       }
-      return { key: filterKey, orders: next };
+      return { key: filterKey, orders: next, allMatching: current.allMatching };
     });
+  const selectAllMatching = () => setSelection((current) => ({ ...current, key: filterKey, allMatching: true }));
 
   /**
    * The dispatch dialog confirmed: it stays open (its button says Dispatching...) until the order is
@@ -164,10 +190,50 @@ export default function OrdersPage() {
   const runBulkDispatch = async () => {
     setConfirmingBulkDispatch(false);
     setBulkDispatching(true);
-    await dispatchMany(selectedReady.map((order) => order.id));
+    // Every matching order: the filter goes to the server, narrowed to Ready to Dispatch (what is
+    // dispatched either way), so the server's cap counts only those (docs/decisions/0032).
+    const done = await dispatchMany(
+      allMatching
+        ? { filter: { status: "processing", q: q || undefined, from: from ? dayStartIso(from) : undefined, to: to ? dayEndIso(to) : undefined } }
+        : { ids: selectedReady.map((order) => order.id) },
+    );
     setBulkDispatching(false);
-    clearSelection();
+    if (done) clearSelection();
   };
+
+  // Keyboard shortcuts (issue 22 item 11; listed by "?" and the Keyboard shortcuts button). The
+  // current order is the one j and k moved to, or whose row the focus last entered; its row is marked
+  // (aria-current) and j and k focus its view button.
+  const [shortcutsOpen, setShortcutsOpen] = useState(false);
+  const [currentId, setCurrentId] = useState<string | null>(null);
+  const current = orders.find((order) => order.id === currentId) ?? null;
+  /** The row the focus is in (reached by Tab or a click), else the current one. */
+  const targetOrder = () => {
+    const focusedId = document.activeElement?.closest<HTMLElement>("[data-order-id]")?.dataset.orderId;
+    return orders.find((order) => order.id === focusedId) ?? current;
+  };
+  const moveCurrent = (step: 1 | -1) => {
+    if (orders.length === 0) return;
+    const from = targetOrder();
+    const at = from ? orders.indexOf(from) : -1;
+    const next = orders[at < 0 ? 0 : Math.min(orders.length - 1, Math.max(0, at + step))]!;
+    setCurrentId(next.id);
+    focusOrderRow(next.id, { prefer: "view" });
+  };
+  useShortcuts({
+    "/": () => document.querySelector<HTMLInputElement>('input[aria-label="Search orders"]')?.focus(),
+    j: () => moveCurrent(1),
+    k: () => moveCurrent(-1),
+    o: () => {
+      const order = targetOrder();
+      if (order) setViewingId(order.id);
+    },
+    d: () => {
+      const order = targetOrder();
+      if (order?.status === "processing") openDispatch(order, "row");
+    },
+    "?": () => setShortcutsOpen(true),
+  });
 
   const complete = (order: Order) => {
     updateStatus.mutate(
@@ -216,6 +282,7 @@ export default function OrdersPage() {
     selectedIds,
     onSelect: select,
     onSelectAll: selectAll,
+    currentId: current?.id ?? null,
   };
 
   const searchBox = (
@@ -232,6 +299,8 @@ export default function OrdersPage() {
 
   return (
     <div className="space-y-6">
+      {/* Past the filters to the list: the first row's actions are a few Tab stops from a fresh load (issue 22 item 11). */}
+      <SkipLink targetId="orders-list">Skip to the orders list</SkipLink>
       {/* The header, in three rows at every width, each wrapping as a unit (at 768 px the tools used
           to wrap one by one beside and under the title, issue 13): the title with the actions on the
           whole list; finding orders (search, status, sort, dates); the dispatch tools. */}
@@ -248,7 +317,9 @@ export default function OrdersPage() {
               <Timer />
               Cleanup Expired
             </Button>
+            {/* Export takes the filter, whatever is ticked: with "Select all N matching" that is the selection. */}
             <ExportButton status={statusFilter} q={q} sort={sort} fromDay={from} toDay={to} />
+            <ShortcutsButton onClick={() => setShortcutsOpen(true)} />
           </div>
         </div>
 
@@ -273,15 +344,18 @@ export default function OrdersPage() {
 
         {/* The sentence, then the buttons together (on their own line when both do not fit). */}
         <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:items-center" role="group" aria-label="Dispatch tools">
-          <p className="text-muted-foreground text-sm sm:mr-auto" aria-live="polite">
-            {selected.length === 0
-              ? "Tick orders to print their packing slips or dispatch them together."
-              : `${selected.length} ${selected.length === 1 ? "order" : "orders"} selected`}
-          </p>
+          <SelectionBar
+            tickedCount={selected.length}
+            allShownTicked={orders.length > 0 && orders.every((order) => selectedIds.has(order.id))}
+            shownCount={orders.length}
+            matchingCount={matchingCount}
+            allMatching={allMatching}
+            onSelectAllMatching={selectAllMatching}
+          />
           <div className="flex flex-wrap gap-2">
             {/* Private addresses: unlocking here opens them for the details, View Address, slips and Export. */}
             {orders.some((order) => order.sealedShippingAddress !== null) && <UnlockAddressesButton size="default" showLock />}
-            {selected.length > 0 && (
+            {(selected.length > 0 || allMatching) && (
               <Button variant="ghost" onClick={() => clearSelection()}>
                 <X />
                 Clear selection
@@ -289,20 +363,37 @@ export default function OrdersPage() {
             )}
             <Button variant="outline" asChild>
               {/* With nothing ticked: every order Ready to Dispatch. */}
-              <Link href={packingSlipsHref(selected.map((order) => order.id))}>
+              <Link
+                href={
+                  allMatching
+                    ? packingSlipsForFilterHref({ status: statusFilter, q, sort, fromDay: from, toDay: to })
+                    : packingSlipsHref(selected.map((order) => order.id))
+                }
+              >
                 <Printer />
                 Print packing slips
               </Link>
             </Button>
-            <Button onClick={() => setConfirmingBulkDispatch(true)} disabled={selectedReady.length === 0 || bulkDispatching}>
+            <Button onClick={() => setConfirmingBulkDispatch(true)} disabled={!readyCount || bulkDispatching}>
               <Truck />
-              {bulkDispatching ? "Dispatching..." : `Dispatch selected (${selectedReady.length})`}
+              {bulkDispatching ? "Dispatching..." : `Dispatch selected (${readyCount ?? "…"})`}
             </Button>
           </div>
         </div>
       </header>
 
-      <Card className="gap-0 py-0">
+      <Card
+        id="orders-list"
+        tabIndex={-1}
+        role="region"
+        aria-label="Orders"
+        className="gap-0 py-0 outline-none"
+        // A row reached by Tab or a click becomes the current one: the mark follows the focus.
+        onFocus={(event) => {
+          const id = (event.target as HTMLElement).closest<HTMLElement>("[data-order-id]")?.dataset.orderId;
+          if (id) setCurrentId(id);
+        }}
+      >
         <CardContent className="p-0">
           {ordersQuery.isLoading ? (
             <p className="text-muted-foreground py-12 text-center">Loading orders...</p>
@@ -355,12 +446,12 @@ export default function OrdersPage() {
           <AlertDialogHeader>
             <AlertDialogTitle>Dispatch selected orders</AlertDialogTitle>
             <AlertDialogDescription>
-              {selectedReady.length === 1
+              {readyCount === 1
                 ? "1 order Ready to Dispatch will be marked as dispatched, and its customer sent the dispatch message."
-                : `${selectedReady.length} orders Ready to Dispatch will be marked as dispatched, and each customer sent the dispatch message.`}
-              {selected.length - selectedReady.length === 1 && " 1 selected order is not Ready to Dispatch and will be left as it is."}
-              {selected.length - selectedReady.length > 1 &&
-                ` ${selected.length - selectedReady.length} selected orders are not Ready to Dispatch and will be left as they are.`}
+                : `${readyCount} orders Ready to Dispatch will be marked as dispatched, and each customer sent the dispatch message.`}
+              {selectedCount - (readyCount ?? 0) === 1 && " 1 selected order is not Ready to Dispatch and will be left as it is."}
+              {selectedCount - (readyCount ?? 0) > 1 &&
+                ` ${selectedCount - (readyCount ?? 0)} selected orders are not Ready to Dispatch and will be left as they are.`}
             </AlertDialogDescription>
           </AlertDialogHeader>
           <AlertDialogFooter>
@@ -369,6 +460,8 @@ export default function OrdersPage() {
           </AlertDialogFooter>
         </AlertDialogContent>
       </AlertDialog>
+
+      <ShortcutsDialog open={shortcutsOpen} onOpenChange={setShortcutsOpen} />
 
       <AlertDialog open={deleting !== null} onOpenChange={(open) => !open && setDeletingId(null)}>
         <AlertDialogContent>

@@ -2,15 +2,15 @@ import { useQueries, useQuery } from "@tanstack/react-query";
 import { ArrowLeft, Printer } from "lucide-react";
 import { useEffect } from "react";
 import { Link, useSearchParams } from "wouter";
-import type { Order, OrderItem, PostageOption } from "../../contract";
+import { ORDER_SORTS, ORDER_STATUSES, type Order, type OrderItem, type PostageOption } from "../../contract";
 import { sealedKeyId } from "../../contract/owner-seal";
 import { Button } from "@/components/ui/button";
 import { SealedAddressNotice, UnlockAddressesButton } from "@/components/orders/sealed-address";
 import { Spinner } from "@/components/spinner";
-import { describeError } from "@/lib/api";
+import { describeError, getPageFn, PAGE_MARK, type ServerPage } from "@/lib/api";
 import { useOwnerKeys, useShownAddress } from "@/lib/owner-keys";
 import { queryKeys, usePostageOptions } from "@/lib/queries";
-import { formatDate, formatGBP, missingAddressText, shortId } from "@/lib/screen-helpers";
+import { dayEndIso, dayStartIso, formatDate, formatGBP, isDay, missingAddressText, shortId } from "@/lib/screen-helpers";
 
 // The packing slips print view (issue 13): one A4 page per order, to print and put in the parcel.
 // It stands outside the app's frame (web/app.tsx), so neither the screen nor the paper shows the
@@ -26,16 +26,51 @@ function idsFromSearch(text: string | null): string[] {
   return [...new Set(ids)].slice(0, MAX_SLIPS);
 }
 
-/** The chosen orders, each read on its own; or, with none chosen, every Ready to Dispatch order, oldest first (packed first). */
-function useSlipOrders(ids: string[]) {
+/**
+ * `?matching=1&status=..&q=..&from=..&to=..&sort=..` ("Select all N matching" on the Orders screen,
+ * issue 22): the list's filter, its days as the date inputs hold them. Anything malformed is left out,
+ * as the Orders screen leaves it out; the server checks the rest.
+ */
+function filterFromSearch(params: URLSearchParams) {
+  if (params.get("matching") !== "1") return null;
+  const status = params.get("status");
+  const sort = params.get("sort");
+  const from = params.get("from");
+  const to = params.get("to");
+  return {
+    status: status && ORDER_STATUSES.includes(status as Order["status"]) ? status : undefined,
+    q: params.get("q") || undefined,
+    sort: sort && ORDER_SORTS.includes(sort as (typeof ORDER_SORTS)[number]) ? sort : undefined,
+    from: isDay(from) ? dayStartIso(from) : undefined,
+    to: isDay(to) ? dayEndIso(to) : undefined,
+  };
+}
+type SlipFilter = NonNullable<ReturnType<typeof filterFromSearch>>;
+
+/**
+ * The chosen orders, each read on its own; every order a filter matches, in one read of at most
+ * MAX_SLIPS (the count of all that match comes with it, so more than that is said, not cut short);
+ * or, with neither, every Ready to Dispatch order, oldest first (packed first).
+ */
+function useSlipOrders(ids: string[], filter: SlipFilter | null) {
   const readyQuery = useQuery<Order[]>({
     queryKey: ["/api/orders", { status: "processing", sort: "oldest" }],
-    enabled: ids.length === 0,
+    enabled: ids.length === 0 && filter === null,
+  });
+  const matchingQuery = useQuery<ServerPage<Order>>({
+    queryKey: ["/api/orders", PAGE_MARK, { ...filter, limit: MAX_SLIPS }],
+    queryFn: getPageFn<Order>(),
+    enabled: filter !== null,
   });
   const chosenQueries = useQueries({
     queries: ids.map((id) => ({ queryKey: queryKeys.order(id) })),
   });
-  if (ids.length === 0) return { orders: readyQuery.data ?? [], isLoading: readyQuery.isLoading, error: readyQuery.error };
+  if (filter !== null) {
+    const page = matchingQuery.data;
+    const tooMany = page !== undefined && page.total > MAX_SLIPS ? page.total : null;
+    return { orders: tooMany === null ? (page?.rows ?? []) : [], isLoading: matchingQuery.isLoading, error: matchingQuery.error, tooMany };
+  }
+  if (ids.length === 0) return { orders: readyQuery.data ?? [], isLoading: readyQuery.isLoading, error: readyQuery.error, tooMany: null };
   const orders = ids
     .map((id, at) => (chosenQueries[at]?.data as Order[] | undefined)?.find((order) => order.id === id))
     .filter((order): order is Order => order !== undefined);
@@ -43,6 +78,7 @@ function useSlipOrders(ids: string[]) {
     orders,
     isLoading: chosenQueries.some((query) => query.isLoading),
     error: chosenQueries.find((query) => query.error)?.error ?? null,
+    tooMany: null,
   };
 }
 
@@ -154,7 +190,8 @@ function PackingSlip({ order, items, postage }: { order: Order; items: OrderItem
 export default function PackingSlipsPage() {
   const [params] = useSearchParams();
   const ids = idsFromSearch(params.get("ids"));
-  const { orders, isLoading, error } = useSlipOrders(ids);
+  const filter = ids.length === 0 ? filterFromSearch(params) : null;
+  const { orders, isLoading, error, tooMany } = useSlipOrders(ids, filter);
   const itemQueries = useQueries({
     queries: orders.map((order) => ({ queryKey: queryKeys.orderItems(order.id) })),
   });
@@ -175,7 +212,12 @@ export default function PackingSlipsPage() {
     };
   }, []);
 
-  const heading = ids.length > 0 ? "Packing slips for the selected orders" : "Packing slips for every order Ready to Dispatch";
+  const heading =
+    ids.length > 0
+      ? "Packing slips for the selected orders"
+      : filter
+        ? "Packing slips for every matching order"
+        : "Packing slips for every order Ready to Dispatch";
 
   return (
     <div className="bg-muted/40 min-h-screen print:bg-white">
@@ -212,9 +254,13 @@ export default function PackingSlipsPage() {
           <Spinner className="py-24" label="Loading orders" />
         ) : error ? (
           <p className="text-destructive py-12 text-center">{describeError(error)}</p>
+        ) : tooMany !== null ? (
+          <p role="alert" className="text-destructive mx-auto max-w-xl py-12 text-center">
+            {`${tooMany} orders match: packing slips print at most ${MAX_SLIPS} at once. Narrow the filter (a status or dates), then print them in parts.`}
+          </p>
         ) : orders.length === 0 ? (
           <p className="text-muted-foreground py-12 text-center">
-            {ids.length > 0 ? "None of the selected orders were found" : "No orders are Ready to Dispatch"}
+            {ids.length > 0 ? "None of the selected orders were found" : filter ? "No orders match" : "No orders are Ready to Dispatch"}
           </p>
         ) : (
           orders.map((order, at) => (

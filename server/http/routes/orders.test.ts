@@ -766,7 +766,7 @@ describe("orders API", () => {
     it("takes ids, reports unknown ones, and refuses both or neither, bad ids and too many", async () => {
       const { order } = await insertOrder(db(), { status: "processing", telegramUserId: "779001" });
       const response = await server.request("POST", "/api/orders/bulk-dispatch", { cookie, body: { ids: [order.id, UNKNOWN_ID] } });
-      expect(await response.json()).toEqual({ dispatched: [order.id], skipped: [{ id: UNKNOWN_ID, reason: "Order not found." }], heldUntil: null });
+      expect(await response.json()).toEqual({ dispatched: [order.id], skipped: [{ id: UNKNOWN_ID, reason: "Order not found." }], notNotified: [], heldUntil: null });
       // No window on this server: the message went at once.
       expect(notifier.sent.map((message) => message.chatId)).toEqual(["779001"]);
       for (const body of [{}, { ids: [order.id], filter: {} }, { ids: ["'; drop table orders; --"] }, { ids: Array(501).fill(order.id) }, { ids: [] }]) {
@@ -775,6 +775,35 @@ describe("orders API", () => {
         expect(typeof (await refused.json()).error).toBe("string");
       }
       expect((await server.request("POST", "/api/orders/bulk-dispatch", { body: { ids: [order.id] } })).status).toBe(401);
+    });
+
+    it("without an undo window, a message Telegram refuses leaves its order dispatched and says so apart", async () => {
+      const refused = (await insertOrder(db(), { status: "processing", telegramUserId: "779101" })).order;
+      const told = (await insertOrder(db(), { status: "processing", telegramUserId: "779102" })).order;
+      notifier.failWith(unavailable("Telegram refused the message: Forbidden: bot was blocked by the user"));
+      const first = await server.request("POST", "/api/orders/bulk-dispatch", { cookie, body: { ids: [refused.id] } });
+      expect(await first.json()).toEqual({
+        dispatched: [refused.id],
+        skipped: [],
+        notNotified: [
+          {
+            id: refused.id,
+            reason: "The order is dispatched, but the customer could not be notified. Telegram refused the message: Forbidden: bot was blocked by the user",
+          },
+        ],
+        heldUntil: null,
+      });
+      expect(await statusOf(refused.id)).toBe("dispatched");
+      notifier.failWith(null);
+      // Both again: the dispatched one is skipped (never dispatched or told twice), the other told.
+      const second = await (await server.request("POST", "/api/orders/bulk-dispatch", { cookie, body: { ids: [refused.id, told.id] } })).json();
+      expect(second).toEqual({
+        dispatched: [told.id],
+        skipped: [{ id: refused.id, reason: `Order #${refused.id.slice(0, 8)} is dispatched, not Ready to Dispatch.` }],
+        notNotified: [],
+        heldUntil: null,
+      });
+      expect(notifier.sent.map((message) => message.chatId)).toEqual(["779102"]);
     });
   });
 

@@ -228,7 +228,7 @@ export async function bulkDispatch(
   if (matched.length > BULK_DISPATCH_MAX) {
     throw conflict(`More than ${BULK_DISPATCH_MAX} orders match: narrow the filter, then dispatch them in parts.`);
   }
-  const result: BulkDispatchResult = { dispatched: [], skipped: [], heldUntil: null };
+  const result: BulkDispatchResult = { dispatched: [], skipped: [], notNotified: [], heldUntil: null };
   if ("ids" in target) {
     const found = new Set(matched.map((order) => order.id));
     for (const id of target.ids) if (!found.has(id)) result.skipped.push({ id, reason: "Order not found." });
@@ -240,13 +240,20 @@ export async function bulkDispatch(
     }
     try {
       await updateOrderStatus(deps.db, order.id, { status: "dispatched" }, deps.now());
-      const held = await holdDispatchNotice(deps, order.id);
-      result.dispatched.push(order.id);
-      if (held.heldUntil && (result.heldUntil === null || held.heldUntil < result.heldUntil)) result.heldUntil = held.heldUntil;
     } catch (error) {
-      // Changed meanwhile (another tab dispatched it), or its message refused at once (no window).
+      // Changed meanwhile (another tab dispatched it, or it was refunded): left as it is.
       if (!(error instanceof ShopError)) throw error;
       result.skipped.push({ id: order.id, reason: error.message });
+      continue;
+    }
+    result.dispatched.push(order.id);
+    try {
+      const held = await holdDispatchNotice(deps, order.id);
+      if (held.heldUntil && (result.heldUntil === null || held.heldUntil < result.heldUntil)) result.heldUntil = held.heldUntil;
+    } catch (error) {
+      // Dispatched all the same; its message refused at once (no undo window): said apart.
+      if (!(error instanceof ShopError)) throw error;
+      result.notNotified.push({ id: order.id, reason: error.message });
     }
   }
   return result;

@@ -21,9 +21,18 @@ type ListProps = {
   selectedIds: ReadonlySet<string>;
   onSelect: (order: Order, selected: boolean) => void;
   onSelectAll: (selected: boolean) => void;
+  /** The order the keyboard's j and k moved to (issue 22 item 11): its row is marked. */
+  currentId?: string | null;
 };
 
-type RowActionProps = Omit<ListProps, "orders" | "selectedIds" | "onSelect" | "onSelectAll">;
+type RowActionProps = Omit<ListProps, "orders" | "selectedIds" | "onSelect" | "onSelectAll" | "currentId">;
+
+/** The keyboard's current row: aria-current, and a ring that shows in both themes. */
+const currentRow = (order: Order, currentId: string | null | undefined) => ({
+  "data-order-id": order.id,
+  "aria-current": order.id === currentId ? ("true" as const) : undefined,
+});
+const CURRENT_ROW_CLASS = "aria-[current=true]:bg-accent/60 aria-[current=true]:outline-2 aria-[current=true]:-outline-offset-2 aria-[current=true]:outline-ring";
 
 function SelectOrder({ order, selectedIds, onSelect }: Pick<ListProps, "selectedIds" | "onSelect"> & { order: Order }) {
   return (
@@ -87,7 +96,7 @@ const hasPostage = (order: Order) => order.postageOptionId !== null || order.pos
  * The table: the six columns of docs/product.md §2 and, after the customer, what they bought (issue
  * 22). Compact density tightens the rows: less padding, smaller buttons, the same content.
  */
-export function OrderTable({ orders, selectedIds, onSelect, onSelectAll, ...actions }: ListProps) {
+export function OrderTable({ orders, selectedIds, onSelect, onSelectAll, currentId, ...actions }: ListProps) {
   const compact = useOrderDensity() === "compact";
   return (
     <Table className={compact ? "[&_td]:py-0.5" : undefined} data-density={compact ? "compact" : "comfortable"}>
@@ -110,7 +119,13 @@ export function OrderTable({ orders, selectedIds, onSelect, onSelectAll, ...acti
       </TableHeader>
       <TableBody>
         {orders.map((order) => (
-          <TableRow key={order.id} data-testid="order-row" data-state={selectedIds.has(order.id) ? "selected" : undefined}>
+          <TableRow
+            key={order.id}
+            data-testid="order-row"
+            data-state={selectedIds.has(order.id) ? "selected" : undefined}
+            {...currentRow(order, currentId)}
+            className={CURRENT_ROW_CLASS}
+          >
             <TableCell className="pl-4">
               <div className="flex items-center gap-3">
                 <SelectOrder order={order} selectedIds={selectedIds} onSelect={onSelect} />
@@ -165,7 +180,7 @@ function useMinuteClock(): number {
  * A phone's list: one compact card per order, several to a screen (issue 22). The reference, its age
  * and status; what was bought; then who, the total and the payment beside the actions.
  */
-export function OrderCards({ orders, selectedIds, onSelect, onSelectAll, ...actions }: ListProps) {
+export function OrderCards({ orders, selectedIds, onSelect, onSelectAll, currentId, ...actions }: ListProps) {
   const now = useMinuteClock();
   return (
     <ul className="divide-y">
@@ -174,7 +189,7 @@ export function OrderCards({ orders, selectedIds, onSelect, onSelectAll, ...acti
         <span aria-hidden="true">Select all</span>
       </li>
       {orders.map((order) => (
-        <li key={order.id} className="space-y-1 px-4 py-3" data-testid="order-card" data-state={selectedIds.has(order.id) ? "selected" : undefined}>
+        <li key={order.id} className={`space-y-1 px-4 py-3 ${CURRENT_ROW_CLASS}`} data-testid="order-card" {...currentRow(order, currentId)} data-state={selectedIds.has(order.id) ? "selected" : undefined}>
           <div className="flex items-center justify-between gap-2">
             <div className="flex min-w-0 items-center gap-3">
               <SelectOrder order={order} selectedIds={selectedIds} onSelect={onSelect} />

@@ -4,10 +4,11 @@
  * list reloads), so it is looked for over the next frames; a row gone from the list (filtered out)
  * leaves the focus where it is.
  */
-export function focusOrderRow(orderId: string, options: { expectDispatch?: boolean } = {}, tries = 60): void {
+export function focusOrderRow(orderId: string, options: { expectDispatch?: boolean; prefer?: "view" } = {}, tries = 60): void {
   const actions = document.querySelector<HTMLElement>(`[data-order-actions="${CSS.escape(orderId)}"]`);
-  const dispatch = actions?.querySelector<HTMLElement>('[data-action="dispatch"]:not([disabled])');
   const view = actions?.querySelector<HTMLElement>('[data-action="view"]');
+  // The keyboard's j and k land on the view button (o opens, d dispatches: both act on the row anyway).
+  const dispatch = options.prefer === "view" ? null : actions?.querySelector<HTMLElement>('[data-action="dispatch"]:not([disabled])');
   // After an Undo the row still shows its dispatched state until React draws the reloaded list: the
   // dispatch button is waited for, and the view button taken only if it never comes.
   const target = dispatch ?? (options.expectDispatch && tries > 0 ? undefined : view);

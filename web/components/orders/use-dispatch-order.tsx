@@ -1,9 +1,9 @@
 import { useQueryClient } from "@tanstack/react-query";
-import type { Order } from "../../../contract";
+import type { BulkDispatch, BulkDispatchResult, Order } from "../../../contract";
 import { ToastAction } from "@/components/ui/toast";
 import { toast } from "@/hooks/use-toast";
 import { apiRequest, describeError } from "@/lib/api";
-import { useNotifyDispatch, useUndoDispatch, useUpdateOrderStatus } from "@/lib/queries";
+import { useBulkDispatch, useNotifyDispatch, useUndoDispatch, useUpdateOrderStatus } from "@/lib/queries";
 import { shortId } from "@/lib/screen-helpers";
 
 /** What the owner may give with a dispatch (all optional; blank means none). */
@@ -29,8 +29,13 @@ const NOT_NOTIFIED = {
   variant: "destructive",
 } as const;
 
+/** How many refused orders a bulk dispatch's toast names one by one. */
+const MAX_NAMED_REFUSALS = 5;
+
 /** After the undo window: whether the held messages reached their customers (the sender's outcome). */
 const LATE_CHECK_MS = 2_500;
+/** How many orders the check after the window reads at once. */
+const LATE_CHECK_BATCH = 6;
 
 /**
  * docs/product.md §7's dispatch flow: mark the order dispatched, then ask the server to notify the
@@ -43,6 +48,7 @@ export function useDispatchOrder({ onUndone }: { onUndone?: (orderIds: string[])
   const updateStatus = useUpdateOrderStatus();
   const notifyDispatch = useNotifyDispatch();
   const undoDispatch = useUndoDispatch();
+  const bulkDispatch = useBulkDispatch();
 
   const dispatchQuietly = async (orderId: string, details: DispatchDetails = {}): Promise<DispatchOutcome> => {
     const carrier = details.carrier?.trim();
@@ -70,12 +76,19 @@ export function useDispatchOrder({ onUndone }: { onUndone?: (orderIds: string[])
   const checkAfterWindow = (orderIds: string[], heldUntil: string) => {
     setTimeout(async () => {
       await queryClient.invalidateQueries({ queryKey: ["/api/orders"] });
-      const failed: string[] = [];
-      for (const id of orderIds) {
+      const failedOne = async (id: string) => {
         const [order] = await apiRequest<Order[]>("GET", `/api/orders?q=${encodeURIComponent(id)}`).catch(() => []);
-        if (order?.id === id && order.dispatchNotice?.state === "failed") failed.push(id);
+        return order?.id === id && order.dispatchNotice?.state === "failed";
+      };
+      // A few at a time, and only until one failed (the toast is the same for one or many): a bulk
+      // dispatch of hundreds does not read hundreds of orders one after the other.
+      for (let at = 0; at < orderIds.length; at += LATE_CHECK_BATCH) {
+        const failed = await Promise.all(orderIds.slice(at, at + LATE_CHECK_BATCH).map(failedOne));
+        if (failed.includes(true)) {
+          toast(NOT_NOTIFIED);
+          return;
+        }
       }
-      if (failed.length > 0) toast(NOT_NOTIFIED);
     }, undoToastMs(heldUntil) + LATE_CHECK_MS);
   };
 
@@ -139,40 +152,41 @@ export function useDispatchOrder({ onUndone }: { onUndone?: (orderIds: string[])
   };
 
   /**
-   * Several orders, one after the other (each its own request, so one refusal stops nothing else),
-   * then one toast that sums up: toasts show one at a time, so one per order would hide the rest.
+   * Several orders in one request (POST /api/orders/bulk-dispatch, issue 22): the ticked ones by id, or
+   * every order a filter matches ("Select all N matching"). The server dispatches each one Ready to
+   * Dispatch and holds its message, and skips the others with the reason; one toast sums it up (toasts
+   * show one at a time, so one per order would hide the rest). Answers whether the request went through.
    */
-  const dispatchMany = async (orderIds: string[]): Promise<void> => {
-    const refused: string[] = [];
-    const held: { id: string; heldUntil: string }[] = [];
-    let notNotified = 0;
-    for (const id of orderIds) {
-      const outcome = await dispatchQuietly(id);
-      if (outcome.result === "refused") refused.push(`#${shortId(id)}: ${describeError(outcome.error)}`);
-      if (outcome.result === "not-notified") notNotified += 1;
-      if (outcome.result === "notified" && outcome.heldUntil) held.push({ id, heldUntil: outcome.heldUntil });
+  const dispatchMany = async (target: BulkDispatch): Promise<boolean> => {
+    let result: BulkDispatchResult;
+    try {
+      result = await bulkDispatch.mutateAsync(target);
+    } catch (error) {
+      toast({ title: "Failed to dispatch orders", description: describeError(error), variant: "destructive" });
+      return false;
     }
-    const dispatched = orderIds.length - refused.length;
-    if (refused.length === 0 && notNotified === 0) {
-      const title = `${count(dispatched, "order", "orders")} dispatched and ${dispatched === 1 ? "customer" : "customers"} notified!`;
-      // The first hold to end bounds the Undo of them all.
-      const firstEnd = held.map((h) => h.heldUntil).sort()[0];
-      if (firstEnd) heldToast(title, held.map((h) => h.id), firstEnd);
+    const { dispatched, skipped, notNotified, heldUntil } = result;
+    if (skipped.length === 0 && notNotified.length === 0) {
+      const title = `${count(dispatched.length, "order", "orders")} dispatched and ${dispatched.length === 1 ? "customer" : "customers"} notified!`;
+      if (heldUntil) heldToast(title, dispatched, heldUntil);
       else toast({ title });
-      return;
+      return true;
     }
+    // Each refusal is named, up to a few: a toast is no place for a list of hundreds.
+    const named = skipped.slice(0, MAX_NAMED_REFUSALS).map(({ id, reason }) => `#${shortId(id)}: ${reason}`);
+    if (skipped.length > MAX_NAMED_REFUSALS) named.push(`and ${skipped.length - MAX_NAMED_REFUSALS} more.`);
     const problems = [
-      ...(refused.length > 0 ? [`${count(refused.length, "order was", "orders were")} not dispatched. ${refused.join(" ")}`] : []),
-      ...(notNotified > 0 ? [`${count(notNotified, "customer", "customers")} could not be notified.`] : []),
+      ...(skipped.length > 0 ? [`${count(skipped.length, "order was", "orders were")} not dispatched. ${named.join(" ")}`] : []),
+      ...(notNotified.length > 0 ? [`${count(notNotified.length, "customer", "customers")} could not be notified.`] : []),
     ];
     toast({
-      title: `Dispatched ${dispatched} of ${count(orderIds.length, "order", "orders")}`,
+      title: `Dispatched ${dispatched.length} of ${count(dispatched.length + skipped.length, "order", "orders")}`,
       description: problems.join(" "),
       variant: "destructive",
     });
-    const firstEnd = held.map((h) => h.heldUntil).sort()[0];
-    if (firstEnd) checkAfterWindow(held.map((h) => h.id), firstEnd);
+    if (heldUntil) checkAfterWindow(dispatched, heldUntil);
+    return true;
   };
 
-  return { dispatch, dispatchMany, pending: updateStatus.isPending || notifyDispatch.isPending };
+  return { dispatch, dispatchMany, pending: updateStatus.isPending || notifyDispatch.isPending || bulkDispatch.isPending };
 }
