@@ -114,6 +114,9 @@ describe("exportOrdersCsv", () => {
       "Tracking number": "AB123456789GB",
       // Only an address sealed to the owner's key (private addresses) fills it.
       "Sealed address": "",
+      // No coupon on this order (issue 23): the columns are there, empty and zero.
+      Coupon: "",
+      "Discount (GBP)": "0.00",
     });
     expect(byItem("'=cmd|' /C calc'!A0")?.["Unit price (GBP)"]).toBe("12.00");
   });
