@@ -228,6 +228,22 @@ test.describe("dashboard", () => {
     await expect(page.getByText("Total Products")).toBeVisible();
     await expect(loading).toHaveCount(0);
     await expect(page.getByRole("heading", { name: "Dashboard", level: 2 })).toBeVisible();
+
+    // Orders the same: its heading and filters stay while grey rows stand where the list will be.
+    let releaseOrders: () => void = () => {};
+    const ordersHeld = new Promise<void>((resolve) => (releaseOrders = resolve));
+    await page.route("**/api/orders?**", async (route) => {
+      await ordersHeld;
+      await route.continue();
+    });
+    await page.goto("/orders");
+    await expect(page.getByRole("heading", { name: "Order Management", level: 2 })).toBeVisible();
+    const loadingOrders = page.getByTestId("loading-rows");
+    await expect(loadingOrders).toContainText("Loading orders...");
+    await expect(loadingOrders.getByTestId("skeleton-row")).toHaveCount(6);
+    await expect(page.getByLabel("Search orders")).toBeVisible();
+    releaseOrders();
+    await expect(loadingOrders).toHaveCount(0);
   });
 
   test("View All links open Orders and Messages", async ({ adminPage: page }) => {

@@ -124,7 +124,7 @@ export default function DashboardPage() {
           </CardHeader>
           <CardContent>
             {orders.isLoading ? (
-              <p className="text-muted-foreground py-6 text-center text-sm">Loading orders...</p>
+              <LoadingRows label="Loading orders..." rows={3} className="px-0 py-2 sm:px-0" />
             ) : recentOrders.length === 0 ? (
               <EmptyText icon={Package} text="No recent orders" />
             ) : (

@@ -3,6 +3,7 @@ import { useRef, useState } from "react";
 import { Link } from "wouter";
 import { type Order, ORDER_SORTS, ORDER_STATUSES, type OrderSort, type OrderStatus } from "../../contract";
 import { ListPager, PAGE_SIZE } from "@/components/list-pager";
+import { LoadingRows } from "@/components/loading-rows";
 import { OrderDetailsDialog } from "@/components/orders/order-details-dialog";
 import { ExportButton } from "@/components/orders/export-button";
 import { OrderCards, OrderTable } from "@/components/orders/order-list";
@@ -396,7 +397,7 @@ export default function OrdersPage() {
       >
         <CardContent className="p-0">
           {ordersQuery.isLoading ? (
-            <p className="text-muted-foreground py-12 text-center">Loading orders...</p>
+            <LoadingRows label="Loading orders..." rows={6} />
           ) : ordersQuery.isError ? (
             <p className="text-destructive py-12 text-center">{describeError(ordersQuery.error)}</p>
           ) : orders.length === 0 ? (
