@@ -17,7 +17,8 @@ const short = (id: string) => id.slice(0, 8);
 
 /** axe (WCAG 2 A and AA) on the page or a part of it: no serious or critical violation, as e2e/a11y.spec.ts asks. */
 async function expectNoSeriousViolations(page: Page, where: string, include?: string) {
-  let builder = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]);
+  // Legacy mode: axe.run in the page, no blank page opened per pass (e2e/a11y.spec.ts says why).
+  let builder = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).setLegacyMode();
   if (include) builder = builder.include(include);
   const { violations } = await builder.analyze();
   const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
