@@ -6,6 +6,8 @@ import { PageQuerySchema } from "./paging";
 // The catalogue: categories, products, their images, and the product list's query.
 
 export const MAX_IMAGE_BYTES = 5_242_880;
+/** A product's photos at most (issue 23): Telegram's album holds 10. */
+export const MAX_PRODUCT_IMAGES = 10;
 
 // --- Categories ---
 export const CategoryInputSchema = z.object({
@@ -60,6 +62,17 @@ export const ProductInputSchema = z.object({
   imageUrl: optionalText.refine((value) => value === null || OBJECT_PATH_PATTERN.test(value), {
     message: "must be an /objects/ path from this server (upload the image first)",
   }),
+  /**
+   * The photos in order, the first the main one (issue 23). Wins over imageUrl when both are sent;
+   * left out, imageUrl alone says what the main photo is (docs/decisions/0033-product-photos.md).
+   */
+  imageUrls: z
+    .array(
+      z.string().trim().regex(OBJECT_PATH_PATTERN, { message: "must each be an /objects/ path from this server (upload the images first)" }),
+    )
+    .max(MAX_PRODUCT_IMAGES, { message: `can be at most ${MAX_PRODUCT_IMAGES} per product` })
+    .refine((paths) => new Set(paths).size === paths.length, { message: "must not hold the same image twice" })
+    .optional(),
   bulkPricing: z
     .array(BulkPricingTierSchema)
     .max(20)
@@ -86,8 +99,10 @@ export const ProductSchema = z
     price: MoneyTextSchema,
     stock: z.int(),
     categoryId: IdSchema.nullable(),
-    /** An /objects/ path on this server. */
+    /** An /objects/ path on this server: the main photo, always imageUrls[0] (or null without photos). */
     imageUrl: z.string().nullable(),
+    /** The product's photos in order (issue 23), at most 10. */
+    imageUrls: z.array(z.string()),
     /** Tiers by ascending minQuantity; null when the product has none. */
     bulkPricing: z.array(z.object({ minQuantity: z.int(), price: z.number() })).nullable(),
     isActive: z.boolean(),

@@ -21,6 +21,7 @@ const FIELD_LABELS: Record<string, string> = {
   orderId: "Order",
   imageUrl: "Image",
   imageURL: "Image",
+  imageUrls: "Images",
   estimatedDays: "Estimated days",
   acceptedCurrencies: "Accepted cryptocurrencies",
   faqContent: "FAQ content",

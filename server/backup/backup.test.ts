@@ -70,7 +70,8 @@ async function seedShop(database: Database, storage: ObjectStorage): Promise<voi
   await storage.put("photo-large-0001", photo, "image/jpeg");
   await storage.put("photo-small-0002", Buffer.from("\x89PNG\r\n\x1a\n tiny"), "image/png");
   await storage.put("orphan-upload-03", Buffer.alloc(0), "image/webp");
-  await db.update(products).set({ imageUrl: "/objects/photo-large-0001" }).where(sql`${products.name} = (select min(name) from products)`);
+  // As the API writes a photo (issue 23): image_url is the first of image_urls.
+  await db.update(products).set({ imageUrl: "/objects/photo-large-0001", imageUrls: ["/objects/photo-large-0001"] }).where(sql`${products.name} = (select min(name) from products)`);
   // Values a dump through JavaScript would bend: microseconds, a bigint beyond 2^53, long jsonb
   // numbers, an empty string, a null in a nullable column.
   await db.execute(sql`

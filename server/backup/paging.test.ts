@@ -130,6 +130,9 @@ function shopRows(shop: Shop): Record<string, Row[]> {
       price: "4.50",
       stock: String(i),
       category_id: pick(shop.categories, i),
+      // The photo list (issue 23) as PostgreSQL writes an array: elements with commas, quotes, braces and NULL round-trip.
+      image_url: i % 3 === 0 ? null : `/objects/p${i}`,
+      image_urls: i % 3 === 0 ? "{}" : `{"/objects/p${i}","a,b \\"q\\" {x}","NULL",""}`,
     })),
     restock_waits: underParents(shop.products, shop.restockWaits).map(([product, key]) => ({ product_id: product, telegram_user_id: key })),
     cart_items: shop.cartItems.map((id, i) => ({ id, telegram_user_id: `user ${i}`, product_id: shop.products[0]!, quantity: "2" })),

@@ -69,7 +69,13 @@ export const products = pgTable(
     price: money("price").notNull(),
     stock: integer("stock").notNull().default(0),
     categoryId: uuid("category_id").references(() => categories.id, { onDelete: "set null" }),
+    /** The main photo: always image_urls[1], or null without photos (kept for the first version's clients). */
     imageUrl: text("image_url"),
+    /**
+     * The photos in order (issue 23). A row inserted with image_url alone (a backup from before the list)
+     * gets it as its only photo from the products_image_urls_from_image_url trigger (drizzle/0023).
+     */
+    imageUrls: text("image_urls").array().notNull().default(sql`'{}'::text[]`),
     bulkPricing: jsonb("bulk_pricing").$type<BulkPricingTier[] | null>(),
     isActive: boolean("is_active").notNull().default(true),
     /** At or below this stock the product counts as low on stock (issue 13): the dashboard's card and the Products filter. */
@@ -84,6 +90,8 @@ export const products = pgTable(
     // docs/product.md rule 2: stock never goes below zero, whatever code path writes it.
     check("products_stock_nonnegative", sql`${t.stock} >= 0`),
     check("products_low_stock_threshold_nonnegative", sql`${t.lowStockThreshold} >= 0`),
+    // Telegram's album holds 10 photos (contract MAX_PRODUCT_IMAGES).
+    check("products_image_urls_at_most_ten", sql`cardinality(${t.imageUrls}) <= 10`),
   ],
 );
 

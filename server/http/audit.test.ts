@@ -175,6 +175,8 @@ describe("the audit log of the admin's writes", () => {
     await send("PUT", `/api/products/${product.id as string}`, edit);
     await send("PUT", `/api/products/${product.id as string}`, { ...edit, name: `Tee ${"W".repeat(179)}` });
     await send("PUT", `/api/products/${product.id as string}`, { ...edit, name: `Tee ${"W".repeat(179)}` });
+    await send("PUT", `/api/products/${product.id as string}`, { ...edit, name: `Tee ${"W".repeat(179)}`, imageUrls: ["/objects/front", "/objects/back"] });
+    await send("PUT", `/api/products/${product.id as string}`, { ...edit, name: `Tee ${"W".repeat(179)}`, imageUrls: ["/objects/front", "/objects/side"] });
     await recordBotStart(db(), "5550002", null, new Date());
     await send("POST", "/api/broadcasts", { text: "Summer sale", audience: { kind: "all" } });
     await send("POST", "/api/broadcasts", { text: "Summer sale\non  tees", audience: { kind: "recent", days: 30 } });
@@ -184,6 +186,8 @@ describe("the audit log of the admin's writes", () => {
       'Product "Acceptance Tee": price £10.00 → £8.00, status active → inactive, description changed',
       `Product "Tee ${"W".repeat(55)}…": name "Acceptance Tee" → "Tee ${"W".repeat(55)}…"`,
       `Product "Tee ${"W".repeat(55)}…": nothing changed`,
+      `Product "Tee ${"W".repeat(55)}…": image changed, photos changed`,
+      `Product "Tee ${"W".repeat(55)}…": photos changed`,
       'Broadcast "Summer sale" to all customers',
       'Broadcast "Summer sale on tees" to customers with an order in the last 30 days',
     ]);

@@ -252,4 +252,83 @@ describe("products API", () => {
       expect((await stored(product.id)).stock).toBe(change.status === 200 ? 40 : 10);
     });
   });
+
+  describe("photos: up to 10 ordered images, imageUrl always the first (issue 23)", () => {
+    const photos = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `/objects/photo-${from + i}`);
+    const put = (id: string, body: Record<string, unknown>) => server.request("PUT", `/api/products/${id}`, { cookie, body });
+    // A filtered list is read from the database each time (the whole catalogue is cached).
+    const read = async (id: string) => {
+      const list = await (await server.request("GET", "/api/products?status=all", { cookie })).json();
+      return list.find((p: { id: string }) => p.id === id) as { imageUrl: string | null; imageUrls: string[] };
+    };
+
+    it("keeps the order given and answers imageUrl as the first", async () => {
+      const product = await create({ ...PRODUCT, imageUrls: [" /objects/c ", "/objects/a", "/objects/b"] });
+      expect(product).toMatchObject({ imageUrl: "/objects/c", imageUrls: ["/objects/c", "/objects/a", "/objects/b"] });
+      const reordered = await (await put(product.id, { ...PRODUCT, imageUrls: ["/objects/b", "/objects/c"] })).json();
+      expect(reordered).toMatchObject({ imageUrl: "/objects/b", imageUrls: ["/objects/b", "/objects/c"] });
+      expect(await read(product.id)).toMatchObject({ imageUrl: "/objects/b", imageUrls: ["/objects/b", "/objects/c"] });
+      const none = await (await put(product.id, { ...PRODUCT, imageUrls: [] })).json();
+      expect(none).toMatchObject({ imageUrl: null, imageUrls: [] });
+      // 10 is the most, and is accepted.
+      expect((await create({ ...PRODUCT, imageUrls: photos(10) })).imageUrls).toEqual(photos(10));
+    });
+
+    it("refuses 11 images, a path not from this server, a duplicate: a 400 naming Images, nothing saved", async () => {
+      const product = await create({ ...PRODUCT, imageUrls: photos(2) });
+      const refusals: [unknown, string][] = [
+        [photos(11), "Images can be at most 10 per product"],
+        [photos(50), "Images can be at most 10 per product"],
+        [["/objects/a", "https://tracker.example/pixel.gif"], "Images must each be an /objects/ path from this server (upload the images first)"],
+        [["javascript:alert(1)"], "Images must each be an /objects/ path from this server (upload the images first)"],
+        [["/objects/../secret"], "Images must each be an /objects/ path from this server (upload the images first)"],
+        [["/objects/a", "/objects/b", "/objects/a"], "Images must not hold the same image twice"],
+        [["/objects/a", " /objects/a"], "Images must not hold the same image twice"],
+      ];
+      for (const [imageUrls, message] of refusals) {
+        expect(await errorOf(await post({ ...PRODUCT, imageUrls }))).toBe(message);
+        expect(await errorOf(await put(product.id, { ...PRODUCT, imageUrls }))).toBe(message);
+      }
+      for (const imageUrls of ["/objects/a", null, [1, 2], { 0: "/objects/a" }]) {
+        expect(await errorOf(await post({ ...PRODUCT, imageUrls }))).toMatch(/^Images /);
+      }
+      expect(await read(product.id)).toMatchObject({ imageUrl: photos(2)[0], imageUrls: photos(2) });
+    });
+
+    it("imageUrls wins over imageUrl; imageUrl alone still works for the first version's clients", async () => {
+      const both = await create({ ...PRODUCT, imageUrl: "/objects/other", imageUrls: ["/objects/a", "/objects/b"] });
+      expect(both).toMatchObject({ imageUrl: "/objects/a", imageUrls: ["/objects/a", "/objects/b"] });
+      const emptyWins = await (await put(both.id, { ...PRODUCT, imageUrl: "/objects/other", imageUrls: [] })).json();
+      expect(emptyWins).toMatchObject({ imageUrl: null, imageUrls: [] });
+
+      // An old client knows one image: creating with it gives a list of one.
+      const old = await create({ ...PRODUCT, imageUrl: "/objects/only" });
+      expect(old).toMatchObject({ imageUrl: "/objects/only", imageUrls: ["/objects/only"] });
+      expect((await create({ ...PRODUCT })).imageUrls).toEqual([]);
+
+      // Its edit of another field sends the main image back: the other photos stay.
+      const many = await create({ ...PRODUCT, imageUrls: ["/objects/a", "/objects/b", "/objects/c"] });
+      const renamed = await (await put(many.id, { ...PRODUCT, name: "Renamed", imageUrl: "/objects/a" })).json();
+      expect(renamed).toMatchObject({ name: "Renamed", imageUrl: "/objects/a", imageUrls: ["/objects/a", "/objects/b", "/objects/c"] });
+      // A new main image replaces the first only; one of the others becomes the main without a duplicate.
+      const replaced = await (await put(many.id, { ...PRODUCT, imageUrl: "/objects/new" })).json();
+      expect(replaced).toMatchObject({ imageUrl: "/objects/new", imageUrls: ["/objects/new", "/objects/b", "/objects/c"] });
+      const promoted = await (await put(many.id, { ...PRODUCT, imageUrl: "/objects/c" })).json();
+      expect(promoted).toMatchObject({ imageUrl: "/objects/c", imageUrls: ["/objects/c", "/objects/b"] });
+      // Removing its one image (null, or left out as before) removes them all, as it did.
+      const cleared = await (await put(many.id, { ...PRODUCT, imageUrl: null })).json();
+      expect(cleared).toMatchObject({ imageUrl: null, imageUrls: [] });
+      // A full list of 10 and an old client's new main image: still 10.
+      await put(many.id, { ...PRODUCT, imageUrls: photos(10) });
+      const full = await (await put(many.id, { ...PRODUCT, imageUrl: "/objects/eleventh" })).json();
+      expect(full.imageUrls).toEqual(["/objects/eleventh", ...photos(9, 1)]);
+      expect(await read(many.id)).toMatchObject({ imageUrl: "/objects/eleventh", imageUrls: full.imageUrls });
+    });
+
+    it("a product inserted with image_url alone (a backup from before photos) gets it as its one photo", async () => {
+      const [row] = await server.database.db.insert(products).values({ name: "Old", description: "", price: "1.00", imageUrl: "/objects/legacy" }).returning();
+      expect(row).toMatchObject({ imageUrl: "/objects/legacy", imageUrls: ["/objects/legacy"] });
+      expect(await read(row!.id)).toMatchObject({ imageUrl: "/objects/legacy", imageUrls: ["/objects/legacy"] });
+    });
+  });
 });

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { ProductInputSchema } from "../../../contract";
 import type { DbOrTx } from "../../db/client";
@@ -22,11 +22,33 @@ function categoryGone(error: unknown): never {
   throw error;
 }
 
+/**
+ * The photo columns a write sets (issue 23, docs/decisions/0033-product-photos.md): image_url is always
+ * the first of image_urls. imageUrls wins when both are sent. imageUrl alone (the first version's
+ * clients, which know one photo) replaces only the main photo, so an edit from such a client keeps
+ * the other photos; null removes them all, as it removed the one photo before.
+ */
+function photoColumns(values: ProductValues, editing: boolean) {
+  if (values.imageUrls !== undefined) return { imageUrl: values.imageUrls[0] ?? null, imageUrls: values.imageUrls };
+  const main = values.imageUrl;
+  if (main === null) return { imageUrl: null, imageUrls: [] };
+  if (!editing) return { imageUrl: main, imageUrls: [main] };
+  // In the UPDATE itself, so a concurrent edit of the list is not overwritten with what we read before.
+  return {
+    imageUrl: main,
+    imageUrls: sql<string[]>`array_prepend(${main}::text, array_remove(coalesce(${products.imageUrls}[2:], '{}'::text[]), ${main}::text))`,
+  };
+}
+
 export async function createProduct(db: DbOrTx, values: ProductValues): Promise<ProductRow> {
   await checkCategory(db, values.categoryId);
   // expectedStock only means something to an edit.
-  const { expectedStock: _ignored, ...columns } = values;
-  const [row] = await db.insert(products).values(columns).returning().catch(categoryGone);
+  const { expectedStock: _ignored, imageUrl: _main, imageUrls: _photos, ...columns } = values;
+  const [row] = await db
+    .insert(products)
+    .values({ ...columns, ...photoColumns(values, false) })
+    .returning()
+    .catch(categoryGone);
   return row!;
 }
 
@@ -42,12 +64,12 @@ export async function createProduct(db: DbOrTx, values: ProductValues): Promise<
  */
 export async function updateProduct(db: DbOrTx, id: string, values: ProductValues): Promise<ProductRow> {
   await checkCategory(db, values.categoryId);
-  const { expectedStock, stock, ...fields } = values;
+  const { expectedStock, stock, imageUrl: _main, imageUrls: _photos, ...fields } = values;
   const keepStock = expectedStock !== undefined && stock === expectedStock;
   const guardStock = expectedStock !== undefined && stock !== expectedStock;
   const [row] = await db
     .update(products)
-    .set({ ...fields, ...(keepStock ? {} : { stock }), updatedAt: new Date() })
+    .set({ ...fields, ...photoColumns(values, true), ...(keepStock ? {} : { stock }), updatedAt: new Date() })
     .where(guardStock ? and(eq(products.id, id), eq(products.stock, expectedStock)) : eq(products.id, id))
     .returning()
     .catch(categoryGone);

@@ -24,6 +24,8 @@ const FIELD_WORDS: [field: string, words: string][] = [
   ["description", "description"],
   ["icon", "icon"],
   ["imageUrl", "image"],
+  // The photo list (issue 23): a reorder or a photo added after the first changes only this.
+  ["imageUrls", "photos"],
   ["bulkPricing", "bulk pricing"],
 ];
 
