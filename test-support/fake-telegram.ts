@@ -41,6 +41,10 @@ export type FakeMessage = {
   text?: string;
   caption?: string;
   photo?: { file_id: string; file_unique_id: string; width: number; height: number }[];
+  /** Set on every photo of one album (sendMediaGroup). */
+  media_group_id?: string;
+  /** The message this one answers (sent with reply_parameters). */
+  reply_to_message?: FakeMessage;
   reply_markup?: { inline_keyboard?: Button[][] };
 };
 
@@ -68,7 +72,7 @@ export type FakeTelegram = {
   pushUpdate(update: Record<string, unknown>): number;
   /** The next `times` calls of `method` answer this error instead. */
   failNext(method: string, failure: Failure, times?: number): void;
-  /** Every send to this chat (sendMessage, sendPhoto) answers this error from now on, e.g. 403: the customer blocked the bot. */
+  /** Every send to this chat (sendMessage, sendPhoto, sendMediaGroup) answers this error from now on, e.g. 403: the customer blocked the bot. */
   failChat(chatId: number | string, failure: Failure): void;
   /** Every call but getUpdates is answered this late (a slow Telegram); 0 again answers at once. */
   delayAnswers(ms: number): void;
@@ -148,16 +152,29 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
   };
 
   function newMessage(payload: Record<string, unknown>, extra: Partial<FakeMessage>): FakeMessage {
+    const replyTo = (payload.reply_parameters as { message_id?: unknown } | undefined)?.message_id;
+    const repliedTo = replyTo === undefined ? undefined : findMessage(payload.chat_id, replyTo);
     const message: FakeMessage = {
       message_id: ++messageId,
       date: Math.floor(Date.now() / 1000),
       chat: { id: Number(payload.chat_id), type: "private" },
       ...extra,
+      // Telegram nests the answered message one level deep, without its own reply.
+      ...(repliedTo ? { reply_to_message: { ...repliedTo, reply_to_message: undefined } } : {}),
       ...(payload.reply_markup ? { reply_markup: payload.reply_markup as FakeMessage["reply_markup"] } : {}),
     };
     chatOf(payload.chat_id).push(message);
     return touch(message);
   }
+
+  const photoSizes = (photo: unknown) => {
+    const id = ++fileCounter;
+    const fileId = typeof photo === "string" && !photo.startsWith("attach://") ? photo : `photo-file-${id}`;
+    return [
+      { file_id: `${fileId}-small`, file_unique_id: `u${id}s`, width: 90, height: 90 },
+      { file_id: fileId, file_unique_id: `u${id}`, width: 800, height: 800 },
+    ];
+  };
 
   function answer(call: TelegramCall): { status: number; body: unknown } {
     const p = call.payload;
@@ -178,17 +195,26 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
         return ok(true);
       case "sendMessage":
         return ok(newMessage(p, { text: String(p.text) }));
-      case "sendPhoto": {
-        const id = ++fileCounter;
-        const fileId = typeof p.photo === "string" && !p.photo.startsWith("attach://") ? p.photo : `photo-file-${id}`;
+      case "sendPhoto":
+        return ok(newMessage(p, { caption: typeof p.caption === "string" ? p.caption : undefined, photo: photoSizes(p.photo) }));
+      case "sendMediaGroup": {
+        // As Telegram: 2 to 10 items, each a file_id or an attach:// part of this request; no keyboard.
+        const media = Array.isArray(p.media) ? (p.media as { type?: unknown; media?: unknown; caption?: unknown }[]) : [];
+        const attached = (item: { media?: unknown }) =>
+          typeof item.media === "string" && (!item.media.startsWith("attach://") || item.media.slice(9) in call.files);
+        if (media.length < 2 || media.length > 10 || !media.every((item) => item.type === "photo" && attached(item))) {
+          return { status: 400, body: { ok: false, error_code: 400, description: "Bad Request: wrong media group" } };
+        }
+        const group = `album-${++fileCounter}`;
+        const { reply_markup: _none, ...rest } = p;
         return ok(
-          newMessage(p, {
-            caption: typeof p.caption === "string" ? p.caption : undefined,
-            photo: [
-              { file_id: `${fileId}-small`, file_unique_id: `u${id}s`, width: 90, height: 90 },
-              { file_id: fileId, file_unique_id: `u${id}`, width: 800, height: 800 },
-            ],
-          }),
+          media.map((item) =>
+            newMessage(rest, {
+              caption: typeof item.caption === "string" ? item.caption : undefined,
+              photo: photoSizes(item.media),
+              media_group_id: group,
+            }),
+          ),
         );
       }
       case "editMessageText":
@@ -270,7 +296,7 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
       calls.push(call);
       for (const waiter of callWaiters) waiter();
       if (refusedTokens.has(call.token)) return send(401, { ok: false, error_code: 401, description: "Unauthorized" });
-      const chatFailure = /^send(Message|Photo)$/.test(call.method) ? chatFailures.get(String(payload.chat_id)) : undefined;
+      const chatFailure = /^send(Message|Photo|MediaGroup)$/.test(call.method) ? chatFailures.get(String(payload.chat_id)) : undefined;
       if (chatFailure) return send(chatFailure.error_code, { ok: false, ...chatFailure });
       const pending = failures.get(call.method);
       if (pending && pending.times > 0) {

@@ -1,4 +1,6 @@
+import { inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { telegramFileCache } from "../db/schema";
 import { startShopWithBot, type Customer, type ShopWithBot } from "../../test-support/bot-harness";
 import { startFakeNowPayments, type FakeNowPayments } from "../../test-support/fake-nowpayments";
 import { startFakeTelegram, type FakeTelegram } from "../../test-support/fake-telegram";
@@ -213,5 +215,79 @@ describe("a customer buys through the bot, end to end", () => {
     await customer.send("/start");
     await customer.press("My Orders");
     expect(customer.text()).toMatch(/Status: Dispatched/);
+  });
+
+  it("shows a product with several photos as one album in their order, the buttons answering it, each photo's file_id cached (issue 23)", async () => {
+    // Each photo a byte longer than the one before, so the uploads show their order.
+    const paths = ["/objects/kenya-one", "/objects/kenya-two", "/objects/kenya-three"];
+    for (const [i, path] of paths.entries()) {
+      await shop.server.deps.storage.put(path.slice(9), Buffer.concat([PNG, Buffer.alloc(i + 1)]), "image/png");
+    }
+    const coffee = (await api("GET", "/api/categories")).find((c: { name: string }) => c.name === "Coffee");
+    // The owner's order: 2, then one whose file went missing (left out), then 1 and 3.
+    await api("POST", "/api/products", {
+      name: "Kenya AA",
+      description: "Bright and fruity.",
+      price: "8.00",
+      stock: 3,
+      categoryId: coffee.id,
+      imageUrls: ["/objects/kenya-two", "/objects/kenya-missing", "/objects/kenya-one", "/objects/kenya-three"],
+    });
+    const chat = customer.user.id;
+    await customer.send("/start");
+    await customer.press("Browse Products");
+    await customer.press("Coffee");
+    const list = customer.screen();
+
+    let from = telegram.calls.length;
+    await customer.press("Kenya AA · £8.00");
+    const [album, ...more] = telegram.calls.slice(from).filter((c) => c.method === "sendMediaGroup");
+    expect(more).toEqual([]);
+    expect(telegram.calls.slice(from).filter((c) => c.method === "sendPhoto")).toEqual([]);
+    const media = album!.payload.media as { type: string; media: string; caption?: string }[];
+    expect(media.map((item) => item.type)).toEqual(["photo", "photo", "photo"]);
+    expect(media.map((item) => album!.files[item.media.replace("attach://", "")]?.size)).toEqual([PNG.length + 2, PNG.length + 1, PNG.length + 3]);
+    expect(media[0]!.caption).toBe("Kenya AA\n\nBright and fruity.\n\nPrice: £8.00\nStock: 3 available\n\nQuantity: 1 × £8.00 = £8.00");
+    expect(media.slice(1).map((item) => item.caption)).toEqual([undefined, undefined]);
+    expect(album!.payload.reply_markup).toBeUndefined();
+
+    // The buttons follow as a message answering the album's first photo; the list it came from is gone.
+    const photos = telegram.messages(chat).filter((m) => m.media_group_id);
+    expect(photos).toHaveLength(3);
+    const buttons = customer.screen();
+    expect(buttons.text).toBe("Kenya AA");
+    expect(buttons.reply_to_message?.message_id).toBe(photos[0]!.message_id);
+    expect(customer.buttons()).toEqual(expect.arrayContaining(["➖", "Qty: 1", "➕", "Add 1 to cart", "« Back"]));
+    expect(telegram.messages(chat).some((m) => m.message_id === list.message_id)).toBe(false);
+    const cached = await shop.server.database.db.select().from(telegramFileCache).where(inArray(telegramFileCache.imagePath, paths));
+    expect(cached).toHaveLength(3);
+
+    // A quantity press edits the album's caption and the buttons in place: no new album.
+    from = telegram.calls.length;
+    await customer.press("➕");
+    expect(telegram.calls.slice(from).map((c) => c.method).filter((m) => m.startsWith("send"))).toEqual([]);
+    expect(telegram.messages(chat).find((m) => m.message_id === photos[0]!.message_id)!.caption).toMatch(/Quantity: 2 × £8\.00 = £16\.00$/);
+    expect(customer.screen().message_id).toBe(buttons.message_id);
+    expect(customer.buttons()).toContain("Add 2 to cart");
+
+    // Shown again: every photo by its cached file_id, nothing uploaded.
+    await customer.press("« Back");
+    from = telegram.calls.length;
+    await customer.press("Kenya AA · £8.00");
+    const again = telegram.calls.slice(from).find((c) => c.method === "sendMediaGroup")!;
+    expect(again.files).toEqual({});
+    const fileIdOf = new Map(cached.map((row) => [row.imagePath, row.fileId]));
+    expect((again.payload.media as { media: string }[]).map((item) => item.media)).toEqual(
+      ["/objects/kenya-two", "/objects/kenya-one", "/objects/kenya-three"].map((path) => fileIdOf.get(path)),
+    );
+
+    // Telegram refuses a cached file_id (the token changed): all are uploaded again, once.
+    await customer.press("« Back");
+    telegram.failNext("sendMediaGroup", { error_code: 400, description: "Bad Request: wrong file identifier/HTTP URL specified" });
+    from = telegram.calls.length;
+    await customer.press("Kenya AA · £8.00");
+    const tries = telegram.calls.slice(from).filter((c) => c.method === "sendMediaGroup");
+    expect(tries.map((c) => Object.keys(c.files).length)).toEqual([0, 3]);
+    expect(customer.buttons()).toContain("Add 1 to cart");
   });
 });

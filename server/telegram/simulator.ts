@@ -105,6 +105,20 @@ function captureCalls(bot: Bot<BotContext>, deps: BotDeps, events: SimulatorEven
         const sizes = typeof body.photo === "string" ? [{ file_id: body.photo, file_unique_id: `simulated-${id}`, width: 512, height: 512 }] : [];
         return answer(messageAnswer(id, now, { photo: sizes, caption }));
       }
+      case "sendMediaGroup": {
+        // An album (a product's photos, issue 23): one photo message each, the caption on the first.
+        const media = Array.isArray(body.media) ? (body.media as { media?: unknown; caption?: unknown }[]) : [];
+        const sent: Message[] = [];
+        for (const item of media) {
+          const caption = typeof item.caption === "string" ? item.caption : "";
+          const photo = await photoAddress(deps, item.media, uploads);
+          const id = await addSimulatorMessage(deps.db, { fromCustomer: false, text: caption, photo }, now);
+          events.push({ type: "photo", messageId: id, text: caption, alert: false });
+          const sizes = typeof item.media === "string" ? [{ file_id: item.media, file_unique_id: `simulated-${id}`, width: 512, height: 512 }] : [];
+          sent.push(messageAnswer(id, now, { photo: sizes, caption, media_group_id: `simulated-album-${sent[0]?.message_id ?? id}` }));
+        }
+        return answer(sent);
+      }
       case "editMessageText":
       case "editMessageCaption":
       case "editMessageReplyMarkup": {

@@ -125,7 +125,7 @@ async function showProduct(ctx: BotContext, productId: string, wanted: number) {
     return showMainMenu(ctx);
   }
   const quantity = clampQuantity(product, wanted);
-  await showProductCard(ctx, product.imageUrl, productCaption(product, quantity), productKeyboard(product, quantity));
+  await showProductCard(ctx, product.imageUrls, productCaption(product, quantity), productKeyboard(product, quantity));
 }
 
 catalogueFeature.callbackQuery(/^cats:(\d{1,4})$/, (ctx) => showMainCategories(ctx, Number(ctx.match[1])));
