@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import type { Category, PostageOption, Product } from "../contract";
@@ -7,6 +9,7 @@ import { ADMIN_PASSWORD, type Api, DESKTOP, expect, PHONE, saveScreenshot, type 
 // critical violation on any screen or open dialog, at desktop and phone size, in light and dark mode.
 
 const CUSTOMER_ID = "5001";
+const PNG = path.join(import.meta.dirname, "fixtures/product.png");
 
 async function seedShop(api: Api, seed: Seed) {
   await api.post("/api/bot-settings", {
@@ -20,7 +23,21 @@ async function seedShop(api: Api, seed: Seed) {
   });
   const category = await api.post<Category>("/api/categories", { name: "Electronics" });
   await api.post("/api/categories", { name: "Phones", parentId: category.id });
-  const product = await api.post<Product>("/api/products", { name: "Smartphone X", description: "A phone", price: "299.99", stock: 5, categoryId: category.id });
+  // Two photos (issue 23): the Edit Product dialog is checked with its sortable thumbnails.
+  const photos: string[] = [];
+  for (let i = 0; i < 2; i++) {
+    const { uploadURL } = await api.post<{ uploadURL: string }>("/api/objects/upload");
+    await api.context.put(uploadURL, { data: fs.readFileSync(PNG), headers: { "Content-Type": "image/png" } });
+    photos.push((await api.put<{ objectPath: string }>("/api/product-images", { imageURL: uploadURL })).objectPath);
+  }
+  const product = await api.post<Product>("/api/products", {
+    name: "Smartphone X",
+    description: "A phone",
+    price: "299.99",
+    stock: 5,
+    categoryId: category.id,
+    imageUrls: photos,
+  });
   await api.post("/api/products", { name: "Sold Out Thing", description: "Gone", price: "9.99", stock: 0, categoryId: null });
   const postage = await api.post<PostageOption>("/api/postage-options", { name: "Royal Mail 1st Class", description: "Tracked", price: "4.99", estimatedDays: 2, isActive: true });
   await api.post("/api/postage-options", { name: "Collection", description: null, price: "0.00", estimatedDays: null, isActive: false });
@@ -187,8 +204,11 @@ for (const scheme of ["light", "dark"] as const) {
         await page.keyboard.press("Escape");
         await expect(page.getByRole("dialog")).toHaveCount(0);
         await page.getByRole("button", { name: "Edit Smartphone X" }).filter({ visible: true }).first().click();
-        await openedDialog(page);
+        const editProduct = await openedDialog(page);
+        await expect(editProduct.getByTestId("product-image")).toHaveCount(2);
         await expectNoSeriousViolations(page, "the Edit Product dialog", '[role="dialog"]');
+        await editProduct.getByTestId("product-image").first().scrollIntoViewIfNeeded();
+        await saveScreenshot(page, `a11y-product-photos-${scheme}-${sizeName}`, { fullPage: false });
         await page.keyboard.press("Escape");
         await expect(page.getByRole("dialog")).toHaveCount(0);
 

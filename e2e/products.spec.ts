@@ -78,6 +78,36 @@ test.describe("products", () => {
     await expect(preview).toHaveAttribute("src", /^\/objects\/[^/]+$/);
     await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(96);
 
+    // Issue 23: more photos at once; a bad file gets its own error and the others still go in.
+    await dialog.getByTestId("product-image-input").setInputFiles([
+      { name: "second.png", mimeType: "image/png", buffer: fs.readFileSync(PNG) },
+      { name: "notes.png", mimeType: "image/png", buffer: Buffer.from("just some text") },
+      { name: "third.png", mimeType: "image/png", buffer: fs.readFileSync(PNG) },
+    ]);
+    await expectToast(page, "Upload failed", "Only PNG, JPEG or WebP images can be uploaded.");
+    await expect(dialog.getByTestId("product-image-errors")).toHaveText(/^notes\.png: .*Only PNG, JPEG or WebP images can be uploaded\.$/);
+    const photos = dialog.getByTestId("product-image");
+    await expect(photos).toHaveCount(3);
+    const uploaded = await photos.evaluateAll((items) => items.map((item) => item.getAttribute("data-path")!));
+    expect(new Set(uploaded).size).toBe(3);
+    await expect(photos.first()).toContainText("Main image");
+    await expect(dialog.getByText("Main image", { exact: true })).toHaveCount(1);
+    // By keyboard: the third photo to the front (Space picks it up, the arrows move it, Space drops it).
+    await dialog.getByRole("button", { name: "Move image 3 of 3", exact: true }).focus();
+    // Each step is said aloud from inside the dialog (a modal dialog hides the rest of the page from screen readers).
+    const said = dialog.getByRole("status").filter({ hasText: "Image 3 of 3" });
+    await page.keyboard.press("Space");
+    await expect(said).toHaveText(/^(Picked up Image 3 of 3\.|Image 3 of 3 is over position 3\.)/);
+    await page.keyboard.press("ArrowLeft");
+    await expect(said).toHaveText("Image 3 of 3 is over position 2.");
+    await page.keyboard.press("ArrowLeft");
+    await expect(said).toHaveText("Image 3 of 3 is over position 1.");
+    await page.keyboard.press("Space");
+    await expect(said).toHaveText("Image 3 of 3 was dropped at position 1.");
+    const reordered = [uploaded[2]!, uploaded[0]!, uploaded[1]!];
+    await expect.poll(() => photos.evaluateAll((items) => items.map((item) => item.getAttribute("data-path")))).toEqual(reordered);
+    await expect(photos.first()).toContainText("Main image");
+
     // Bulk tiers: a new tier defaults to 2 / 0; empty fields fall back to those values.
     await dialog.getByRole("button", { name: "Add Tier" }).click();
     await dialog.getByRole("button", { name: "Add Tier" }).click();
@@ -120,15 +150,20 @@ test.describe("products", () => {
         { minQuantity: 5, price: 17.5 },
       ],
     });
-    expect(product!.imageUrl).toMatch(/^\/objects\//);
+    expect(product!.imageUrls).toEqual(reordered);
+    expect(product!.imageUrl).toBe(reordered[0]);
     const image = await api.context.get(product!.imageUrl!);
     expect(image.status()).toBe(200);
     expect(image.headers()["content-type"]).toBe("image/png");
 
-    // Edit: new price, out of stock, no tiers (saved as null), inactive.
+    // Edit: new price, out of stock, no tiers (saved as null), inactive; after a reload the photos keep their order.
+    await page.reload();
     await row.getByRole("button", { name: "Edit Smartphone X" }).click();
     await expect(dialog.getByRole("heading", { name: "Edit Product" })).toBeVisible();
     await expect(dialog.getByLabel("Product Name")).toHaveValue("Smartphone X");
+    await expect.poll(() => photos.evaluateAll((items) => items.map((item) => item.getAttribute("data-path")))).toEqual(reordered);
+    await dialog.getByRole("button", { name: "Remove image 2 of 3", exact: true }).click();
+    await expect(photos).toHaveCount(2);
     await expect(dialog.getByTestId("bulk-tier")).toHaveCount(2);
     await dialog.getByLabel("Price (£)").fill("21.50");
     await dialog.getByLabel("Stock", { exact: true }).fill("0");
@@ -146,7 +181,8 @@ test.describe("products", () => {
     await expect(row).not.toContainText("for £");
     [product] = await api.get<Product[]>("/api/products");
     expect(product).toMatchObject({ price: "21.50", stock: 0, bulkPricing: null, isActive: false });
-    expect(product!.imageUrl).toMatch(/^\/objects\//);
+    expect(product!.imageUrls).toEqual([reordered[0], reordered[2]]);
+    expect(product!.imageUrl).toBe(reordered[0]);
 
     // Delete asks first.
     let confirmed = answerNextConfirm(page, DELETE_CONFIRM, false);

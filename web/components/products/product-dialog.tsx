@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import { useFieldArray, useForm } from "react-hook-form";
 import { z } from "zod";
 import { type Category, LOW_STOCK_DEFAULT, type Product, type ProductInput, ProductInputSchema } from "../../../contract";
-import { ImageUpload } from "@/components/products/image-upload";
+import { ProductImages } from "@/components/products/product-images";
 import { Button } from "@/components/ui/button";
 import {
   AlertDialog,
@@ -52,7 +52,7 @@ const ProductFormSchema = z.object({
     .regex(/^\d{1,6}$/, "Enter a whole number of units, e.g. 3")
     .refine((text) => Number(text) <= 100_000, "Enter at most 100000"),
   categoryId: z.string(),
-  imageUrl: z.string().nullable(),
+  imageUrls: z.array(z.string()),
   bulkPricing: z.array(z.object({ minQuantity: z.string(), price: z.string() })),
   isActive: z.boolean(),
   // Not an input: the stock shown when the form was opened or its stock reloaded, sent as
@@ -69,7 +69,7 @@ const NEW_PRODUCT: ProductForm = {
   stock: "0",
   lowStockThreshold: String(LOW_STOCK_DEFAULT),
   categoryId: NO_CATEGORY,
-  imageUrl: null,
+  imageUrls: [],
   bulkPricing: [],
   isActive: true,
   expectedStock: null,
@@ -84,7 +84,8 @@ function valuesOf(product: Product | null): ProductForm {
     stock: String(product.stock),
     lowStockThreshold: String(product.lowStockThreshold ?? LOW_STOCK_DEFAULT),
     categoryId: product.categoryId ?? NO_CATEGORY,
-    imageUrl: product.imageUrl,
+    // A product saved before photos were a list has its one image only in imageUrl.
+    imageUrls: product.imageUrls ?? (product.imageUrl ? [product.imageUrl] : []),
     bulkPricing: (product.bulkPricing ?? []).map((tier) => ({
       minQuantity: String(tier.minQuantity),
       price: String(tier.price),
@@ -108,7 +109,9 @@ export function toProductInput(values: ProductForm): ProductInput {
     stock: numberOr(values.stock, (t) => parseInt(t, 10), 0),
     lowStockThreshold: numberOr(values.lowStockThreshold, (t) => parseInt(t, 10), LOW_STOCK_DEFAULT),
     categoryId: values.categoryId === NO_CATEGORY ? null : values.categoryId,
-    imageUrl: values.imageUrl,
+    // imageUrls decides (docs/decisions/0033-product-photos.md); imageUrl is sent to match it.
+    imageUrl: values.imageUrls[0] ?? null,
+    imageUrls: values.imageUrls,
     bulkPricing:
       values.bulkPricing.length === 0
         ? null
@@ -330,11 +333,12 @@ export function ProductDialog({
 
             <FormField
               control={form.control}
-              name="imageUrl"
+              name="imageUrls"
               render={({ field }) => (
                 <FormItem>
-                  <FormLabel>Product Image</FormLabel>
-                  <ImageUpload value={field.value} onChange={field.onChange} onUploadingChange={setUploading} />
+                  <FormLabel>Product Images</FormLabel>
+                  <ProductImages value={field.value} onChange={field.onChange} onUploadingChange={setUploading} />
+                  <FormMessage />
                 </FormItem>
               )}
             />
