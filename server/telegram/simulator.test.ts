@@ -304,6 +304,25 @@ describe("the chat simulator", () => {
     expect(setup.telegram.calls.slice(from)).toEqual([]);
   });
 
+  it("shows a product's several photos as its album, in order, then the card's buttons (issue 23)", async () => {
+    const { db, storage } = setup.shop.server.deps;
+    await storage.put("simulatoralbum02", PNG, "image/png");
+    const photos = ["/objects/simulatoralbum02", imagePath];
+    await insertProduct(db, { name: "Album Tea", price: "3.00", stock: 5, imageUrl: photos[0], imageUrls: photos });
+    const callsBefore = setup.telegram.calls.length;
+    let state = await say("/start");
+    state = await press(state, /^Browse Products$/);
+    state = await press(state, /Other products/);
+    state = await press(state, /Album Tea/);
+    const [first, second, buttons] = state.messages.slice(-3);
+    expect([first!.photo, second!.photo]).toEqual(photos);
+    expect(first!.text).toMatch(/^Album Tea\n[\s\S]*Quantity: 1 × £3\.00 = £3\.00$/);
+    expect(second!.text).toBe("");
+    expect(buttons).toMatchObject({ photo: null, text: "Album Tea" });
+    expect(buttons!.keyboard?.flat().map((b) => b.text)).toContain("Add 1 to cart");
+    expect(setup.telegram.calls.slice(callsBefore)).toEqual([]);
+  });
+
   it("is for the admin only", async () => {
     for (const [method, url, body] of [
       ["GET", "/api/bot/simulator", undefined],
