@@ -16,7 +16,7 @@ const RUNS_PER_ROUTE = 30;
 
 /** Fields the API reads somewhere; hostile values land in them as well as in unknown keys. */
 const FIELDS = [
-  "name", "description", "icon", "parentId", "price", "stock", "expectedStock", "categoryId", "imageUrl", "bulkPricing",
+  "name", "description", "icon", "parentId", "price", "stock", "expectedStock", "categoryId", "imageUrl", "imageUrls", "bulkPricing",
   "isActive", "estimatedDays", "status", "trackingNumber", "telegramUserId", "telegramUsername", "message",
   "isFromCustomer", "orderId", "isRead", "botName", "botToken", "acceptedCurrencies", "welcomeMessage", "faqContent",
   "nowpaymentsApiKey", "nowpaymentsIpnSecret", "webhookUrl", "underpaymentTolerancePercent", "password", "imageURL",
@@ -28,7 +28,7 @@ const FIELDS = [
 function validBody(route: RegisteredRoute, ids: ShopIds): Record<string, unknown> {
   const key = `${route.method} ${route.url}`;
   if (key.includes("/api/products")) {
-    return { name: "Hojicha", description: "Roasted", price: "6.50", stock: 3, categoryId: ids.category, imageUrl: null, bulkPricing: [{ minQuantity: 2, price: 6 }], isActive: true };
+    return { name: "Hojicha", description: "Roasted", price: "6.50", stock: 3, categoryId: ids.category, imageUrl: null, imageUrls: ["/objects/hojicha-front", "/objects/hojicha-back"], bulkPricing: [{ minQuantity: 2, price: 6 }], isActive: true };
   }
   if (key.includes("/api/categories")) return { name: "Oolong", description: null, icon: "fas fa-leaf", parentId: null };
   if (key.includes("/api/postage-options")) return { name: "Courier", price: "5.00", estimatedDays: 2, isActive: true };
