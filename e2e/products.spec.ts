@@ -531,7 +531,12 @@ test.describe("products", () => {
         reserveStock: true,
       });
     const stored = async () => (await api.get<Product[]>("/api/products")).find((p) => p.id === product.id)!;
+    // Each sale is a new order, and a new order raises its own toast (issue 22), which replaces the one
+    // shown (one at a time). The app's list of recent orders is read first, so each sale's toast comes
+    // for sure, and the test waits for it before the save whose toast it checks.
+    const recentOrdersRead = page.waitForResponse((response) => /\/api\/orders\?limit=/.test(response.url()));
     await page.goto("/products");
+    await recentOrdersRead;
     const row = page.getByTestId("product-row").filter({ hasText: "Coffee beans" });
     const dialog = page.getByRole("dialog");
 
@@ -539,6 +544,7 @@ test.describe("products", () => {
     await row.getByRole("button", { name: "Edit Coffee beans" }).click();
     await expect(dialog.getByLabel("Stock", { exact: true })).toHaveValue("10");
     await sell(4);
+    await expectToast(page, "New order", "£50.00");
     await dialog.getByLabel("Description").fill("1 kg, dark roast");
     const saved = page.waitForRequest((request) => request.method() === "PUT" && request.url().includes(`/api/products/${product.id}`));
     await dialog.getByRole("button", { name: "Update Product" }).click();
@@ -551,6 +557,7 @@ test.describe("products", () => {
     await row.getByRole("button", { name: "Edit Coffee beans" }).click();
     await expect(dialog.getByLabel("Stock", { exact: true })).toHaveValue("6");
     await sell(1);
+    await expectToast(page, "New order", "£12.50");
     await dialog.getByLabel("Product Name").fill("Coffee beans (dark)");
     await dialog.getByLabel("Stock", { exact: true }).fill("20");
     await dialog.getByRole("button", { name: "Update Product" }).click();
