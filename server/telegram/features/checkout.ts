@@ -78,6 +78,12 @@ function summaryText(quote: CheckoutQuote, draft: CheckoutDraft): string {
 
 type RenderOptions = { problem?: string; fresh?: boolean };
 
+/** The draft without its coupon: the customer removed it, or it stopped applying. */
+function withoutCoupon(draft: CheckoutDraft): CheckoutDraft {
+  const { couponCode: _removed, ...rest } = draft;
+  return rest;
+}
+
 /**
  * The summary before Confirm, priced by the shop. Its total is stored in the draft, so Confirm
  * charges what the customer saw, or nothing. Lines that can no longer be bought leave the cart
@@ -103,9 +109,8 @@ async function showSummary(ctx: BotContext, state: CheckoutState, options: Rende
   } catch (error) {
     if (error instanceof CouponRefusedError && state.draft.couponCode) {
       // The coupon no longer applies (used up, ended, the cart changed): the summary without it, saying why.
-      const { couponCode: _dropped, ...draft } = state.draft;
       const problem = `⚠️ ${error.message} It was removed from your order.`;
-      return showSummary(ctx, { ...state, draft }, { ...options, problem: [options.problem, problem].filter(Boolean).join("\n\n") });
+      return showSummary(ctx, { ...state, draft: withoutCoupon(state.draft) }, { ...options, problem: [options.problem, problem].filter(Boolean).join("\n\n") });
     }
     if (!(error instanceof ShopError)) throw error;
     return afterContact(ctx, state.draft, { ...options, problem: `⚠️ ${error.message}` });
@@ -298,8 +303,7 @@ checkoutFeature.callbackQuery("co:uncoupon", async (ctx, next) => {
   const state = inCheckout(ctx);
   if (!state) return next();
   if (state.stage !== "confirm") return stale(ctx, state);
-  const { couponCode: _removed, ...draft } = state.draft;
-  await goTo(ctx, { step: "checkout", stage: "confirm", draft }, { problem: "Coupon removed." });
+  await goTo(ctx, { step: "checkout", stage: "confirm", draft: withoutCoupon(state.draft) }, { problem: "Coupon removed." });
 });
 
 checkoutFeature.callbackQuery("co:back", async (ctx, next) => {
@@ -350,8 +354,7 @@ checkoutFeature.callbackQuery("co:ok", async (ctx, next) => {
     ctx.conversation = state;
     if (error instanceof CouponRefusedError && state.draft.couponCode) {
       // The coupon went (its last use taken, switched off) between the summary and Confirm: nothing was bought.
-      const { couponCode: _dropped, ...draft } = state.draft;
-      return showSummary(ctx, { ...state, draft }, { problem: `⚠️ ${error.message} It was removed from your order, so nothing was charged.` });
+      return showSummary(ctx, { ...state, draft: withoutCoupon(state.draft) }, { problem: `⚠️ ${error.message} It was removed from your order, so nothing was charged.` });
     }
     if (!(error instanceof ShopError)) throw error;
     // Nothing was bought (the total or stock changed, the gateway refused: the cart is as it
