@@ -56,7 +56,11 @@ export const ProductInputSchema = z.object({
   name: z.string().trim().min(1, "Product name is required").max(200),
   description: z.string().trim().max(4000).default(""),
   price: MoneySchema,
-  stock: wholeNumber("Stock", 0).default(0),
+  /**
+   * Left out: 0 for a new product, unchanged by an edit. A product with options has the sum of its
+   * variants' stock, which an edit cannot set (PUT /api/products/{id}/variants sets each variant's).
+   */
+  stock: wholeNumber("Stock", 0).optional(),
   categoryId: uuidOrNull,
   // Only an image this server stored: never a script URL or a tracking pixel on another site.
   imageUrl: optionalText.refine((value) => value === null || OBJECT_PATH_PATTERN.test(value), {
@@ -91,6 +95,139 @@ export const ProductInputSchema = z.object({
   expectedStock: wholeNumber("Stock shown in the form", 0).optional(),
 });
 export type ProductInput = z.input<typeof ProductInputSchema>;
+// --- Options and variants (issue 23; docs/decisions/0034-product-variants.md) ---
+/** Options a product has at most (Size, Colour, Material). */
+export const MAX_PRODUCT_OPTIONS = 3;
+/** Values one option has at most. */
+export const MAX_OPTION_VALUES = 20;
+/** Variants a product has at most. */
+export const MAX_PRODUCT_VARIANTS = 100;
+
+const optionWord = (field: string) =>
+  z
+    .string({ error: `${field} must be text` })
+    .trim()
+    .min(1, `${field} is required`)
+    .max(40, `${field} can be at most 40 characters`)
+    // The label joins values with " / " and the bot's buttons show them: no line breaks or slashes.
+    .refine((text) => !/[\n\r\t/]/.test(text), { message: `${field} cannot hold a slash or a line break` });
+
+export const ProductOptionSchema = z.object({
+  name: optionWord("Option name"),
+  values: z
+    .array(optionWord("Option value"))
+    .min(1, "Every option needs at least one value")
+    .max(MAX_OPTION_VALUES, `An option can have at most ${MAX_OPTION_VALUES} values`)
+    .refine((values) => new Set(values.map((v) => v.toLowerCase())).size === values.length, {
+      message: "An option cannot list the same value twice",
+    }),
+});
+export type ProductOption = z.infer<typeof ProductOptionSchema>;
+
+export const ProductVariantInputSchema = z.object({
+  /** One value per option, by option name: { "Size": "M", "Colour": "Black" }; {} without options. */
+  optionValues: z.record(z.string(), z.string().trim()).default({}),
+  sku: optionalText.pipe(z.string().max(64, "SKU can be at most 64 characters").nullable()),
+  /** null: the product's price. */
+  price: MoneySchema.nullish().transform((value) => value ?? null),
+  stock: wholeNumber("Stock", 0),
+  imageUrl: optionalText.refine((value) => value === null || OBJECT_PATH_PATTERN.test(value), {
+    message: "must be an /objects/ path from this server (upload the image first)",
+  }),
+  isActive: z.boolean().default(true),
+  /**
+   * The stock the editor showed (docs/decisions/0034-product-variants.md): with stock changed, a
+   * variant whose stock is no longer this is refused with 409 and nothing changes; with stock equal to
+   * it (untouched), the database's count is kept.
+   */
+  expectedStock: wholeNumber("Stock shown in the form", 0).optional(),
+});
+export type ProductVariantInput = z.input<typeof ProductVariantInputSchema>;
+
+/** "M / Black": the option values in the options' order; "" for the hidden default variant. */
+export function variantLabel(options: readonly { name: string }[], optionValues: Record<string, string>): string {
+  return options.map((option) => optionValues[option.name] ?? "").join(" / ");
+}
+
+/** "Acceptance Tee (M / Black)", or the product's name alone for a product without options. */
+export function itemDisplayName(productName: string, label: string | null | undefined): string {
+  return label ? `${productName} (${label})` : productName;
+}
+
+/** PUT /api/products/{id}/variants: the whole set of options and variants, replaced in one transaction. */
+export const ProductVariantsInputSchema = z
+  .object({
+    options: z
+      .array(ProductOptionSchema)
+      .max(MAX_PRODUCT_OPTIONS, `A product can have at most ${MAX_PRODUCT_OPTIONS} options`)
+      .default([]),
+    variants: z
+      .array(ProductVariantInputSchema)
+      .min(1, "A product needs at least one variant")
+      .max(MAX_PRODUCT_VARIANTS, `A product can have at most ${MAX_PRODUCT_VARIANTS} variants`),
+  })
+  .superRefine((input, ctx) => {
+    const names = input.options.map((option) => option.name.toLowerCase());
+    if (new Set(names).size !== names.length) {
+      ctx.addIssue({ code: "custom", path: ["options"], message: "Two options cannot have the same name" });
+      return;
+    }
+    if (input.options.length === 0 && input.variants.length > 1) {
+      ctx.addIssue({ code: "custom", path: ["variants"], message: "A product without options has exactly one variant" });
+      return;
+    }
+    const seen = new Set<string>();
+    const skus = new Set<string>();
+    input.variants.forEach((variant, index) => {
+      const keys = Object.keys(variant.optionValues);
+      const unknown = keys.find((key) => !input.options.some((option) => option.name === key));
+      if (unknown !== undefined) {
+        ctx.addIssue({ code: "custom", path: ["variants", index, "optionValues"], message: `Variant ${index + 1} names an option the product does not have` });
+        return;
+      }
+      for (const option of input.options) {
+        const value = variant.optionValues[option.name];
+        if (value === undefined || !option.values.includes(value)) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["variants", index, "optionValues"],
+            message: `Variant ${index + 1} needs a ${option.name} from ${option.values.join(", ")}`,
+          });
+          return;
+        }
+      }
+      const label = variantLabel(input.options, variant.optionValues).toLowerCase();
+      if (seen.has(label)) {
+        ctx.addIssue({ code: "custom", path: ["variants", index, "optionValues"], message: `Two variants are both ${variantLabel(input.options, variant.optionValues)}` });
+      }
+      seen.add(label);
+      if (variant.sku !== null) {
+        if (skus.has(variant.sku.toLowerCase())) {
+          ctx.addIssue({ code: "custom", path: ["variants", index, "sku"], message: `SKU ${variant.sku} is given to two variants` });
+        }
+        skus.add(variant.sku.toLowerCase());
+      }
+    });
+  });
+export type ProductVariantsInput = z.input<typeof ProductVariantsInputSchema>;
+export type ProductVariantsValues = z.output<typeof ProductVariantsInputSchema>;
+
+export const ProductVariantSchema = z
+  .object({
+    id: IdSchema,
+    optionValues: z.record(z.string(), z.string()),
+    /** "M / Black"; "" for the hidden default variant of a product without options. */
+    label: z.string(),
+    sku: z.string().nullable(),
+    /** null: sold at the product's price. */
+    price: MoneyTextSchema.nullable(),
+    stock: z.int(),
+    imageUrl: z.string().nullable(),
+    isActive: z.boolean(),
+  })
+  .meta({ id: "ProductVariant" });
+export type ProductVariant = z.input<typeof ProductVariantSchema>;
+
 export const ProductSchema = z
   .object({
     id: IdSchema,
@@ -108,6 +245,13 @@ export const ProductSchema = z
     isActive: z.boolean(),
     /** Low stock when stock is at or below this (issue 13). */
     lowStockThreshold: z.int(),
+    /** The product's options (issue 23): [] for a product sold in one kind. */
+    options: z.array(z.object({ name: z.string(), values: z.array(z.string()) })),
+    /**
+     * Its variants in the editor's order: one hidden default variant (label "") without options.
+     * With options, stock is the sum of the active variants' stock.
+     */
+    variants: z.array(ProductVariantSchema),
     createdAt: DateTimestampSchema,
     updatedAt: DateTimestampSchema,
   })

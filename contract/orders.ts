@@ -90,7 +90,7 @@ export type DispatchNoticeHeld = { heldUntil: string | null };
  */
 export const OrderItemsSummarySchema = z
   .object({
-    first: z.object({ productId: IdSchema, productName: z.string().nullable(), quantity: z.int() }),
+    first: z.object({ productId: IdSchema, productName: z.string().nullable(), variantLabel: z.string().nullable(), quantity: z.int() }),
     lineCount: z.int(),
   })
   .meta({ id: "OrderItemsSummary" });
@@ -175,6 +175,12 @@ export const OrderItemSchema = z
     orderId: IdSchema,
     productId: IdSchema,
     productName: z.string().nullable(),
+    /** The variant bought (issue 23): null on orders from before variants. */
+    variantId: IdSchema.nullable(),
+    /** The variant's label as bought ("M / Black"); null for a product without options. */
+    variantLabel: z.string().nullable(),
+    /** The variant's SKU as bought, if it had one. */
+    sku: z.string().nullable(),
     quantity: z.int(),
     price: MoneyTextSchema,
     createdAt: TimestampSchema,

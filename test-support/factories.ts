@@ -31,6 +31,10 @@ export async function insertProduct(
 
 export type OrderLine = {
   product: Pick<ProductRow, "id" | "name" | "price">;
+  /** The variant bought; the product's default variant (its own id) when left out. */
+  variantId?: string;
+  variantLabel?: string | null;
+  sku?: string | null;
   quantity?: number;
   /** Unit price as a decimal string; defaults to the product's price. */
   price?: string;
@@ -71,7 +75,12 @@ export async function insertOrder(
   if (reserve) {
     await reserveStock(
       db,
-      lines.map((line) => ({ productId: line.product.id, productName: line.product.name, quantity: line.quantity ?? 1 })),
+      lines.map((line) => ({
+        productId: line.product.id,
+        variantId: line.variantId ?? line.product.id,
+        productName: line.product.name,
+        quantity: line.quantity ?? 1,
+      })),
     );
   }
   const items =
@@ -84,6 +93,9 @@ export async function insertOrder(
               orderId: order!.id,
               productId: line.product.id,
               productName: line.product.name,
+              variantId: line.variantId ?? line.product.id,
+              variantLabel: line.variantLabel ?? null,
+              sku: line.sku ?? null,
               quantity: line.quantity ?? 1,
               price: line.price ?? line.product.price,
               createdAt: order!.createdAt,

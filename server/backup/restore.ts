@@ -13,6 +13,7 @@ import {
   type TableRecord,
 } from "./archive";
 import { appliedMigrations, nonEmptyTables, shopTables, type TableInfo } from "./tables";
+import { ensureDefaultVariants } from "../shop/catalogue";
 
 /** The object ids ObjectStorage accepts (server/storage). */
 const OBJECT_ID = /^[A-Za-z0-9_-]{8,100}$/;
@@ -99,8 +100,13 @@ export async function restoreBackup(options: {
         // Checked again inside the transaction: a server may have started writing since the first check.
         await refuseNonEmpty(tx, [...tables.values()]);
       }
+      // The variants come from the archive, not from the trigger that gives a new product its default one
+      // (drizzle/0024); an archive from before variants gets them afterwards.
+      await tx.execute(sql`select set_config('shop.restoring', 'on', true)`);
       // Format 1 archives have no per-table checksum: their tables are checked by count alone.
       const loaded = await loadTables(tx, tables, first, next, file, header.version >= 2);
+      await ensureDefaultVariants(tx);
+      await tx.execute(sql`select set_config('shop.restoring', 'off', true)`);
       if (loaded.images !== images) throw new BackupError(`${file} is damaged: it lists ${loaded.images} images but holds ${images}.`);
       // Read to the very end before committing: that is where gzip checks its CRC of the whole archive.
       const extra = await records.next();

@@ -80,6 +80,8 @@ export const products = pgTable(
     isActive: boolean("is_active").notNull().default(true),
     /** At or below this stock the product counts as low on stock (issue 13): the dashboard's card and the Products filter. */
     lowStockThreshold: integer("low_stock_threshold").notNull().default(3),
+    /** Its options in order (issue 23): [{ name: "Size", values: ["S", "M"] }]; [] for a product sold in one kind. */
+    options: jsonb("options").$type<{ name: string; values: string[] }[]>().notNull().default(sql`'[]'::jsonb`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -92,6 +94,40 @@ export const products = pgTable(
     check("products_low_stock_threshold_nonnegative", sql`${t.lowStockThreshold} >= 0`),
     // Telegram's album holds 10 photos (contract MAX_PRODUCT_IMAGES).
     check("products_image_urls_at_most_ten", sql`cardinality(${t.imageUrls}) <= 10`),
+  ],
+);
+
+/**
+ * What is actually on the shelf (issue 23; docs/decisions/0034-product-variants.md): every product has
+ * at least one variant; one without options has a hidden default variant whose id is the product's id.
+ * Stock is reserved per variant; products.stock is the sum over its active variants, kept by the
+ * product_variants_stock trigger (drizzle/0024) whatever code path writes a variant.
+ */
+export const productVariants = pgTable(
+  "product_variants",
+  {
+    id: id(),
+    productId: uuid("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    /** { "Size": "M", "Colour": "Black" }; {} for the default variant. */
+    optionValues: jsonb("option_values").$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
+    /** "M / Black" in the options' order; "" for the default variant. */
+    label: text("label").notNull().default(""),
+    sku: text("sku"),
+    /** null: the product's price. */
+    price: money("price"),
+    stock: integer("stock").notNull().default(0),
+    imageUrl: text("image_url"),
+    isActive: boolean("is_active").notNull().default(true),
+    /** The editor's order. */
+    position: integer("position").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("product_variants_product_id_idx").on(t.productId, t.position),
+    check("product_variants_stock_nonnegative", sql`${t.stock} >= 0`),
   ],
 );
 
@@ -277,6 +313,11 @@ export const orderItems = pgTable(
     // No foreign key: past orders keep the id of a product that was deleted (docs/product.md rule 5).
     productId: uuid("product_id").notNull(),
     productName: text("product_name"),
+    /** The variant bought (no foreign key either: it may be deleted later); null on orders from before variants. */
+    variantId: uuid("variant_id"),
+    /** Its label and SKU as bought (issue 23): the order keeps them whatever happens to the product. */
+    variantLabel: text("variant_label"),
+    sku: text("sku"),
     quantity: integer("quantity").notNull(),
     price: money("price").notNull(),
     createdAt: createdAt(),
@@ -321,10 +362,16 @@ export const cartItems = pgTable(
     productId: uuid("product_id")
       .notNull()
       .references(() => products.id, { onDelete: "cascade" }),
+    /**
+     * The variant in the cart (issue 23). No foreign key, so a backup from before variants restores (a
+     * trigger fills it with the product's id, its default variant's id, drizzle/0024); replacing a
+     * product's variants takes the lines of the ones gone out of carts (shop/catalogue/variants.ts).
+     */
+    variantId: uuid("variant_id").notNull(),
     quantity: integer("quantity").notNull().default(1),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("cart_items_user_product_idx").on(t.telegramUserId, t.productId)],
+  (t) => [uniqueIndex("cart_items_user_variant_idx").on(t.telegramUserId, t.variantId)],
 );
 
 // --- Beyond docs/product.md §3: what authentication, uploads, payments and the bot need ---
@@ -503,7 +550,7 @@ export type BroadcastAudienceRow =
   | { kind: "product"; productId: string }
   | { kind: "recent"; days: number }
   | { kind: "never-ordered" }
-  | { kind: "restock"; productId: string };
+  | { kind: "restock"; productId: string; variantId?: string };
 
 /**
  * A message to many customers (issue 14): a broadcast from the Broadcasts screen, or a restock alert.
@@ -561,10 +608,12 @@ export const restockWaits = pgTable(
     productId: uuid("product_id")
       .notNull()
       .references(() => products.id, { onDelete: "cascade" }),
+    /** The variant awaited (issue 23): a restock alert is per variant. No foreign key, as in cart_items. */
+    variantId: uuid("variant_id").notNull(),
     telegramUserId: text("telegram_user_id").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.productId, t.telegramUserId] })],
+  (t) => [primaryKey({ columns: [t.variantId, t.telegramUserId] }), index("restock_waits_product_id_idx").on(t.productId)],
 );
 
 /**

@@ -161,7 +161,7 @@ describe("products API", () => {
   it("deleting a product removes it from carts while past orders keep its id and name", async () => {
     const product = await create({ ...PRODUCT, name: "Retired item" });
     const { db } = server.database;
-    await db.insert(cartItems).values({ telegramUserId: "42", productId: product.id, quantity: 2 });
+    await db.insert(cartItems).values({ telegramUserId: "42", productId: product.id, variantId: product.id, quantity: 2 });
     const [order] = await db
       .insert(orders)
       .values({ telegramUserId: "42", totalAmount: "4.99", currency: "GBP", status: "completed" })
@@ -182,7 +182,7 @@ describe("products API", () => {
     const stored = async (id: string) => (await server.database.db.select().from(products).where(eq(products.id, id)))[0]!;
     /** A checkout taking `quantity` off the shelf, in its own transaction, as the bot's checkout does. */
     const sell = (product: { id: string; name: string }, quantity = 1) =>
-      server.database.db.transaction((tx) => reserveStock(tx, [{ productId: product.id, productName: product.name, quantity }]));
+      server.database.db.transaction((tx) => reserveStock(tx, [{ productId: product.id, variantId: product.id, productName: product.name, quantity }]));
 
     it("a form opened before a sale saves its other fields and keeps the sold stock", async () => {
       const product = await create({ ...PRODUCT, stock: 10 });

@@ -1,5 +1,5 @@
-import { IdParamsSchema, ProductInputSchema, ProductListQuerySchema, ProductSchema, SuccessSchema } from "../../../contract";
-import { listProductPage, listProductsMatching, createProduct, deleteProduct, updateProduct } from "../../shop/catalogue";
+import { IdParamsSchema, ProductInputSchema, ProductVariantsInputSchema, ProductListQuerySchema, ProductSchema, SuccessSchema } from "../../../contract";
+import { listProductPage, listProductsMatching, createProduct, deleteProduct, getProduct, replaceVariants, updateProduct } from "../../shop/catalogue";
 import type { Routes } from "../deps";
 import { sendSerialized, serializeJson } from "../cached-json";
 import { isPaged, sendPage } from "../paging";
@@ -23,12 +23,21 @@ export const productRoutes: Routes = (app, deps) => {
     return sendSerialized(reply, answer);
   });
 
+  app.get("/api/products/:id", { schema: { params: IdParamsSchema, response: saved } }, (request) => getProduct(deps.db, request.params.id));
+
   app.post("/api/products", { schema: { body: ProductInputSchema, response: created } }, async (request, reply) =>
     reply.code(201).send(await createProduct(deps.db, request.body)),
   );
 
   app.put("/api/products/:id", { schema: { params: IdParamsSchema, body: ProductInputSchema, response: saved } }, (request) =>
     updateProduct(deps.db, request.params.id, request.body),
+  );
+
+  // Issue 23: the options and variants as one set, replaced in one transaction (docs/decisions/0034-product-variants.md).
+  app.put(
+    "/api/products/:id/variants",
+    { schema: { params: IdParamsSchema, body: ProductVariantsInputSchema, response: saved } },
+    (request) => replaceVariants(deps.db, request.params.id, request.body, new Date()),
   );
 
   app.delete("/api/products/:id", { schema: { params: IdParamsSchema, response: deleted } }, async (request) => {

@@ -39,3 +39,15 @@ export function unitPricePence(product: PricedProduct, quantity: number): number
   }
   return toPence(best ? best.price : product.price);
 }
+
+/**
+ * A variant's unit price for buying `quantity` of its product (issue 23; docs/decisions/0034-product-variants.md):
+ * without its own price, the product's tier price; with one, a tier takes off the variant's price what
+ * it takes off the product's ("buy 5, save £1 each"), never below £0. `quantity` counts every variant
+ * of the product in the cart, so 2 S and 3 M reach a tier of 5.
+ */
+export function variantUnitPricePence(product: PricedProduct, variantPrice: string | null, quantity: number): number {
+  const tierPence = unitPricePence(product, quantity);
+  if (variantPrice === null) return tierPence;
+  return Math.max(0, toPence(variantPrice) - (toPence(product.price) - tierPence));
+}

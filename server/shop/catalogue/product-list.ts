@@ -3,7 +3,7 @@ import type { ProductListQuery } from "../../../contract";
 import type { DbOrTx } from "../../db/client";
 import { categories, products } from "../../db/schema";
 import { afterKey, decodeCursor, escapeLike, type KeyPart, keyText, type Page, pageFromRows } from "../common";
-import type { ProductRow } from "./products";
+import { withVariants, type ProductWithVariants } from "./variants";
 import { isLowStock } from "../insights";
 
 // The Products screen's list on the server (issue 12): the screen's filters (category with its
@@ -49,21 +49,25 @@ export function productPageQuery(db: DbOrTx, query: ProductListQuery) {
   return query.limit === undefined ? select : select.limit(query.limit + 1);
 }
 
-export async function listProductsMatching(db: DbOrTx, filters: ProductFilters): Promise<ProductRow[]> {
+export async function listProductsMatching(db: DbOrTx, filters: ProductFilters): Promise<ProductWithVariants[]> {
   const rows = await productPageQuery(db, { ...filters, limit: undefined, cursor: undefined });
-  return rows.map((row) => row.product);
+  return withVariants(
+    db,
+    rows.map((row) => row.product),
+  );
 }
 
-export async function listProductPage(db: DbOrTx, query: ProductListQuery & { limit: number }): Promise<Page<ProductRow>> {
+export async function listProductPage(db: DbOrTx, query: ProductListQuery & { limit: number }): Promise<Page<ProductWithVariants>> {
   const [rows, [counted]] = await Promise.all([
     productPageQuery(db, query),
     db.select({ total: count() }).from(products).where(and(...filterConditions(query))),
   ]);
-  return pageFromRows(
+  const page = pageFromRows(
     rows,
     query.limit,
     counted?.total ?? 0,
     { sort: query.sort, key: (row) => [row.key0, row.product.id] },
     (row) => row.product,
   );
+  return { ...page, rows: await withVariants(db, page.rows) };
 }

@@ -2,13 +2,18 @@ import { and, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { ProductInputSchema } from "../../../contract";
 import type { DbOrTx } from "../../db/client";
-import { categories, products } from "../../db/schema";
+import { categories, products, productVariants } from "../../db/schema";
 import { FOREIGN_KEY_VIOLATION, pgErrorCode, conflict, invalid, notFound } from "../common";
+import { getProduct, type ProductWithVariants } from "./variants";
 
 export type ProductValues = z.output<typeof ProductInputSchema>;
-export type ProductRow = typeof products.$inferSelect;
+export type { ProductRow } from "./variants";
 
 const NO_SUCH_CATEGORY = "The selected category does not exist.";
+
+/** A product with options has the sum of its variants' stock; an edit of the product cannot set it. */
+export const STOCK_OF_VARIANTS =
+  "Stock cannot be set on a product with options: it is the sum of its variants' stock. Change each variant's stock under Options & variants.";
 
 async function checkCategory(db: DbOrTx, categoryId: string | null): Promise<void> {
   if (!categoryId) return;
@@ -40,16 +45,20 @@ function photoColumns(values: ProductValues, editing: boolean) {
   };
 }
 
-export async function createProduct(db: DbOrTx, values: ProductValues): Promise<ProductRow> {
+/** A new product, sold in one kind: its hidden default variant (the product's id) holds its stock. */
+export async function createProduct(db: DbOrTx, values: ProductValues): Promise<ProductWithVariants> {
   await checkCategory(db, values.categoryId);
   // expectedStock only means something to an edit.
-  const { expectedStock: _ignored, imageUrl: _main, imageUrls: _photos, ...columns } = values;
-  const [row] = await db
-    .insert(products)
-    .values({ ...columns, ...photoColumns(values, false) })
-    .returning()
-    .catch(categoryGone);
-  return row!;
+  const { expectedStock: _ignored, imageUrl: _main, imageUrls: _photos, stock = 0, ...columns } = values;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(products)
+      .values({ ...columns, stock, ...photoColumns(values, false) })
+      .returning()
+      .catch(categoryGone);
+    // Its default variant was made with it (the products_default_variant trigger, drizzle/0024).
+    return getProduct(tx, row!.id);
+  });
 }
 
 /**
@@ -60,24 +69,39 @@ export async function createProduct(db: DbOrTx, values: ProductValues): Promise<
  * - stock different: it is set only while the database still holds expectedStock, in the same
  *   UPDATE, so a checkout taking stock at that moment is never overwritten; otherwise 409 and
  *   nothing is saved.
- * Without expectedStock (other API clients) stock is set as given.
+ * Without expectedStock (other API clients) stock is set as given; left out, it stays.
+ * The stock is the hidden default variant's (issue 23); a product with options refuses a new stock
+ * with a 400 (its stock is the sum of its variants').
  */
-export async function updateProduct(db: DbOrTx, id: string, values: ProductValues): Promise<ProductRow> {
+export async function updateProduct(db: DbOrTx, id: string, values: ProductValues): Promise<ProductWithVariants> {
   await checkCategory(db, values.categoryId);
   const { expectedStock, stock, imageUrl: _main, imageUrls: _photos, ...fields } = values;
-  const keepStock = expectedStock !== undefined && stock === expectedStock;
-  const guardStock = expectedStock !== undefined && stock !== expectedStock;
-  const [row] = await db
-    .update(products)
-    .set({ ...fields, ...photoColumns(values, true), ...(keepStock ? {} : { stock }), updatedAt: new Date() })
-    .where(guardStock ? and(eq(products.id, id), eq(products.stock, expectedStock)) : eq(products.id, id))
-    .returning()
-    .catch(categoryGone);
-  if (row) return row;
-
-  const [current] = await db.select({ stock: products.stock }).from(products).where(eq(products.id, id));
-  if (!current) throw notFound("Product not found.");
-  throw conflict(`Stock changed meanwhile: it is now ${current.stock}. Reload it before changing it.`);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(products)
+      .set({ ...fields, ...photoColumns(values, true), updatedAt: new Date() })
+      .where(eq(products.id, id))
+      .returning()
+      .catch(categoryGone);
+    if (!row) throw notFound("Product not found.");
+    const untouched = stock === undefined || (expectedStock !== undefined && stock === expectedStock);
+    if (untouched) return getProduct(tx, id);
+    if (row.options.length > 0) {
+      if (stock === row.stock) return getProduct(tx, id);
+      throw invalid(STOCK_OF_VARIANTS);
+    }
+    const guard = expectedStock === undefined ? sql`true` : eq(productVariants.stock, expectedStock);
+    const set = await tx
+      .update(productVariants)
+      .set({ stock, updatedAt: new Date() })
+      .where(and(eq(productVariants.productId, id), eq(productVariants.label, ""), guard))
+      .returning({ id: productVariants.id });
+    if (set.length === 0) {
+      const [current] = await tx.select({ stock: products.stock }).from(products).where(eq(products.id, id));
+      throw conflict(`Stock changed meanwhile: it is now ${current?.stock ?? 0}. Reload it before changing it.`);
+    }
+    return getProduct(tx, id);
+  });
 }
 
 /**

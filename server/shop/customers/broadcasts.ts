@@ -1,7 +1,7 @@
 import { TEST_CUSTOMER_SQL } from "../simulator";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { BroadcastAudience, BroadcastInput, BroadcastProgress, BroadcastReach, BroadcastStatus, BroadcastSummary } from "../../../contract";
-import { BROADCASTS_LISTED } from "../../../contract";
+import { BROADCASTS_LISTED, itemDisplayName } from "../../../contract";
 import type { Db, DbOrTx } from "../../db/client";
 import { queryRows } from "../../db/rows";
 import {
@@ -12,6 +12,7 @@ import {
   orderItems,
   orders,
   products,
+  productVariants,
   restockWaits,
   type BroadcastAudienceRow,
 } from "../../db/schema";
@@ -116,7 +117,10 @@ function anyAudienceIds(audience: BroadcastAudienceRow, now: Date) {
       return sql`select ${botCustomers.telegramUserId} as telegram_user_id from ${botCustomers}
         where not exists (select 1 from ${orders} where ${orders.telegramUserId} = ${botCustomers.telegramUserId})`;
     case "restock":
-      return sql`select ${restockWaits.telegramUserId} as telegram_user_id from ${restockWaits} where ${restockWaits.productId} = ${audience.productId}`;
+      // Per variant (issue 23); an alert queued before variants waited on the product.
+      return audience.variantId
+        ? sql`select ${restockWaits.telegramUserId} as telegram_user_id from ${restockWaits} where ${restockWaits.variantId} = ${audience.variantId}`
+        : sql`select ${restockWaits.telegramUserId} as telegram_user_id from ${restockWaits} where ${restockWaits.productId} = ${audience.productId}`;
   }
 }
 
@@ -237,43 +241,55 @@ export async function ownerChatForTest(db: DbOrTx): Promise<{ chatId: string; ch
 export const restockText = (productName: string) => `Good news: ${productName} is back in stock!`;
 
 /**
- * "Notify me when back" on an out-of-stock product. Answers "in-stock" (nothing stored) when it is
- * in stock again already, so the customer is shown the product rather than told to wait.
+ * "Notify me when back" on an out-of-stock variant (issue 23: a product's id means its default
+ * variant). Answers "in-stock" (nothing stored) when it is in stock again already, so the customer is
+ * shown the product rather than told to wait.
  */
-export async function waitForRestock(db: DbOrTx, productId: string, telegramUserId: string): Promise<"waiting" | "in-stock" | "unavailable"> {
-  const [product] = await db.select({ stock: products.stock, isActive: products.isActive }).from(products).where(eq(products.id, productId));
-  if (!product || !product.isActive) return "unavailable";
-  if (product.stock > 0) return "in-stock";
-  await db.insert(restockWaits).values({ productId, telegramUserId }).onConflictDoNothing();
+export async function waitForRestock(db: DbOrTx, variantId: string, telegramUserId: string): Promise<"waiting" | "in-stock" | "unavailable"> {
+  const [variant] = await db
+    .select({ productId: productVariants.productId, stock: productVariants.stock, isActive: sql<boolean>`${products.isActive} and ${productVariants.isActive}` })
+    .from(productVariants)
+    .innerJoin(products, eq(products.id, productVariants.productId))
+    .where(eq(productVariants.id, variantId));
+  if (!variant || !variant.isActive) return "unavailable";
+  if (variant.stock > 0) return "in-stock";
+  await db.insert(restockWaits).values({ productId: variant.productId, variantId, telegramUserId }).onConflictDoNothing();
   return "waiting";
 }
 
 /**
- * Every product that is in stock (and on sale) with customers waiting: one message to each of them,
+ * Every variant that is in stock (and on sale) with customers waiting: one message to each of them,
  * through the broadcast queue, and their waits are removed in the same transaction, so each waiting
- * customer is told once. A customer can only start waiting while the product is out of stock, so a
- * wait on a product in stock means its stock went from 0 to more, whichever way (an edit, a failed
+ * customer is told once. A customer can only start waiting while the variant is out of stock, so a
+ * wait on a variant in stock means its stock went from 0 to more, whichever way (an edit, a failed
  * order's stock released). Run by the sender every second or so, on every instance: the row locks
  * make a second instance find the waits gone.
  */
 export async function queueRestockAlerts(db: Db, now: Date): Promise<number> {
   const ready = await db
-    .selectDistinct({ id: products.id, name: products.name })
+    .selectDistinct({ id: productVariants.id, productId: products.id, name: products.name, label: productVariants.label })
     .from(restockWaits)
-    .innerJoin(products, eq(products.id, restockWaits.productId))
-    .where(and(sql`${products.stock} > 0`, eq(products.isActive, true)));
+    .innerJoin(productVariants, eq(productVariants.id, restockWaits.variantId))
+    .innerJoin(products, eq(products.id, productVariants.productId))
+    .where(and(sql`${productVariants.stock} > 0`, eq(productVariants.isActive, true), eq(products.isActive, true)));
   let queued = 0;
-  for (const product of ready) {
+  for (const variant of ready) {
     await db.transaction(async (tx) => {
-      const waiting = await tx.select({ id: restockWaits.telegramUserId }).from(restockWaits).where(eq(restockWaits.productId, product.id)).for("update");
+      const waiting = await tx.select({ id: restockWaits.telegramUserId }).from(restockWaits).where(eq(restockWaits.variantId, variant.id)).for("update");
       if (waiting.length === 0) return;
       await insertMessage(
         tx,
-        { kind: "restock", text: restockText(product.name), imageUrl: null, productId: product.id, audience: { kind: "restock", productId: product.id } },
+        {
+          kind: "restock",
+          text: restockText(itemDisplayName(variant.name, variant.label)),
+          imageUrl: null,
+          productId: variant.productId,
+          audience: { kind: "restock", productId: variant.productId, variantId: variant.id },
+        },
         now,
         {},
       );
-      await tx.delete(restockWaits).where(eq(restockWaits.productId, product.id));
+      await tx.delete(restockWaits).where(eq(restockWaits.variantId, variant.id));
       queued += waiting.length;
     });
   }

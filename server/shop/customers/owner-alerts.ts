@@ -270,6 +270,7 @@ export async function ownerAlertText(db: DbOrTx, alert: Pick<ClaimedAlert, "kind
       return `⚠️ Order #${shortOrderId(alert.ref)} underpaid: ${text(alert.payload.paid)}${currency} paid of ${text(alert.payload.due)}${currency} due.`;
     }
     case "low_stock":
-      return `📦 Low stock: ${text(alert.payload.name)} has ${text(alert.payload.stock)} left (alert at ${text(alert.payload.threshold)} or fewer).`;
+      // A variant's alert (issue 23) names it and its SKU: "Acceptance Tee (M / Black), SKU TEE-M-BLK".
+      return `📦 Low stock: ${text(alert.payload.name)}${alert.payload.sku ? `, SKU ${text(alert.payload.sku)},` : ""} has ${text(alert.payload.stock)} left (alert at ${text(alert.payload.threshold)} or fewer).`;
   }
 }

@@ -35,8 +35,33 @@ describe("cart", () => {
     let cart = await addToCart(db, customer, widget.id, 2); // 5 in total: the tier price applies
 
     expect(cart.lines).toEqual([
-      { productId: widget.id, name: "Blue Widget", quantity: 5, unitPricePence: 800, linePricePence: 4000, stock: 20, imageUrl: "/objects/widget.png" },
-      { productId: gadget.id, name: "Gadget", quantity: 1, unitPricePence: 250, linePricePence: 250, stock: 3, imageUrl: null },
+      // A product without options is its default variant, whose id is the product's (issue 23).
+      {
+        variantId: widget.id,
+        productId: widget.id,
+        name: "Blue Widget",
+        productName: "Blue Widget",
+        label: "",
+        sku: null,
+        quantity: 5,
+        unitPricePence: 800,
+        linePricePence: 4000,
+        stock: 20,
+        imageUrl: "/objects/widget.png",
+      },
+      {
+        variantId: gadget.id,
+        productId: gadget.id,
+        name: "Gadget",
+        productName: "Gadget",
+        label: "",
+        sku: null,
+        quantity: 1,
+        unitPricePence: 250,
+        linePricePence: 250,
+        stock: 3,
+        imageUrl: null,
+      },
     ]);
     expect(cart.subtotalPence).toBe(4250);
     expect(cart.removed).toEqual([]);

@@ -1,18 +1,28 @@
 import { and, asc, eq, sql } from "drizzle-orm";
+import { itemDisplayName } from "../../../contract";
 import type { DbOrTx } from "../../db/client";
-import { cartItems, products } from "../../db/schema";
+import { cartItems, products, productVariants } from "../../db/schema";
 import { conflict, invalid, notFound, isUuid } from "../common";
-import { unitPricePence } from "../catalogue";
+import { variantUnitPricePence } from "../catalogue";
 
-// A customer's cart (table cart_items), keyed by their Telegram user id. Every refusal is a
-// ShopError whose message the bot can show the customer as it is.
+// A customer's cart (table cart_items), keyed by their Telegram user id. A line is one variant of a
+// product (issue 23): for a product without options its hidden default variant, whose id is the
+// product's, so a product's id can be put in the cart as it always was. Every refusal is a ShopError
+// whose message the bot can show the customer as it is.
 
 export type CartLine = {
+  variantId: string;
   productId: string;
+  /** "Acceptance Tee (M / Black)", or the product's name for a product without options. */
   name: string;
+  productName: string;
+  /** "M / Black"; "" for a product without options. */
+  label: string;
+  sku: string | null;
   quantity: number;
   unitPricePence: number;
   linePricePence: number;
+  /** The variant's stock. */
   stock: number;
   imageUrl: string | null;
 };
@@ -22,8 +32,10 @@ export type CartRemoval = { name: string; reason: string };
 
 export type Cart = { lines: CartLine[]; subtotalPence: number; removed: CartRemoval[] };
 
-/** The most of one product a cart may hold, whatever the stock says (keeps totals within numeric(10,2)). */
+/** The most of one variant a cart may hold, whatever the stock says (keeps totals within numeric(10,2)). */
 export const MAX_CART_QUANTITY = 10_000;
+
+export const CHOOSE_OPTIONS_FIRST = "Please choose the options first.";
 
 function checkQuantity(quantity: number, { allowZero }: { allowZero: boolean }) {
   if (!Number.isInteger(quantity) || quantity < (allowZero ? 0 : 1)) {
@@ -32,16 +44,31 @@ function checkQuantity(quantity: number, { allowZero }: { allowZero: boolean }) 
   if (quantity > MAX_CART_QUANTITY) throw invalid(`The quantity can be at most ${MAX_CART_QUANTITY}.`);
 }
 
-
-async function findSellable(db: DbOrTx, productId: string) {
+/** A variant that can be put in a cart, with its product's name; a product's id means its default variant. */
+async function findSellable(db: DbOrTx, variantId: string) {
   // A malformed id (an old button, a typed command) is "not available", not a database error.
-  if (!isUuid(productId)) throw notFound("That product is no longer available.");
-  const [product] = await db
-    .select({ id: products.id, name: products.name, stock: products.stock, isActive: products.isActive })
-    .from(products)
-    .where(eq(products.id, productId));
-  if (!product || !product.isActive) throw notFound("That product is no longer available.");
-  return product;
+  if (!isUuid(variantId)) throw notFound("That product is no longer available.");
+  const [found] = await db
+    .select({
+      id: productVariants.id,
+      productId: products.id,
+      productName: products.name,
+      label: productVariants.label,
+      stock: productVariants.stock,
+      isActive: sql<boolean>`${products.isActive} and ${productVariants.isActive}`,
+    })
+    .from(productVariants)
+    .innerJoin(products, eq(products.id, productVariants.productId))
+    .where(eq(productVariants.id, variantId));
+  if (!found) {
+    // The id of a product with options (an old button from before they were added): a size must be chosen.
+    const [product] = await db.select({ isActive: products.isActive }).from(products).where(eq(products.id, variantId));
+    if (product?.isActive) throw invalid(CHOOSE_OPTIONS_FIRST);
+    throw notFound("That product is no longer available.");
+  }
+  const name = itemDisplayName(found.productName, found.label);
+  if (!found.isActive) throw notFound("That product is no longer available.");
+  return { ...found, name };
 }
 
 function stockRefusal(name: string, stock: number) {
@@ -49,9 +76,10 @@ function stockRefusal(name: string, stock: number) {
 }
 
 /**
- * The cart as it can be bought now. Lines whose product was deactivated or sold out leave the
- * cart, and quantities above the stock are lowered; both are written back, so the customer is
- * told once and checkout sees the same cart. (Deleted products leave by the foreign key's cascade.)
+ * The cart as it can be bought now. Lines whose product or variant was switched off or sold out
+ * leave the cart, and quantities above the stock are lowered; both are written back, so the customer
+ * is told once and checkout sees the same cart. (Deleted products leave by the foreign key's cascade,
+ * deleted variants with the edit that deleted them.) Bulk tiers count every variant of a product.
  */
 export async function getCart(db: DbOrTx, telegramUserId: string): Promise<Cart> {
   const rows = await db
@@ -63,93 +91,110 @@ export async function getCart(db: DbOrTx, telegramUserId: string): Promise<Cart>
         name: products.name,
         price: products.price,
         bulkPricing: products.bulkPricing,
-        stock: products.stock,
         isActive: products.isActive,
         imageUrl: products.imageUrl,
       },
+      variant: {
+        id: productVariants.id,
+        label: productVariants.label,
+        sku: productVariants.sku,
+        price: productVariants.price,
+        stock: productVariants.stock,
+        isActive: productVariants.isActive,
+        imageUrl: productVariants.imageUrl,
+      },
     })
     .from(cartItems)
+    .innerJoin(productVariants, eq(productVariants.id, cartItems.variantId))
     .innerJoin(products, eq(products.id, cartItems.productId))
     .where(eq(cartItems.telegramUserId, telegramUserId))
     .orderBy(asc(cartItems.createdAt), asc(cartItems.id));
 
-  const lines: CartLine[] = [];
+  const kept: { quantity: number; product: (typeof rows)[number]["product"]; variant: (typeof rows)[number]["variant"]; name: string }[] = [];
   const removed: CartRemoval[] = [];
-  for (const { id, quantity: wanted, product } of rows) {
-    if (!product.isActive) {
-      removed.push({ name: product.name, reason: `${product.name} is no longer available, so it was removed from your cart.` });
+  for (const { id, quantity: wanted, product, variant } of rows) {
+    const name = itemDisplayName(product.name, variant.label);
+    if (!product.isActive || !variant.isActive) {
+      removed.push({ name, reason: `${name} is no longer available, so it was removed from your cart.` });
       await db.delete(cartItems).where(eq(cartItems.id, id));
       continue;
     }
-    if (product.stock <= 0) {
-      removed.push({ name: product.name, reason: `${product.name} is out of stock, so it was removed from your cart.` });
+    if (variant.stock <= 0) {
+      removed.push({ name, reason: `${name} is out of stock, so it was removed from your cart.` });
       await db.delete(cartItems).where(eq(cartItems.id, id));
       continue;
     }
     let quantity = wanted;
-    if (wanted > product.stock) {
-      quantity = product.stock;
-      removed.push({
-        name: product.name,
-        reason: `Only ${product.stock} left of ${product.name}, so your quantity was lowered to ${product.stock}.`,
-      });
+    if (wanted > variant.stock) {
+      quantity = variant.stock;
+      removed.push({ name, reason: `Only ${variant.stock} left of ${name}, so your quantity was lowered to ${variant.stock}.` });
       await db.update(cartItems).set({ quantity }).where(eq(cartItems.id, id));
     }
-    const unit = unitPricePence(product, quantity);
-    lines.push({
+    kept.push({ quantity, product, variant, name });
+  }
+
+  const perProduct = new Map<string, number>();
+  for (const line of kept) perProduct.set(line.product.id, (perProduct.get(line.product.id) ?? 0) + line.quantity);
+  const lines: CartLine[] = kept.map(({ quantity, product, variant, name }) => {
+    const unit = variantUnitPricePence(product, variant.price, perProduct.get(product.id)!);
+    return {
+      variantId: variant.id,
       productId: product.id,
-      name: product.name,
+      name,
+      productName: product.name,
+      label: variant.label,
+      sku: variant.sku,
       quantity,
       unitPricePence: unit,
       linePricePence: unit * quantity,
-      stock: product.stock,
-      imageUrl: product.imageUrl,
-    });
-  }
+      stock: variant.stock,
+      imageUrl: variant.imageUrl ?? product.imageUrl,
+    };
+  });
   return { lines, subtotalPence: lines.reduce((sum, line) => sum + line.linePricePence, 0), removed };
 }
 
-/** Adds `quantity` more of a product (1 by default), up to what is in stock. */
-export async function addToCart(db: DbOrTx, telegramUserId: string, productId: string, quantity = 1): Promise<Cart> {
+/** Adds `quantity` more of a variant (1 by default; a product's id: its default variant), up to what is in stock. */
+export async function addToCart(db: DbOrTx, telegramUserId: string, variantId: string, quantity = 1): Promise<Cart> {
   checkQuantity(quantity, { allowZero: false });
-  const product = await findSellable(db, productId);
+  const variant = await findSellable(db, variantId);
   const [existing] = await db
     .select({ quantity: cartItems.quantity })
     .from(cartItems)
-    .where(and(eq(cartItems.telegramUserId, telegramUserId), eq(cartItems.productId, productId)));
+    .where(and(eq(cartItems.telegramUserId, telegramUserId), eq(cartItems.variantId, variant.id)));
   const total = (existing?.quantity ?? 0) + quantity;
-  if (total > product.stock) {
-    if (existing && product.stock > 0) {
-      throw conflict(`Only ${product.stock} left of ${product.name}, and ${existing.quantity} ${existing.quantity === 1 ? "is" : "are"} already in your cart.`);
+  if (total > variant.stock) {
+    if (existing && variant.stock > 0) {
+      throw conflict(`Only ${variant.stock} left of ${variant.name}, and ${existing.quantity} ${existing.quantity === 1 ? "is" : "are"} already in your cart.`);
     }
-    throw stockRefusal(product.name, product.stock);
+    throw stockRefusal(variant.name, variant.stock);
   }
   checkQuantity(total, { allowZero: false });
   await db
     .insert(cartItems)
-    .values({ telegramUserId, productId, quantity })
+    .values({ telegramUserId, productId: variant.productId, variantId: variant.id, quantity })
     .onConflictDoUpdate({
-      target: [cartItems.telegramUserId, cartItems.productId],
+      target: [cartItems.telegramUserId, cartItems.variantId],
       set: { quantity: sql`${cartItems.quantity} + ${quantity}` },
     });
   return getCart(db, telegramUserId);
 }
 
 /** Sets a line's quantity; 0 removes the line. */
-export async function setCartQuantity(db: DbOrTx, telegramUserId: string, productId: string, quantity: number): Promise<Cart> {
+export async function setCartQuantity(db: DbOrTx, telegramUserId: string, variantId: string, quantity: number): Promise<Cart> {
   checkQuantity(quantity, { allowZero: true });
-  if (quantity === 0) return removeFromCart(db, telegramUserId, productId);
-  const product = await findSellable(db, productId);
-  if (quantity > product.stock) throw stockRefusal(product.name, product.stock);
+  if (quantity === 0) return removeFromCart(db, telegramUserId, variantId);
+  const variant = await findSellable(db, variantId);
+  if (quantity > variant.stock) throw stockRefusal(variant.name, variant.stock);
   await db
     .insert(cartItems)
-    .values({ telegramUserId, productId, quantity })
-    .onConflictDoUpdate({ target: [cartItems.telegramUserId, cartItems.productId], set: { quantity } });
+    .values({ telegramUserId, productId: variant.productId, variantId: variant.id, quantity })
+    .onConflictDoUpdate({ target: [cartItems.telegramUserId, cartItems.variantId], set: { quantity } });
   return getCart(db, telegramUserId);
 }
 
-export async function removeFromCart(db: DbOrTx, telegramUserId: string, productId: string): Promise<Cart> {
-  await db.delete(cartItems).where(and(eq(cartItems.telegramUserId, telegramUserId), eq(cartItems.productId, productId)));
+export async function removeFromCart(db: DbOrTx, telegramUserId: string, variantId: string): Promise<Cart> {
+  if (isUuid(variantId)) await db.delete(cartItems).where(and(eq(cartItems.telegramUserId, telegramUserId), eq(cartItems.variantId, variantId)));
   return getCart(db, telegramUserId);
 }
 

@@ -238,7 +238,7 @@ describe("checkout", () => {
     const widget = await insertProduct(db, { name: "Last Widget", price: "5.00", stock: 10 });
     const customers = Array.from({ length: 50 }, () => nextCustomer());
     // Filled directly: each cart holds one unit, as if all 50 added it while stock lasted.
-    await db.insert(cartItems).values(customers.map((telegramUserId) => ({ telegramUserId, productId: widget.id, quantity: 1 })));
+    await db.insert(cartItems).values(customers.map((telegramUserId) => ({ telegramUserId, productId: widget.id, variantId: widget.id, quantity: 1 })));
 
     const results = await Promise.allSettled(customers.map((customer) => checkout(deps, input(customer))));
 

@@ -1,15 +1,15 @@
 import crypto from "node:crypto";
 import { and, asc, eq, inArray, isNull, lt } from "drizzle-orm";
-import { CURRENCIES, ShippingAddressSchema, type BotSettings, type Currency, type Order, type OrderItem } from "../../../contract";
+import { CURRENCIES, itemDisplayName, ShippingAddressSchema, type BotSettings, type Currency, type Order, type OrderItem } from "../../../contract";
 import type { Config } from "../../config";
 import type { SecretBox } from "../../crypto";
 import type { Db, DbOrTx } from "../../db/client";
-import { cartItems, orderItems, orders, postageOptions, products } from "../../db/schema";
+import { cartItems, orderItems, orders, postageOptions, products, productVariants } from "../../db/schema";
 import { DEFAULT_GATEWAY_TIMEOUT_MS, NOT_CONFIGURED_MESSAGE, type PayCoin, type PaymentGateway } from "../payments";
 import { conflict, invalid, ShopError, unavailable, isUuid, shortOrderId, consoleLogger, type CustomerNotifier, type ShopLogger } from "../common";
 import { holdCouponUse, recordOrderEvent, orderOf, releaseOrderStock, reserveStock } from "../orders";
 import { protectNewAddress } from "../vaults";
-import { formatPence, toPence, unitPricePence } from "../catalogue";
+import { formatPence, toPence, variantUnitPricePence } from "../catalogue";
 import { getBotSettings } from "../settings";
 import { isTestCustomer, simulationGateway } from "../simulator";
 import { applyCoupon, CouponRefusedError } from "./coupons";
@@ -57,7 +57,20 @@ export type CheckoutPayment = { payAddress: string; payAmount: string; payCurren
 export type CheckoutResult = { order: Order; items: OrderItem[]; payment: CheckoutPayment };
 
 export type QuoteInput = { telegramUserId: string; postageOptionId: string | null; coin?: Currency; couponCode?: string | null };
-export type QuoteLine = { productId: string; productName: string; quantity: number; unitPence: number; linePence: number };
+export type QuoteLine = {
+  productId: string;
+  variantId: string;
+  /** "Acceptance Tee (M / Black)": the line as the customer knows it. */
+  name: string;
+  /** The product's own name, as the order line keeps it. */
+  productName: string;
+  /** The variant's label and SKU, kept on the order as bought (issue 23); "" and null for a product without options. */
+  variantLabel: string;
+  sku: string | null;
+  quantity: number;
+  unitPence: number;
+  linePence: number;
+};
 export type CheckoutQuote = {
   lines: QuoteLine[];
   /** The items after their bulk tiers, before the coupon. */
@@ -111,6 +124,7 @@ async function readCart(db: DbOrTx, telegramUserId: string, lock: boolean) {
   const query = db
     .select({
       productId: cartItems.productId,
+      variantId: cartItems.variantId,
       quantity: cartItems.quantity,
       product: {
         name: products.name,
@@ -119,8 +133,10 @@ async function readCart(db: DbOrTx, telegramUserId: string, lock: boolean) {
         isActive: products.isActive,
         categoryId: products.categoryId,
       },
+      variant: { label: productVariants.label, sku: productVariants.sku, price: productVariants.price, isActive: productVariants.isActive },
     })
     .from(cartItems)
+    .innerJoin(productVariants, eq(productVariants.id, cartItems.variantId))
     .innerJoin(products, eq(products.id, cartItems.productId))
     .where(eq(cartItems.telegramUserId, telegramUserId))
     .orderBy(asc(cartItems.createdAt), asc(cartItems.id));
@@ -154,10 +170,25 @@ async function priceCheckout(
 
   const cart = await readCart(db, input.telegramUserId, options.lockCart);
   if (cart.length === 0) throw invalid("Your cart is empty.");
-  const priced = cart.map(({ productId, quantity, product }) => {
-    if (!product.isActive) throw conflict(`${product.name} is no longer available. Please check your cart.`);
-    const unitPence = unitPricePence(product, quantity);
-    return { productId, productName: product.name, quantity, unitPence, linePence: unitPence * quantity, categoryId: product.categoryId };
+  // Bulk tiers count every variant of a product in the cart (docs/decisions/0034-product-variants.md).
+  const perProduct = new Map<string, number>();
+  for (const line of cart) perProduct.set(line.productId, (perProduct.get(line.productId) ?? 0) + line.quantity);
+  const priced = cart.map(({ productId, variantId, quantity, product, variant }) => {
+    const name = itemDisplayName(product.name, variant.label);
+    if (!product.isActive || !variant.isActive) throw conflict(`${name} is no longer available. Please check your cart.`);
+    const unitPence = variantUnitPricePence(product, variant.price, perProduct.get(productId)!);
+    return {
+      productId,
+      variantId,
+      name,
+      productName: product.name,
+      variantLabel: variant.label,
+      sku: variant.sku,
+      quantity,
+      unitPence,
+      linePence: unitPence * quantity,
+      categoryId: product.categoryId,
+    };
   });
   const lines = priced.map(({ categoryId: _categoryId, ...line }) => line);
   const itemsPence = lines.reduce((sum, line) => sum + line.linePence, 0);
@@ -242,7 +273,11 @@ export async function checkout(deps: CheckoutDeps, input: CheckoutInput): Promis
         quote.lines.map((line) => ({
           orderId: order!.id,
           productId: line.productId,
+          // The product's own name, as before variants; the variant's label and SKU beside it, as bought.
           productName: line.productName,
+          variantId: line.variantId,
+          variantLabel: line.variantLabel === "" ? null : line.variantLabel,
+          sku: line.sku,
           quantity: line.quantity,
           price: formatPence(line.unitPence),
           createdAt: now,
@@ -251,7 +286,10 @@ export async function checkout(deps: CheckoutDeps, input: CheckoutInput): Promis
       .returning();
     // Conditional decrements: a line that cannot be had throws, naming the product, and the
     // transaction takes back everything above.
-    await reserveStock(tx, quote.lines);
+    await reserveStock(
+      tx,
+      quote.lines.map((line) => ({ ...line, productName: line.name })),
+    );
     // The coupon's use is held last, with one conditional UPDATE of its row: parallel checkouts for
     // its last use queue there, and the ones that find it gone create nothing.
     if (quote.coupon && !(await holdCouponUse(tx, quote.coupon.id, now))) {
@@ -339,23 +377,24 @@ async function failCheckoutWithoutPayment(db: Db, orderId: string, now: Date, wh
   });
 }
 
-/** Puts an order's items back in the customer's cart; products deleted since are left out, lines already there kept as they are. */
+/** Puts an order's items back in the customer's cart; variants deleted since are left out, lines already there kept as they are. */
 async function restoreCart(tx: DbOrTx, orderId: string, telegramUserId: string) {
   const items = await tx
-    .select({ productId: orderItems.productId, quantity: orderItems.quantity })
+    .select({ productId: orderItems.productId, variantId: orderItems.variantId, quantity: orderItems.quantity })
     .from(orderItems)
     .where(eq(orderItems.orderId, orderId));
   if (items.length === 0) return;
+  const lines = items.map((item) => ({ ...item, variantId: item.variantId ?? item.productId }));
   const stillSold = await tx
-    .select({ id: products.id })
-    .from(products)
-    .where(inArray(products.id, items.map((item) => item.productId)));
+    .select({ id: productVariants.id })
+    .from(productVariants)
+    .where(inArray(productVariants.id, lines.map((item) => item.variantId)));
   const present = new Set(stillSold.map((row) => row.id));
-  const restore = items.filter((item) => present.has(item.productId));
+  const restore = lines.filter((item) => present.has(item.variantId));
   if (restore.length > 0) {
     await tx
       .insert(cartItems)
-      .values(restore.map((item) => ({ telegramUserId, productId: item.productId, quantity: item.quantity })))
+      .values(restore.map((item) => ({ telegramUserId, productId: item.productId, variantId: item.variantId, quantity: item.quantity })))
       .onConflictDoNothing();
   }
 }

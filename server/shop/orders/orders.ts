@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
-import { EXPIRED_ORDER_AGE_MS, type Order, type OrderEvent, type OrderItem, type OrderItemsSummary, type OrderStatus } from "../../../contract";
+import { EXPIRED_ORDER_AGE_MS, itemDisplayName, type Order, type OrderEvent, type OrderItem, type OrderItemsSummary, type OrderStatus } from "../../../contract";
 import type { Db, DbOrTx } from "../../db/client";
 import { orderEvents, orderItems, orders } from "../../db/schema";
 import { conflict, notFound, ShopError, decimalShortfall, isPositiveDecimal, isUuid, shortOrderId, consoleLogger, type CustomerNotifier, type WarningLogger } from "../common";
@@ -105,6 +105,7 @@ async function itemsSummariesOf(db: DbOrTx, orderIds: string[]): Promise<Map<str
         orderId: orderItems.orderId,
         productId: orderItems.productId,
         productName: orderItems.productName,
+        variantLabel: orderItems.variantLabel,
         quantity: orderItems.quantity,
         // Counted over all of the order's lines before DISTINCT ON keeps the first.
         lineCount: sql<number>`count(*) over (partition by ${orderItems.orderId})`.mapWith(Number),
@@ -196,14 +197,26 @@ export async function wasCancelledByOwner(tx: DbOrTx, orderId: string): Promise<
 export async function reclaimOrderStock(tx: DbOrTx, order: Pick<OrderRow, "id" | "stockReleasedAt">): Promise<string | null> {
   if (order.stockReleasedAt === null) return null;
   const lines = await tx
-    .select({ productId: orderItems.productId, productName: orderItems.productName, quantity: orderItems.quantity })
+    .select({
+      productId: orderItems.productId,
+      variantId: orderItems.variantId,
+      productName: orderItems.productName,
+      variantLabel: orderItems.variantLabel,
+      quantity: orderItems.quantity,
+    })
     .from(orderItems)
     .where(eq(orderItems.orderId, order.id));
   try {
     await tx.transaction(async (savepoint) => {
       await reserveStock(
         savepoint,
-        lines.map((line) => ({ ...line, productName: line.productName ?? `Product ${line.productId.slice(0, 8)}` })),
+        lines.map((line) => ({
+          productId: line.productId,
+          // A line from before variants was of its product's default variant.
+          variantId: line.variantId ?? line.productId,
+          productName: itemDisplayName(line.productName ?? `Product ${line.productId.slice(0, 8)}`, line.variantLabel),
+          quantity: line.quantity,
+        })),
       );
     });
     return null;
