@@ -9,7 +9,7 @@ import { seedDemo } from "../../scripts/demo-data";
 import { createSecretBox } from "../crypto";
 import { openPglite, type Database } from "../db/client";
 import { queryRows } from "../db/rows";
-import { orders, products } from "../db/schema";
+import { orders, products, productVariants } from "../db/schema";
 import { getCustomerNote, saveCustomerNote } from "../shop/customers";
 import { createBotSettings, getBotSettings } from "../shop/settings";
 import { createDiskStorage, type ObjectStorage } from "../storage";
@@ -125,6 +125,15 @@ async function backedUpShop() {
   const file = path.join(tempDir(), "shop.backup.gz");
   const summary = await writeBackup({ database, storage, out: file, keyId: "k1" });
   return { database, storage, file, summary };
+}
+
+/** The columns an archive's table record lists. */
+function columnsOf(lines: string[], table: string): string[] {
+  for (const line of lines) {
+    const record = JSON.parse(line) as { type: string; name?: string; columns?: string[] };
+    if (record.type === "table" && record.name === table) return record.columns!;
+  }
+  return [];
 }
 
 /** Rewrites an archive's records (as parsed lines), for archives that are damaged in a precise way. */
@@ -329,6 +338,53 @@ describe("backup and restore", () => {
     );
     await restoreBackup({ database: target, storage: freshStorage(), file: formatOne, force: false });
     expect(await contents(target)).toEqual(await contents(source.database));
+  });
+
+  it("restores an archive from before variants: each product gets its default variant, carts and waits point at it", async () => {
+    const source = await backedUpShop();
+    const [someProduct] = await source.database.db.select().from(products).limit(1);
+    // A cart line and a restock wait as such a shop had them (variant_id is removed from the archive below).
+    await source.database.db.execute(sql`insert into cart_items (telegram_user_id, product_id, variant_id, quantity) values ('777', ${someProduct!.id}, ${someProduct!.id}, 2)`);
+    await source.database.db.execute(sql`insert into restock_waits (product_id, variant_id, telegram_user_id) values (${someProduct!.id}, ${someProduct!.id}, '777')`);
+    const file = path.join(tempDir(), "with-cart.backup.gz");
+    await writeBackup({ database: source.database, storage: source.storage, out: file, keyId: "k1" });
+    // Format 1 (no per-table checksums), without the product_variants table and the variant_id columns.
+    const old = path.join(tempDir(), "before-variants.gz");
+    rewriteArchive(file, old, (lines) => {
+      const out: string[] = [];
+      let table = "";
+      let droppedRows = 0;
+      for (const [i, line] of lines.entries()) {
+        const record = JSON.parse(line) as { type: string; name?: string; columns?: string[]; rows?: unknown[][]; tables?: number };
+        if (i === 0) {
+          out.push(line.replace('"version":2', '"version":1'));
+          continue;
+        }
+        if (record.type === "table-end") continue;
+        if (record.type === "table") table = record.name!;
+        if (record.type === "end") {
+          out.push(JSON.stringify({ ...record, tables: record.tables! - 1, rows: (record as unknown as { rows: number }).rows - droppedRows }));
+          continue;
+        }
+        if (table === "product_variants" && (record.type === "table" || record.type === "rows")) {
+          droppedRows += record.rows?.length ?? 0;
+          continue;
+        }
+        const drop = ["cart_items", "restock_waits"].includes(table) ? columnsOf(lines, table).indexOf("variant_id") : -1;
+        if (drop >= 0 && record.type === "table") record.columns = record.columns!.filter((_, c) => c !== drop);
+        if (drop >= 0 && record.type === "rows") record.rows = record.rows!.map((row) => row.filter((_, c) => c !== drop));
+        out.push(drop >= 0 ? JSON.stringify(record) : line);
+      }
+      return out;
+    });
+
+    const target = await freshDatabase();
+    await restoreBackup({ database: target, storage: freshStorage(), file: old, force: false });
+    const restored = await contents(target);
+    expect(restored).toEqual(await contents(source.database));
+    const variants = await target.db.select().from(productVariants);
+    const shelf = await target.db.select().from(products);
+    expect(variants.map((v) => [v.id, v.productId, v.label, v.stock]).sort()).toEqual(shelf.map((p) => [p.id, p.id, "", p.stock]).sort());
   });
 
   it("never overwrites an existing file", async () => {

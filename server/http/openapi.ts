@@ -68,6 +68,8 @@ const SUMMARIES: Record<string, string> = {
   "PUT /api/categories/{id}": "Update a category",
   "DELETE /api/categories/{id}": "Delete a category (409 while it has subcategories; its products become uncategorised)",
   "GET /api/products": "Products, newest first, filtered by q, categoryId and status; with limit one page (X-Total-Count, Link rel=next)",
+  "GET /api/products/{id}": "One product with its options and variants",
+  "PUT /api/products/{id}/variants": "Replace a product's options and variants in one go (409 when a changed stock is stale)",
   "POST /api/products": "Create a product",
   "PUT /api/products/{id}": "Update a product (expectedStock guards stock sold meanwhile: 409)",
   "DELETE /api/products/{id}": "Delete a product (past orders keep their item names)",

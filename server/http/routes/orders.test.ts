@@ -117,7 +117,7 @@ describe("orders API", () => {
         adminFlag: null,
         isTest: false,
         dispatchNotice: null,
-        itemsSummary: { first: { productId: product.id, productName: "Brass lamp", quantity: 1 }, lineCount: 1 },
+        itemsSummary: { first: { productId: product.id, productName: "Brass lamp", variantLabel: null, quantity: 1 }, lineCount: 1 },
         createdAt: hoursAgo(1).toISOString(),
         updatedAt: expect.any(String),
       });
@@ -143,8 +143,8 @@ describe("orders API", () => {
       const empty = await insertOrder(db(), { createdAt: hoursAgo(4) });
 
       const expected = {
-        [many.order.id]: { first: { productId: tagged.id, productName: hostile, quantity: 2 }, lineCount: 3 },
-        [nameless.order.id]: { first: { productId: bare.id, productName: "", quantity: 4 }, lineCount: 1 },
+        [many.order.id]: { first: { productId: tagged.id, productName: hostile, variantLabel: null, quantity: 2 }, lineCount: 3 },
+        [nameless.order.id]: { first: { productId: bare.id, productName: "", variantLabel: null, quantity: 4 }, lineCount: 1 },
         [empty.order.id]: null,
       };
       const summaries = (list: Order[]) => Object.fromEntries(list.map((order) => [order.id, order.itemsSummary]));
@@ -172,7 +172,7 @@ describe("orders API", () => {
       expect(list).toHaveLength(ids.length);
       const byId = new Map(list.map((order) => [order.id, order.itemsSummary]));
       for (const [n, id] of ids.entries()) {
-        expect(byId.get(id)).toEqual({ first: { productId: product.id, productName: `Lamp ${n}`, quantity: n + 1 }, lineCount: 1 });
+        expect(byId.get(id)).toEqual({ first: { productId: product.id, productName: `Lamp ${n}`, variantLabel: null, quantity: n + 1 }, lineCount: 1 });
       }
     });
 

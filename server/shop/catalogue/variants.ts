@@ -145,8 +145,9 @@ export async function replaceVariants(db: DbOrTx, productId: string, values: Pro
 
 /**
  * A product that has no variant (restored from a backup made before variants) gets its hidden
- * default variant holding its stock; cart lines and order lines of such a backup point at it already
- * (their variant id is the product's, drizzle/0024). Run after a restore; does nothing otherwise.
+ * default variant holding its stock; cart lines and restock waits of such a backup point at it already
+ * (their variant id is the product's, drizzle/0024), and an order line without a variant id means it
+ * (orders/stock.ts). Run after a restore; does nothing otherwise.
  */
 export async function ensureDefaultVariants(db: DbOrTx): Promise<number> {
   const made = await db.execute(sql`
@@ -154,7 +155,5 @@ export async function ensureDefaultVariants(db: DbOrTx): Promise<number> {
     select p.id, p.id, p.stock, true, p.created_at, p.updated_at from ${products} p
      where not exists (select 1 from ${productVariants} v where v.product_id = p.id)
     returning id`);
-  await db.execute(sql`
-    update ${sql.identifier("order_items")} set variant_id = product_id where variant_id is null`);
   return (made as unknown as { rows: unknown[] }).rows.length;
 }
