@@ -37,6 +37,16 @@ describe("CSV cells", () => {
     );
   });
 
+  it("are written again unchanged, as the browser rewrites the file after opening sealed addresses (the SKU and Item cells pass through)", () => {
+    fc.assert(
+      fc.property(fc.array(hostileText, { minLength: 1, maxLength: 8 }), (cells) => {
+        const written = csvLine(cells);
+        expect(parseCsv(written).map((record) => csvLine(record)).join("")).toBe(written);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it("neutralises each formula start, and leaves ordinary text and numbers alone", () => {
     expect(neutraliseCell("=HYPERLINK(\"http://x\")")).toBe("'=HYPERLINK(\"http://x\")");
     expect(neutraliseCell("+44 7700 900123")).toBe("'+44 7700 900123");
