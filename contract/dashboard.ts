@@ -56,7 +56,15 @@ export const RevenueReportSchema = z
     unit: z.enum(["day", "month"]),
     /** Every day or month of the range, oldest first, empty ones included. */
     series: z.array(RevenuePointSchema),
-    /** Top 5 products by quantity sold in the range's revenue orders. */
+    /**
+     * What coupons took off the range's revenue orders (the same orders as `series`, by paidAt), GBP:
+     * the revenue is already net of it (docs/decisions/0030).
+     */
+    discountsGiven: MoneyTextSchema,
+    /**
+     * Top 5 products (all their variants together) by units sold in the range's revenue orders; `revenue`
+     * is their lines at the prices sold, before any coupon (a discount belongs to the order, not a line).
+     */
     bestSellers: z.array(z.object({ productId: IdSchema, name: z.string(), quantity: z.int(), revenue: MoneyTextSchema })),
     /** Orders placed in the range, by status (every status, zeros included). */
     ordersByStatus: z.array(z.object({ status: z.enum(ORDER_STATUSES), count: z.int() })),

@@ -31,6 +31,8 @@ test.describe("dashboard numbers", () => {
     const chart = page.getByTestId("revenue-chart");
     const summary = chart.getByTestId("revenue-summary");
     await expect(summary).toHaveText("Revenue over the last 30 days: £42.50 from 2 paid orders.");
+    // No coupon on these orders (issue 23).
+    await expect(chart.getByTestId("discounts-given")).toHaveText("Discounts given £0.00");
     await expect(chart.getByRole("button", { name: "30 days" })).toHaveAttribute("aria-pressed", "true");
     // The text alternative: a table of every day, read by screen readers.
     const table = chart.getByRole("table", { name: /Revenue over the last 30 days/ });
@@ -73,6 +75,33 @@ test.describe("dashboard numbers", () => {
     await expect(summary).toHaveText("Revenue over the last 30 days: £42.50 from 2 paid orders.");
     await expect(chart.locator(".recharts-bar-rectangle").first()).toBeAttached();
     await saveScreenshot(page, "numbers-dashboard-phone");
+  });
+
+  test("coupons: the discounts given beside the revenue, best sellers at their prices before the discount (issue 23)", async ({ adminPage: page, api, seed }) => {
+    const tee = await api.post<Product>("/api/products", { name: "Acceptance Tee", price: "15.00", stock: 50 });
+    const line = (quantity: number) => ({ productId: tee.id, productName: tee.name, price: tee.price, quantity });
+    // The totals are net of the discounts, as checkout makes them.
+    await seed.order({ status: "completed", couponCode: "TEE15", discountAmount: "4.50", totalAmount: "25.50", createdAt: daysAgo(2), items: [line(2)] });
+    await seed.order({ status: "dispatched", couponCode: "SPRING", discountAmount: "5.00", totalAmount: "10.00", createdAt: daysAgo(60), items: [line(1)] });
+    // Refunded: neither its money nor its discount counts.
+    await seed.order({ status: "dispatched", paymentStatus: "refunded", couponCode: "TEE15", discountAmount: "9.99", totalAmount: "50.01", createdAt: daysAgo(1), items: [line(4)] });
+    await page.goto("/");
+
+    const chart = page.getByTestId("revenue-chart");
+    const best = page.getByTestId("best-sellers");
+    await expect(chart.getByTestId("revenue-summary")).toHaveText("Revenue over the last 30 days: £25.50 from 1 paid order.");
+    await expect(chart.getByTestId("discounts-given")).toHaveText("Discounts given £4.50");
+    await expect(best.getByRole("listitem").nth(0)).toContainText("2 sold · £30.00");
+    await saveScreenshot(page, "numbers-discounts-desktop");
+
+    await chart.getByRole("button", { name: "90 days" }).click();
+    await expect(chart.getByTestId("revenue-summary")).toHaveText("Revenue over the last 90 days: £35.50 from 2 paid orders.");
+    await expect(chart.getByTestId("discounts-given")).toHaveText("Discounts given £9.50");
+    await expect(best.getByRole("listitem").nth(0)).toContainText("3 sold · £45.00");
+
+    await page.setViewportSize(PHONE);
+    await expect(chart.getByTestId("discounts-given")).toBeVisible();
+    await saveScreenshot(page, "numbers-discounts-phone");
   });
 
   test("low stock: the dashboard card, the Products filter and the dialog's alert level", async ({ adminPage: page, api, seed }) => {

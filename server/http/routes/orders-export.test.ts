@@ -56,9 +56,9 @@ describe("GET /api/orders/export.csv", () => {
     expect(header).toEqual([...ORDER_EXPORT_COLUMNS]);
     expect(line![ORDER_EXPORT_COLUMNS.indexOf("Item")]).toBe("Tea £5 tin");
     expect(line![ORDER_EXPORT_COLUMNS.indexOf("Quantity")]).toBe("3");
-    // Coupons (issue 23): appended after the columns that were there before.
-    expect(ORDER_EXPORT_COLUMNS.slice(-3)).toEqual(["Sealed address", "Coupon", "Discount (GBP)"]);
-    expect(line!.slice(-2)).toEqual(["SUMMER10", "2.99"]);
+    // Coupons, then the SKU (issue 23): appended after the columns that were there before.
+    expect(ORDER_EXPORT_COLUMNS.slice(-4)).toEqual(["Sealed address", "Coupon", "Discount (GBP)", "SKU"]);
+    expect(line!.slice(-3)).toEqual(["SUMMER10", "2.99", ""]);
 
     const anonymous = await admin.server.request("GET", "/api/orders/export.csv");
     expect(anonymous.status).toBe(401);

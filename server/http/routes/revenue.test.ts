@@ -1,7 +1,9 @@
+import crypto from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { RevenueReport } from "../../../contract";
 import { orders, products } from "../../db/schema";
 import { getRevenueReport } from "../../shop/insights";
+import { TEST_CUSTOMER_ID } from "../../shop/simulator";
 import { startTestServer, type TestServer } from "../../../test-support/app";
 import { insertOrder, insertProduct } from "../../../test-support/factories";
 
@@ -49,8 +51,9 @@ describe("GET /api/dashboard/revenue", () => {
 
   it("answers every one of the last 30 days by default, empty days included, ending today", async () => {
     await setClock("2026-01-15T10:00:00Z");
-    const { series, unit, bestSellers, ordersByStatus } = await report();
+    const { series, unit, bestSellers, ordersByStatus, discountsGiven } = await report();
     expect(unit).toBe("day");
+    expect(discountsGiven).toBe("0.00");
     expect(series).toHaveLength(30);
     expect(series[0]).toEqual({ date: "2025-12-17", revenue: "0.00", orders: 0 });
     expect(series.at(-1)).toEqual({ date: "2026-01-15", revenue: "0.00", orders: 0 });
@@ -143,6 +146,58 @@ describe("GET /api/dashboard/revenue", () => {
       completed: 2,
       failed: 1,
     });
+  });
+
+  it("sums the coupons' discounts of the range's revenue orders only, by the day they were paid (issue 23)", async () => {
+    await setClock("2026-01-15T10:00:00Z");
+    const discounted = (iso: string, totalAmount: string, discountAmount: string, status = "processing", paymentStatus = "finished", isTest = false) =>
+      insertOrder(db(), { createdAt: new Date(iso), paidAt: new Date(iso), totalAmount, couponCode: "SUMMER10", discountAmount, status, paymentStatus, ...(isTest ? { isTest, telegramUserId: TEST_CUSTOMER_ID } : {}) });
+    await discounted("2026-01-10T12:00:00Z", "36.00", "4.00");
+    await discounted("2026-01-14T12:00:00Z", "11.60", "8.40", "completed");
+    await paid("2026-01-14T13:00:00Z", "5.00"); // no coupon
+    // None of these is revenue, so none of their discounts was given.
+    await discounted("2026-01-12T09:00:00Z", "90.00", "10.00", "dispatched", "refunded");
+    await discounted("2026-01-12T09:00:00Z", "90.00", "20.00", "pending", "waiting");
+    await discounted("2026-01-12T09:00:00Z", "90.00", "40.00", "failed", "failed");
+    await discounted("2026-01-12T09:00:00Z", "90.00", "80.00", "processing", "finished", true); // Bot Preview's test order
+    await discounted("2025-12-01T09:00:00Z", "90.00", "160.00"); // paid before the range
+    const month = await report("?days=30");
+    expect(month.discountsGiven).toBe("12.40");
+    // The revenue stays net of the discounts: what the customers paid.
+    expect(month.series.reduce((sum, point) => sum + Math.round(Number(point.revenue) * 100), 0)).toBe(5260);
+    expect((await report("?days=3")).discountsGiven).toBe("8.40");
+    expect((await report("?months=12")).discountsGiven).toBe("172.40");
+  });
+
+  it("ranks a product's variants together, by units, with their line prices before the order's discount (issue 23)", async () => {
+    await setClock("2026-01-15T10:00:00Z");
+    const tee = await insertProduct(db(), { name: "Acceptance Tee", price: "15.00" });
+    const mug = await insertProduct(db(), { name: "Mug", price: "8.00" });
+    const paidAt = new Date("2026-01-14T10:00:00Z");
+    await insertOrder(db(), {
+      status: "processing",
+      paymentStatus: "finished",
+      paidAt,
+      couponCode: "TEE50",
+      discountAmount: "25.00",
+      totalAmount: "28.00",
+      items: [
+        { product: tee, variantId: crypto.randomUUID(), variantLabel: "M / Black", sku: "TEE-M-BLK", quantity: 2 },
+        { product: mug, quantity: 3, price: "7.50" }, // a bulk tier's unit price
+      ],
+    });
+    await insertOrder(db(), {
+      status: "completed",
+      paymentStatus: "finished",
+      paidAt,
+      items: [{ product: tee, variantId: crypto.randomUUID(), variantLabel: "S / White", sku: "TEE-S-WHT", quantity: 2, price: "16.00" }],
+    });
+    const { bestSellers, discountsGiven } = await report("?days=30");
+    expect(bestSellers).toEqual([
+      { productId: tee.id, name: "Acceptance Tee", quantity: 4, revenue: "62.00" },
+      { productId: mug.id, name: "Mug", quantity: 3, revenue: "22.50" },
+    ]);
+    expect(discountsGiven).toBe("25.00");
   });
 
   it("answers 400 for a bad range", async () => {

@@ -178,6 +178,24 @@ describe("owner alerts", () => {
       );
     });
 
+    it("names each variant bought as the order keeps it, beside products without options (issue 23)", async () => {
+      const tee = await insertProduct(db(), { name: "Acceptance Tee", price: "15.00" });
+      const mug = await insertProduct(db(), { name: "Mug", price: "8.00" });
+      const { order } = await insertOrder(db(), {
+        telegramUsername: "dave",
+        items: [
+          { product: tee, variantLabel: "S / White", sku: "TEE-S-WHT", quantity: 1 },
+          { product: mug },
+          { product: tee, variantLabel: "M / Black", sku: "TEE-M-BLK", quantity: 2 },
+        ],
+      });
+      // The product renamed since: the order keeps the name and label it was bought with.
+      await db().update(products).set({ name: "Renamed Tee" }).where(eq(products.id, tee.id));
+      expect(await ownerAlertText(db(), { kind: "paid_order", ref: order.id, payload: {} }, undefined)).toBe(
+        `💰 Order #${order.id.slice(0, 8)} paid: £53.00\n2 × Acceptance Tee (M / Black)\n1 × Acceptance Tee (S / White)\n1 × Mug\nCustomer: @dave`,
+      );
+    });
+
     it("is claimed by one taker at a time, and a retry waits its turn", async () => {
       await insertCustomerMessage(db());
       const first = await claimNextAlert(db(), 60_000);

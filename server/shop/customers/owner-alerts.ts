@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { and, asc, eq, gt, isNotNull, sql } from "drizzle-orm";
-import { OWNER_LINK_CODE_MINUTES, type OwnerAlertKinds, type OwnerAlerts, type OwnerAlertsInput } from "../../../contract";
+import { itemDisplayName, OWNER_LINK_CODE_MINUTES, type OwnerAlertKinds, type OwnerAlerts, type OwnerAlertsInput } from "../../../contract";
 import type { DbOrTx } from "../../db/client";
 import { customerMessages, orderItems, orders, ownerAlertSettings } from "../../db/schema";
 import { readableAddress, revealMessages } from "../vaults";
@@ -239,15 +239,16 @@ export async function ownerAlertText(db: DbOrTx, alert: Pick<ClaimedAlert, "kind
       const [order] = await db.select().from(orders).where(eq(orders.id, alert.ref));
       if (!order) return null;
       const items = await db
-        .select({ name: orderItems.productName, quantity: orderItems.quantity })
+        .select({ name: orderItems.productName, variantLabel: orderItems.variantLabel, quantity: orderItems.quantity })
         .from(orderItems)
         .where(eq(orderItems.orderId, order.id))
-        .orderBy(asc(orderItems.productName), asc(orderItems.id));
+        .orderBy(asc(orderItems.productName), asc(orderItems.variantLabel), asc(orderItems.id));
       const name = order.telegramUsername ? null : ((await readableAddress(db, order))?.address.name ?? null);
       const customer = order.telegramUsername ? `@${order.telegramUsername}` : (name ?? `customer ${order.telegramUserId}`);
       return [
         `💰 Order #${shortOrderId(order.id)} paid: ${gbp(order.totalAmount)}`,
-        ...items.map((item) => `${item.quantity} × ${item.name ?? "(deleted product)"}`),
+        // A variant is named as the customer bought it (issue 23): "2 × Acceptance Tee (M / Black)".
+        ...items.map((item) => `${item.quantity} × ${itemDisplayName(item.name ?? "(deleted product)", item.variantLabel)}`),
         `Customer: ${customer}`,
       ].join("\n");
     }

@@ -1,7 +1,8 @@
+import { eq } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client";
-import { orders } from "../../db/schema";
+import { orders, products } from "../../db/schema";
 import { parseCsv } from "../../../test-support/csv";
 import { createTestDatabase } from "../../../test-support/database";
 import { insertOrder, insertProduct } from "../../../test-support/factories";
@@ -31,6 +32,16 @@ describe("CSV cells", () => {
         expect(more).toEqual([]);
         expect(record).toEqual(cells.map((cell) => (FORMULA_STARTS.some((start) => cell.startsWith(start)) ? `'${cell}` : cell)));
         for (const read of record!) expect(FORMULA_STARTS.some((start) => read.startsWith(start))).toBe(false);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("are written again unchanged, as the browser rewrites the file after opening sealed addresses (the SKU and Item cells pass through)", () => {
+    fc.assert(
+      fc.property(fc.array(hostileText, { minLength: 1, maxLength: 8 }), (cells) => {
+        const written = csvLine(cells);
+        expect(parseCsv(written).map((record) => csvLine(record)).join("")).toBe(written);
       }),
       { numRuns: 500 },
     );
@@ -117,8 +128,60 @@ describe("exportOrdersCsv", () => {
       // No coupon on this order (issue 23): the columns are there, empty and zero.
       Coupon: "",
       "Discount (GBP)": "0.00",
+      // A product without options: no variant, no SKU (issue 23).
+      SKU: "",
     });
     expect(byItem("'=cmd|' /C calc'!A0")?.["Unit price (GBP)"]).toBe("12.00");
+  });
+
+  it("names each item's variant as the order kept it, and writes its SKU in the last column, neutralised (issue 23)", async () => {
+    const tee = await insertProduct(database.db, { name: "Acceptance Tee", price: "15.00" });
+    const mug = await insertProduct(database.db, { name: "Mug", price: "8.00" });
+    const { order } = await insertOrder(database.db, {
+      couponCode: "SUMMER10",
+      discountAmount: "1.50",
+      items: [
+        { product: tee, variantLabel: "M / Black", sku: "TEE-M-BLK", quantity: 2 },
+        { product: tee, variantLabel: "L / White", sku: "=cmd|' /C calc'!A0", quantity: 1 },
+        { product: mug, variantLabel: null, sku: "-MUG, \"big\"\r\n=1" },
+      ],
+    });
+    // What happens to the product later does not change what the order says it sold.
+    await database.db.update(products).set({ name: "Renamed Tee" }).where(eq(products.id, tee.id));
+    const [header, ...lines] = parseCsv((await collect({ sort: "newest" })).join("").slice(UTF8_BOM.length));
+    expect(header!.at(-1)).toBe("SKU");
+    expect(header!.indexOf("SKU")).toBe(ORDER_EXPORT_COLUMNS.indexOf("Discount (GBP)") + 1);
+    const cells = (line: string[]) => ({
+      item: line[ORDER_EXPORT_COLUMNS.indexOf("Item")],
+      quantity: line[ORDER_EXPORT_COLUMNS.indexOf("Quantity")],
+      discount: line[ORDER_EXPORT_COLUMNS.indexOf("Discount (GBP)")],
+      sku: line.at(-1),
+    });
+    expect(lines.every((line) => line.length === ORDER_EXPORT_COLUMNS.length && line[0] === order.id)).toBe(true);
+    expect(lines.map(cells).sort((a, b) => a.item!.localeCompare(b.item!))).toEqual([
+      { item: "Acceptance Tee (L / White)", quantity: "1", discount: "1.50", sku: "'=cmd|' /C calc'!A0" },
+      { item: "Acceptance Tee (M / Black)", quantity: "2", discount: "1.50", sku: "TEE-M-BLK" },
+      { item: "Mug", quantity: "1", discount: "1.50", sku: "'-MUG, \"big\"\r\n=1" },
+    ]);
+  });
+
+  it("neutralises whatever a variant's label or SKU holds, and keeps every line's columns", async () => {
+    const product = await insertProduct(database.db, { name: "Tee" });
+    // PostgreSQL text cannot hold NUL: an order never has one to export.
+    const storable = hostileText.map((text) => text.replaceAll("\u0000", ""));
+    await fc.assert(
+      fc.asyncProperty(storable, storable, async (label, sku) => {
+        await database.db.delete(orders);
+        await insertOrder(database.db, { items: [{ product, variantLabel: label, sku }] });
+        const [, line, ...more] = parseCsv((await collect({ sort: "newest" })).join("").slice(UTF8_BOM.length));
+        expect(more).toEqual([]);
+        expect(line).toHaveLength(ORDER_EXPORT_COLUMNS.length);
+        const shown = (text: string) => (FORMULA_STARTS.some((start) => text.startsWith(start)) ? `'${text}` : text);
+        expect(line![ORDER_EXPORT_COLUMNS.indexOf("Item")]).toBe(label ? `Tee (${label})` : "Tee");
+        expect(line!.at(-1)).toBe(shown(sku));
+      }),
+      { numRuns: 40 },
+    );
   });
 
   it("writes an order without items as one line, and one without address or username with empty cells", async () => {

@@ -5,6 +5,7 @@ import { type OrderFilters, filterConditions, orderPageQuery } from "../orders";
 import { revealAddresses, type RevealedAddress } from "../vaults";
 import { encodeCursor } from "../common";
 import { csvLine } from "../../../contract/csv";
+import { itemDisplayName } from "../../../contract";
 
 // The orders as a spreadsheet (issue 13, item 5): one CSV line per order item, for the filters of the
 // Orders screen (order-list.ts answers them, so the file holds exactly the orders the list shows).
@@ -46,6 +47,8 @@ export const ORDER_EXPORT_COLUMNS = [
   // off the items; "Order total" is already net of it.
   "Coupon",
   "Discount (GBP)",
+  // Variants (issue 23), appended likewise: the SKU the item was bought with ("Item" names its variant).
+  "SKU",
 ] as const;
 
 // The cells are written as contract/csv.ts has it (the browser rewrites the file with it after unlocking).
@@ -73,7 +76,8 @@ function orderLines(order: OrderRow, revealed: RevealedAddress, items: OrderItem
     address?.contact,
     order.postageName,
     order.postagePrice,
-    item ? (item.productName ?? item.productId) : null,
+    // "Acceptance Tee (M / Black)": the name and variant label the order kept (issue 23).
+    item ? itemDisplayName(item.productName ?? item.productId, item.variantLabel) : null,
     item?.quantity,
     item?.price,
     order.totalAmount,
@@ -84,6 +88,7 @@ function orderLines(order: OrderRow, revealed: RevealedAddress, items: OrderItem
     revealed.kind === "sealed" ? revealed.sealed : null,
     order.couponCode,
     order.discountAmount,
+    item?.sku,
   ];
   return (items.length === 0 ? [null] : items).map((item) => csvLine(orderCells(item))).join("");
 }

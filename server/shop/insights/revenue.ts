@@ -10,9 +10,11 @@ const BEST_SELLERS = 5;
 /**
  * The dashboard's chart (issue 13): revenue and paid orders for every day (or month) of the range,
  * empty ones included (generate_series), in the shop's time zone, ending with today (or this month).
- * Revenue is the dashboard's rule (stats.ts `isRevenue`): paid, non-refunded orders, by paidAt.
- * Best sellers are the products with the most units in those orders; orders by status counts the
- * orders placed (createdAt) in the range, whatever became of them.
+ * Revenue is the dashboard's rule (stats.ts `isRevenue`): paid, non-refunded orders, by paidAt, net of
+ * their coupons' discounts, which are summed over the same orders as discountsGiven. Best sellers are
+ * the products (every variant of one together) with the most units in those orders, their revenue
+ * the lines at the prices sold, before the order's discount (docs/decisions/0030); orders by status
+ * counts the orders placed (createdAt) in the range, whatever became of them.
  */
 export async function getRevenueReport(db: DbOrTx, query: RevenueQuery, now: Date, timeZone: string): Promise<RevenueReport> {
   const unit = query.months !== undefined ? "month" : "day";
@@ -42,6 +44,11 @@ export async function getRevenueReport(db: DbOrTx, query: RevenueQuery, now: Dat
     from buckets left join sales on sales.bucket = buckets.bucket
     order by buckets.bucket`);
 
+  const [discounts] = await queryRows<{ given: string }>(db, sql`
+    select coalesce(sum(${orders.discountAmount}), 0)::numeric(14, 2)::text as given
+    from ${orders}
+    where ${isRevenue} and ${orders.paidAt} >= ${from} and ${orders.paidAt} < ${to}`);
+
   const bestSellers = await queryRows<{ productId: string; name: string | null; quantity: number; revenue: string }>(db, sql`
     select ${orderItems.productId} as "productId",
       (array_agg(${orderItems.productName} order by ${orders.paidAt} desc))[1] as name,
@@ -62,6 +69,7 @@ export async function getRevenueReport(db: DbOrTx, query: RevenueQuery, now: Dat
   return {
     unit,
     series: series.map((row) => ({ date: row.date, revenue: String(row.revenue), orders: Number(row.orders) })),
+    discountsGiven: String(discounts?.given ?? "0.00"),
     bestSellers: bestSellers.map((row) => ({
       productId: row.productId,
       name: row.name ?? "Deleted product",

@@ -51,6 +51,12 @@ export function DashboardNumbers({ lowStockProducts }: { lowStockProducts: numbe
             <CardDescription data-testid="revenue-summary" aria-live="polite">
               {data ? summary : `Revenue over ${chosen.caption}`}
             </CardDescription>
+            {data && (
+              // What coupons took off the same paid orders (issue 23): the revenue above is already net of it.
+              <p data-testid="discounts-given" aria-live="polite" className="text-muted-foreground text-sm">
+                Discounts given <span className="text-foreground font-medium tabular-nums">{formatGBP(data.discountsGiven)}</span>
+              </p>
+            )}
           </div>
           <div role="group" aria-label="Revenue period" className="bg-muted inline-flex shrink-0 rounded-lg p-1">
             {REVENUE_PERIODS.map((option) => (
