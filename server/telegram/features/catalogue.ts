@@ -186,7 +186,7 @@ export function optionsCaption({ product, variants, choice, quantity }: OptionsC
  * One row of buttons per option: "✅ M" chosen, "M ✖" when nothing fitting the choice so far with M
  * is in stock. Each value button carries the card's choice and the value pressed (po:<product>:<choice>:<option>.<value>).
  */
-function optionsKeyboard({ product, variants, choice, quantity }: OptionsCard): InlineKeyboard {
+export function optionsKeyboard({ product, variants, choice, quantity }: OptionsCard): InlineKeyboard {
   const keyboard = new InlineKeyboard();
   const options = product.options;
   const id = product.id;
@@ -310,7 +310,7 @@ catalogueFeature.callbackQuery(new RegExp(`^pv:(${UUID}):(${CHOICE_SOURCE}):(\\d
   const variants = await listVariants(ctx.deps.db, found.product.id);
   if (isComplete(found.choice) && !chosenVariant(variants, found.product.options, found.choice)) {
     // The variant was deleted or switched off since the card was shown.
-    await notice(ctx, "That option is no longer available. Please choose again.");
+    await notice(ctx, OPTION_GONE_NOTICE, true);
     return showOptionsCard(ctx, found.product, noChoice(found.product.options), 1, found.choice, variants);
   }
   await showOptionsCard(ctx, found.product, found.choice, Number(ctx.match[3]), found.choice, variants);
@@ -326,11 +326,40 @@ catalogueFeature.callbackQuery(new RegExp(`^prod:(${UUID}):(\\d{1,5})$`), (ctx) 
   showProduct(ctx, ctx.match[1]!, Number(ctx.match[2])),
 );
 
+export const OPTION_GONE_NOTICE = "That option is no longer available. Please choose again.";
+
+/** The product of the card the button sat on, from its option buttons (po:/pv: carry the product's id). */
+function pressedCardProductId(ctx: BotContext): string | null {
+  const message = ctx.callbackQuery?.message;
+  const buttons = message && "reply_markup" in message ? (message.reply_markup?.inline_keyboard.flat() ?? []) : [];
+  for (const button of buttons) {
+    const found = "callback_data" in button ? new RegExp(`^p[ov]:(${UUID}):`).exec(button.callback_data ?? "") : null;
+    if (found) return found[1]!;
+  }
+  return null;
+}
+
+/**
+ * A button naming a variant that can no longer be bought (deleted or switched off since the card was
+ * shown): when it sat on the card of a product with options still on sale, that card again, asking
+ * for a new choice. False when it did not.
+ */
+async function showCardOfGoneVariant(ctx: BotContext): Promise<boolean> {
+  const productId = pressedCardProductId(ctx);
+  if (!productId) return false;
+  const product = await ctx.reads.activeProduct(productId);
+  if (!product || product.options.length === 0) return false;
+  await notice(ctx, OPTION_GONE_NOTICE, true);
+  await showOptionsCard(ctx, product, noChoice(product.options), 1);
+  return true;
+}
+
 /** A variant's id (a product's own id for a product without options: its hidden default variant). */
 catalogueFeature.callbackQuery(new RegExp(`^restock:(${UUID})$`), async (ctx) => {
   const variantId = ctx.match[1]!;
   const outcome = await waitForRestock(ctx.deps.db, variantId, ctx.customerId);
   if (outcome === "waiting") return notice(ctx, NOTIFY_ME_NOTICE, true);
+  if (outcome === "unavailable" && (await showCardOfGoneVariant(ctx))) return;
   // Back in stock meanwhile (the card is fresh again), or no longer sold.
   return showProduct(ctx, variantId, 1);
 });
@@ -346,8 +375,12 @@ catalogueFeature.callbackQuery(new RegExp(`^add:(${UUID}):(\\d{1,5})$`), async (
   } catch (error) {
     // Out of stock, not enough left, switched off: the shop's sentence, as an alert on the card.
     if (!(error instanceof ShopError)) throw error;
+    if (error.kind === "not_found") {
+      if (await showCardOfGoneVariant(ctx)) return;
+      await notice(ctx, error.message, true);
+      return showMainMenu(ctx);
+    }
     await notice(ctx, error.message, true);
-    if (error.kind === "not_found") return showMainMenu(ctx);
     return showProduct(ctx, variantId!, Number(quantity));
   }
 });
