@@ -21,6 +21,10 @@ import { CHOICE_SOURCE, decodeChoice, encodeChoice, type Choice } from "./varian
 
 const TOKEN = "7000000123:variants-test-token";
 const TEE = "Acceptance Tee";
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+  "base64",
+);
 
 type VariantSpec = { size: string; colour: string; stock: number; sku?: string; price?: string; isActive?: boolean };
 
@@ -341,6 +345,41 @@ describe("product variants in the bot", () => {
     await press("Black");
     expect(card().text).toContain("Size: S\nColour: Black");
     expect(card().keyboard!.flat().map((b) => b.text)).toContain("Add 1 to cart");
+  });
+
+  it("shows a chosen variant's own image in place of the product's, and the product's again once unchosen", async () => {
+    await shop.server.deps.storage.put("mug-blue", PNG, "image/png");
+    const mug = await api("POST", "/api/products", { name: "Logo Mug", description: "", price: "8.00", stock: 0 });
+    await api("PUT", `/api/products/${mug.id}/variants`, {
+      options: [{ name: "Colour", values: ["Red", "Blue"] }],
+      variants: [
+        { optionValues: { Colour: "Red" }, stock: 2 },
+        { optionValues: { Colour: "Blue" }, stock: 2, imageUrl: "/objects/mug-blue" },
+      ],
+    });
+    const fay = shop.customer(96_000_006, "fay");
+    await fay.send("/start");
+    await fay.pressData(`prod:${mug.id}:1`);
+    const textCard = fay.screen();
+    expect(textCard.photo).toBeUndefined();
+
+    let from = telegram.calls.length;
+    await fay.press("Blue");
+    const photo = telegram.calls.slice(from).find((c) => c.method === "sendPhoto")!;
+    expect(Object.values(photo.files)).toEqual([expect.objectContaining({ size: PNG.length })]);
+    expect(fay.text()).toContain("Colour: Blue");
+    expect(telegram.messages(fay.user.id).some((m) => m.message_id === textCard.message_id)).toBe(false);
+
+    // A quantity press keeps the photo and edits its caption.
+    from = telegram.calls.length;
+    await fay.press("➕");
+    expect(telegram.calls.slice(from).map((c) => c.method).filter((m) => m.startsWith("send"))).toEqual([]);
+    expect(fay.text()).toMatch(/Quantity: 2 × £8\.00 = £16\.00$/);
+
+    // Red has no image of its own (nor has the mug): a text card again.
+    await fay.press("Red");
+    expect(fay.screen().photo).toBeUndefined();
+    expect(fay.text()).toContain("Colour: Red");
   });
 
   it("keeps every button's callback data within Telegram's 64 bytes, for any product id and up to 3 options of 20 values", () => {
