@@ -328,12 +328,14 @@ catalogueFeature.callbackQuery(new RegExp(`^prod:(${UUID}):(\\d{1,5})$`), (ctx) 
 
 export const OPTION_GONE_NOTICE = "That option is no longer available. Please choose again.";
 
+const OPTION_BUTTON = new RegExp(`^p[ov]:(${UUID}):`);
+
 /** The product of the card the button sat on, from its option buttons (po:/pv: carry the product's id). */
 function pressedCardProductId(ctx: BotContext): string | null {
   const message = ctx.callbackQuery?.message;
   const buttons = message && "reply_markup" in message ? (message.reply_markup?.inline_keyboard.flat() ?? []) : [];
   for (const button of buttons) {
-    const found = "callback_data" in button ? new RegExp(`^p[ov]:(${UUID}):`).exec(button.callback_data ?? "") : null;
+    const found = "callback_data" in button ? OPTION_BUTTON.exec(button.callback_data ?? "") : null;
     if (found) return found[1]!;
   }
   return null;
