@@ -240,6 +240,18 @@ describe("product variants in the bot", () => {
     await bob.pressData(`po:${teeId}:7.7.7:0.0`);
     expect(bob.notices(from)).toEqual(["The options of this product have changed. Please choose again."]);
     expect(bob.buttons().slice(0, 3)).toEqual(["S", "M", "L ✖"]);
+    // Made-up presses: a value or option past the end, a quantity on a choice not complete, a product that is not there.
+    for (const made of [`po:${teeId}:-.-:0.19`, `po:${teeId}:-.-:5.0`, `po:${teeId}:2.9:0.0`]) {
+      from = telegram.calls.length;
+      await bob.pressData(made);
+      expect(bob.notices(from), made).toEqual(["The options of this product have changed. Please choose again."]);
+    }
+    await bob.pressData(`pv:${teeId}:0.-:99999`);
+    expect(bob.text()).toContain("Size: S\nColour: not chosen yet");
+    expect(bob.buttons().some((b) => b.startsWith("Add"))).toBe(false);
+    from = telegram.calls.length;
+    await bob.pressData(`po:${crypto.randomUUID()}:-.-:0.0`);
+    expect(bob.notices(from)).toEqual(["That product is no longer available."]);
   });
 
   it("alerts a customer waiting on a sold-out variant when THAT variant is restocked, not when another is", { timeout: 30_000 }, async () => {
