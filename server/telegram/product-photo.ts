@@ -127,13 +127,16 @@ async function editAlbumCard(ctx: BotContext, pressed: Message, caption: string,
 /**
  * Shows a product card: one photo with the caption and buttons; several photos as an album
  * followed by the buttons; text when the product has no stored image. A quantity change edits the
- * caption in place.
+ * caption in place. `fresh`: the photos differ from the pressed card's (a variant's own image, issue
+ * 23), so the card is sent anew rather than its caption edited; an album above stays, as it does
+ * when the customer goes back to the list.
  */
 export async function showProductCard(
   ctx: BotContext,
   imageUrls: readonly string[],
   caption: string,
   keyboard: InlineKeyboard,
+  options: { fresh?: boolean } = {},
 ): Promise<void> {
   const photos = imageUrls.flatMap((imagePath) => {
     const objectId = objectIdOf(imagePath);
@@ -142,7 +145,7 @@ export async function showProductCard(
   if (photos.length === 0) return show(ctx, caption, keyboard);
   const text = fit(caption, MAX_CAPTION);
   const pressed = pressedMessage(ctx);
-  if (pressed && "photo" in pressed && pressed.photo) {
+  if (pressed && !options.fresh && "photo" in pressed && pressed.photo) {
     try {
       await ctx.api.editMessageCaption(pressed.chat.id, pressed.message_id, { caption: text, reply_markup: keyboard });
       return;
@@ -151,7 +154,7 @@ export async function showProductCard(
       if (!(error instanceof GrammyError)) throw error;
     }
   }
-  if (pressed && photos.length > 1 && (await editAlbumCard(ctx, pressed, text, keyboard))) return;
+  if (pressed && !options.fresh && photos.length > 1 && (await editAlbumCard(ctx, pressed, text, keyboard))) return;
 
   let single: Photo | undefined = photos[0];
   if (photos.length > 1) {

@@ -30,12 +30,13 @@ function cartKeyboard(cart: Cart): InlineKeyboard {
     return keyboard.text(MENU.browse, data("cats:0")).row().text(MAIN_MENU_BUTTON, data("menu"));
   }
   for (const line of cart.lines) {
-    // Quantities ride in the button itself (set to N), so a double tap cannot add twice.
+    // Quantities ride in the button itself (set to N), so a double tap cannot add twice. A line is a
+    // variant (issue 23); for a product without options its id is the product's, so older buttons work.
     keyboard
-      .text("➖", data(`cq:${line.productId}:${line.quantity - 1}`))
-      .text(`${line.quantity} × ${label(line.name, 22)}`, data(`prod:${line.productId}:${line.quantity}`))
-      .text("➕", data(`cq:${line.productId}:${line.quantity + 1}`))
-      .text("✖", data(`cq:${line.productId}:0`))
+      .text("➖", data(`cq:${line.variantId}:${line.quantity - 1}`))
+      .text(`${line.quantity} × ${label(line.name, 22)}`, data(`prod:${line.variantId}:${line.quantity}`))
+      .text("➕", data(`cq:${line.variantId}:${line.quantity + 1}`))
+      .text("✖", data(`cq:${line.variantId}:0`))
       .row();
   }
   return keyboard
@@ -54,9 +55,9 @@ export async function showCart(ctx: BotContext, cart?: Cart): Promise<void> {
 cartFeature.callbackQuery("cart", (ctx) => showCart(ctx));
 
 cartFeature.callbackQuery(new RegExp(`^cq:(${UUID}):(\\d{1,5})$`), async (ctx) => {
-  const [, productId, quantity] = ctx.match;
+  const [, variantId, quantity] = ctx.match;
   try {
-    await showCart(ctx, await setCartQuantity(ctx.deps.db, ctx.customerId, productId!, Number(quantity)));
+    await showCart(ctx, await setCartQuantity(ctx.deps.db, ctx.customerId, variantId!, Number(quantity)));
   } catch (error) {
     if (!(error instanceof ShopError)) throw error;
     await notice(ctx, error.message, true);

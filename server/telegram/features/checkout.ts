@@ -61,7 +61,7 @@ function postageLabel(option: PostageRow) {
 }
 
 function summaryText(quote: CheckoutQuote, draft: CheckoutDraft): string {
-  const items = quote.lines.map((line) => `${line.quantity} × ${line.productName} (${gbp(line.unitPence)} each): ${gbp(line.linePence)}`);
+  const items = quote.lines.map((line) => `${line.quantity} × ${line.name} (${gbp(line.unitPence)} each): ${gbp(line.linePence)}`);
   return [
     "Please check your order",
     items.join("\n"),

@@ -1,6 +1,7 @@
 import { Composer, InlineKeyboard } from "grammy";
-import { parcelLines, awaitingPayment, describeOrderStatus, getPaymentDetails, listCustomerOrders } from "../../shop/orders";
-import { UUID_SOURCE } from "../../shop/common";
+import { itemDisplayName, type OrderItem } from "../../../contract";
+import { parcelLines, awaitingPayment, describeOrderStatus, getOrderItems, getPaymentDetails, listCustomerOrders } from "../../shop/orders";
+import { ShopError, UUID_SOURCE } from "../../shop/common";
 import { toPence } from "../../shop/catalogue";
 import type { BotContext } from "../context";
 import { sendPaymentRequest } from "../payment-message";
@@ -10,6 +11,17 @@ import { data, formatDate, gbp, MAIN_MENU_BUTTON, MENU, say, shortId, show } fro
 // payment a "Payment details" button that sends the address, amount due and QR code again.
 
 const RECENT_ORDERS = 10;
+/** Items listed per order; the rest are counted, so ten orders fit in one message. */
+const ITEMS_SHOWN = 3;
+
+/** "• 2 × Acceptance Tee (M / Black)": each line as bought, with the variant it was bought as (issue 23). */
+export function itemLines(items: readonly OrderItem[]): string[] {
+  const shown = items
+    .slice(0, ITEMS_SHOWN)
+    .map((item) => `• ${item.quantity} × ${itemDisplayName(item.productName ?? "A product no longer listed", item.variantLabel)}`);
+  const more = items.length - ITEMS_SHOWN;
+  return more > 0 ? [...shown, `• and ${more} more ${more === 1 ? "item" : "items"}`] : shown;
+}
 
 export const ordersFeature = new Composer<BotContext>();
 
@@ -25,12 +37,22 @@ export async function showOrders(ctx: BotContext): Promise<void> {
     return;
   }
   const timeZone = ctx.deps.config.timeZone;
-  const blocks = orders.map((order) =>
+  // An order deleted since the list was read (the retention job) lists no items rather than failing the screen.
+  const items = await Promise.all(
+    orders.map((order) =>
+      getOrderItems(ctx.deps.db, order.id).catch((error: unknown) => {
+        if (error instanceof ShopError && error.kind === "not_found") return [];
+        throw error;
+      }),
+    ),
+  );
+  const blocks = orders.map((order, i) =>
     [
       `Order #${shortId(order.id)} · ${formatDate(order.createdAt, timeZone)}`,
       `Total: ${gbp(toPence(order.totalAmount))}`,
       `Status: ${describeOrderStatus(order)}`,
       ...parcelLines(order),
+      ...itemLines(items[i]!),
     ].join("\n"),
   );
   await show(ctx, [`${MENU.orders} (most recent first)`, ...blocks].join("\n\n"), keyboard);
