@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatPence, toPence, unitPricePence } from "./pricing";
+import { formatPence, toPence, unitPricePence, variantUnitPricePence } from "./pricing";
 
 describe("money in pence", () => {
   it("reads GBP amounts without floating-point pennies", () => {
@@ -53,5 +53,21 @@ describe("unit price with bulk tiers", () => {
   it("allows a free tier and rounds a tier price with extra decimals to the penny", () => {
     expect(unitPricePence({ price: "1.00", bulkPricing: [{ minQuantity: 2, price: 0 }] }, 2)).toBe(0);
     expect(unitPricePence({ price: "1.00", bulkPricing: [{ minQuantity: 2, price: 0.555 }] }, 2)).toBe(56);
+  });
+});
+
+describe("a variant's unit price (docs/decisions/0034-product-variants.md)", () => {
+  const tee = { price: "20.00", bulkPricing: [{ minQuantity: 5, price: 18 }, { minQuantity: 10, price: 15 }] };
+
+  it("is the product's tier price without a price of its own", () => {
+    expect(variantUnitPricePence(tee, null, 1)).toBe(2000);
+    expect(variantUnitPricePence(tee, null, 5)).toBe(1800);
+  });
+
+  it("takes off its own price what a tier takes off the product's, never below £0", () => {
+    expect(variantUnitPricePence(tee, "24.00", 1)).toBe(2400);
+    expect(variantUnitPricePence(tee, "24.00", 5)).toBe(2200);
+    expect(variantUnitPricePence(tee, "24.00", 12)).toBe(1900);
+    expect(variantUnitPricePence(tee, "3.00", 12)).toBe(0);
   });
 });
