@@ -1,7 +1,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Plus, RefreshCw, Trash2 } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
-import { useFieldArray, useForm } from "react-hook-form";
+import { useFieldArray, useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
 import { type Category, LOW_STOCK_DEFAULT, type Product, type ProductInput, ProductInputSchema } from "../../../contract";
 import { ProductImages } from "@/components/products/product-images";
@@ -186,6 +186,9 @@ export function ProductDialog({
   // Leaving or closing with changes not saved asks first (issue 22, item 3).
   const closeAsking = useUnsavedDialog(open, form.formState.isDirty || variantsChanged, onOpenChange);
   const tiers = useFieldArray({ control: form.control, name: "bulkPricing" });
+  // A variant without its own price is sold at the product's; its image is one of the product's photos.
+  const productPrice = useWatch({ control: form.control, name: "price" });
+  const photos = useWatch({ control: form.control, name: "imageUrls" });
 
   const { reset } = form;
   useEffect(() => {
@@ -449,8 +452,8 @@ export function ProductDialog({
                 setVariants(draft);
                 setVariantsProblemText(null);
               }}
-              productPrice={form.watch("price")}
-              photos={form.watch("imageUrls")}
+              productPrice={productPrice}
+              photos={photos}
               problem={variantsProblemText}
               staleStock={staleVariants}
               onReloadStock={() => void reloadVariants()}

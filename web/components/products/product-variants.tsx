@@ -23,6 +23,8 @@ import {
 // says how it becomes the PUT body); this only shows it and reports each change.
 
 const NO_IMAGE = "";
+/** What each option's values might be, by its place (as the name placeholders suggest Size, Colour, Material). */
+const VALUE_EXAMPLES = ["e.g., S, M, L", "e.g., Black, White", "e.g., Cotton, Linen"];
 
 /** Why a value cannot be added to this option, or null. Mirrors the contract's checks (ProductOptionSchema). */
 function valueProblem(option: OptionDraft, value: string): string | null {
@@ -121,12 +123,12 @@ function OptionEditor({
       <div className="flex items-end gap-2">
         <div className="flex-1 space-y-1">
           <Label htmlFor={valueId} className="text-xs">
-            Add values to {shownName}
+            New values for {shownName}
           </Label>
           <Input
             id={valueId}
             value={typed}
-            placeholder="e.g., S, M, L"
+            placeholder={VALUE_EXAMPLES[index] ?? VALUE_EXAMPLES[0]}
             autoComplete="off"
             aria-describedby={problem ? problemId : undefined}
             aria-invalid={problem ? true : undefined}
@@ -143,7 +145,7 @@ function OptionEditor({
             }}
           />
         </div>
-        <Button type="button" variant="outline" onClick={addTyped} aria-label={`Add values to ${shownName}`}>
+        <Button type="button" variant="outline" onClick={addTyped} aria-label={`Add to ${shownName}`}>
           <Plus />
           Add
         </Button>
@@ -211,7 +213,7 @@ function VariantTableRow({
   const strayImage = row.imageUrl !== null && !photos.includes(row.imageUrl);
   return (
     <tr className={cn("border-b last:border-b-0", !row.isActive && "text-muted-foreground")} data-testid="variant-row">
-      <th scope="row" className={cn(cell, "text-left font-medium [overflow-wrap:anywhere]")}>
+      <th scope="row" className={cn(cell, "min-w-28 text-left font-medium [overflow-wrap:anywhere]")}>
         {row.label}
       </th>
       <td className={cell}>
