@@ -192,15 +192,22 @@ export function ProductDialog({
 
   const { reset } = form;
   useEffect(() => {
-    if (!open) return;
-    reset(valuesOf(product));
+    if (open) reset(valuesOf(product));
+  }, [open, product, reset]);
+  // The variants editor starts again from the product each time the dialog opens, as the form does
+  // above (set while rendering, React's way to follow a prop, rather than in an effect).
+  const [loadedFor, setLoadedFor] = useState<{ product: Product | null } | null>(open ? { product } : null);
+  if (open && loadedFor?.product !== product) {
+    setLoadedFor({ product });
     const draft = draftOf(product);
     setVariants(draft);
     setSavedVariants(fingerprint(draft));
     setCreated(null);
     setVariantsProblemText(null);
     setStaleVariants(null);
-  }, [open, product, reset]);
+  } else if (!open && loadedFor !== null) {
+    setLoadedFor(null);
+  }
 
   const pending = createProduct.isPending || updateProduct.isPending || saveVariants.isPending;
 
