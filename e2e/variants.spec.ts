@@ -1,7 +1,9 @@
 import path from "node:path";
+import { AxeBuilder } from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
 import type { Product, ProductVariantInput } from "../contract";
 import { settle } from "./fixtures/ui";
-import { type Api, expect, expectToast, saveScreenshot, test } from "./support/fixtures";
+import { type Api, expect, expectToast, PHONE, saveScreenshot, test } from "./support/fixtures";
 
 // Issue 23, the dashboard's side of product variants: the product dialog's "Options & variants"
 // section (options, the table of combinations, set all, a stale stock refused), the products list's
@@ -9,6 +11,16 @@ import { type Api, expect, expectToast, saveScreenshot, test } from "./support/f
 
 const PNG = path.join(import.meta.dirname, "fixtures/product.png");
 const short = (id: string) => id.slice(0, 8);
+
+/** axe (WCAG 2 A and AA) on the open dialog: no serious or critical violation, as e2e/a11y.spec.ts asks of every dialog. */
+async function expectNoSeriousViolations(page: Page, where: string) {
+  // Legacy mode: axe.run in the page, no blank page opened per pass (e2e/a11y.spec.ts says why).
+  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).setLegacyMode().include('[role="dialog"]').analyze();
+  const serious = violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => ({ rule: violation.id, nodes: violation.nodes.map((node) => `${node.target.join(" ")}: ${node.failureSummary ?? ""}`.slice(0, 400)) }));
+  expect(serious, `axe on ${where}`).toEqual([]);
+}
 
 /** The product as the server holds it now. */
 const stored = (api: Api, id: string) => api.get<Product>(`/api/products/${id}`);
@@ -101,6 +113,7 @@ test.describe("variants", () => {
     await expect(section.getByLabel("Stock of S / Black")).toHaveValue("5");
     await expect(stock).toHaveValue("25");
     await settle(page);
+    await expectNoSeriousViolations(page, "the Edit Product dialog with its variants");
     await section.scrollIntoViewIfNeeded();
     await saveScreenshot(page, "variants-dialog", { fullPage: false });
 
@@ -136,6 +149,14 @@ test.describe("variants", () => {
     expect(variantOf(now, "S / Black")).toMatchObject({ stock: 9, sku: "TEE-S-BLK" });
     expect(variantOf(now, "M / White")).toMatchObject({ stock: 3 });
     await expect(row.getByTestId("product-stock")).toHaveText(`6 variants · ${now.stock} in stock`);
+
+    // On a phone the card says the same, and the dialog's table scrolls sideways inside the dialog.
+    await page.setViewportSize(PHONE);
+    await expect(page.getByTestId("product-card").getByTestId("product-card-stock")).toHaveText(`6 variants · ${now.stock} in stock`);
+    await page.getByTestId("product-card").getByRole("button", { name: "Edit Acceptance Tee" }).click();
+    await section.getByLabel("Stock of S / Black").scrollIntoViewIfNeeded();
+    await settle(page);
+    await saveScreenshot(page, "variants-dialog-phone", { fullPage: false });
   });
 
   test("an order line names its variant and SKU in the list, the details and the packing slip", async ({ adminPage: page, api, seed }) => {

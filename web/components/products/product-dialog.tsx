@@ -327,7 +327,8 @@ export function ProductDialog({
           </DialogDescription>
         </DialogHeader>
         <Form {...form}>
-          <form onSubmit={onSubmit} className="space-y-4" noValidate>
+          {/* min-w-0: the variants table scrolls sideways inside its own box rather than widening the dialog on a phone. */}
+          <form onSubmit={onSubmit} className="min-w-0 space-y-4" noValidate>
             <FormField
               control={form.control}
               name="name"

@@ -213,7 +213,8 @@ function VariantTableRow({
   const strayImage = row.imageUrl !== null && !photos.includes(row.imageUrl);
   return (
     <tr className={cn("border-b last:border-b-0", !row.isActive && "text-muted-foreground")} data-testid="variant-row">
-      <th scope="row" className={cn(cell, "min-w-28 text-left font-medium [overflow-wrap:anywhere]")}>
+      {/* Stays in view while the row scrolls sideways on a phone: it says which variant the inputs are. */}
+      <th scope="row" className={cn(cell, "bg-background sticky left-0 z-10 min-w-28 text-left font-medium [overflow-wrap:anywhere]")}>
         {row.label}
       </th>
       <td className={cell}>
@@ -352,7 +353,7 @@ export function ProductVariants({
             <table className="w-full text-sm" aria-label="Variants">
               <thead>
                 <tr className="bg-muted/50 border-b text-left">
-                  <th scope="col" className="px-2 py-2 font-medium">
+                  <th scope="col" className="bg-background sticky left-0 z-10 px-2 py-2 font-medium">
                     Variant
                   </th>
                   <th scope="col" className="px-2 py-2 font-medium">
