@@ -159,6 +159,45 @@ test.describe("variants", () => {
     await saveScreenshot(page, "variants-dialog-phone", { fullPage: false });
   });
 
+  test("refuses before sending: a slash in a value, a duplicate SKU; hostile values show as text", async ({ adminPage: page, api }) => {
+    const product = await api.post<Product>("/api/products", { name: "Mug", description: "", price: "8.00", stock: 4 });
+    await page.goto("/products");
+    await page.getByRole("button", { name: "Edit Mug" }).click();
+    const dialog = page.getByRole("dialog");
+    const section = dialog.getByRole("region", { name: "Options & variants" });
+    await section.getByRole("button", { name: "Add Option" }).click();
+    await section.getByLabel("Option 1 name").fill("Glaze");
+    const values = section.getByRole("textbox", { name: "New values for Glaze" });
+    await values.fill("Red/Blue");
+    await values.press("Enter");
+    await expect(section.getByRole("alert")).toHaveText("A value cannot hold a slash.");
+    const hostile = `<img src=x onerror="window.__pwned=1">`;
+    await values.fill(`${hostile}, Plain`);
+    await values.press("Enter");
+    await expect(section.getByRole("rowheader")).toHaveText([hostile, "Plain"]);
+    await section.getByLabel(`SKU of ${hostile}`).fill("MUG-1");
+    await section.getByLabel("SKU of Plain").fill("mug-1");
+    const puts: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "PUT") puts.push(request.url());
+    });
+    await dialog.getByRole("button", { name: "Update Product" }).click();
+    await expect(section.getByTestId("variants-problem")).toHaveText("SKU mug-1 is given to two variants");
+    await expectToast(page, "Failed to update product", "SKU mug-1 is given to two variants");
+    expect(puts).toEqual([]);
+    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    // Fixed, it saves; the product's own stock becomes the variants' sum.
+    await section.getByLabel("SKU of Plain").fill("MUG-2");
+    await dialog.getByRole("button", { name: "Update Product" }).click();
+    await expectToast(page, "Product updated successfully!");
+    const saved = await stored(api, product.id);
+    expect(saved.variants.map((variant) => [variant.label, variant.sku, variant.stock])).toEqual([
+      [hostile, "MUG-1", 0],
+      ["Plain", "MUG-2", 0],
+    ]);
+    await expect(page.getByTestId("product-row").getByTestId("product-stock")).toHaveText("2 variants · 0 in stock");
+  });
+
   test("an order line names its variant and SKU in the list, the details and the packing slip", async ({ adminPage: page, api, seed }) => {
     const product = await api.post<Product>("/api/products", { name: "Acceptance Tee", description: "", price: "12.00" });
     const withOptions = await api.put<Product>(`/api/products/${product.id}/variants`, {

@@ -171,7 +171,8 @@ export function variantsProblem(draft: VariantsDraft, input: ProductVariantsInpu
     const row = rowsOf(draft)[index];
     const name = row?.label ?? `Variant ${index + 1}`;
     if (field === "price") return `Price of ${name} must be an amount such as 4.99`;
-    if (field === "sku" || field === "stock" || field === "imageUrl") return `${name}: ${issue.message}`;
+    // A SKU's refusal names the SKU already ("SKU TEE-1 is given to two variants"; the input caps its length).
+    if (field === "stock" || field === "imageUrl") return `${name}: ${issue.message}`;
     return issue.message;
   }
   if (where === "options" && typeof index === "number") {
