@@ -35,7 +35,16 @@ export type Api = {
   context: APIRequestContext;
 };
 
-export type SeedOrderItem = { productId: string; productName: string; price: string; quantity?: number };
+export type SeedOrderItem = {
+  productId: string;
+  productName: string;
+  price: string;
+  quantity?: number;
+  /** Issue 23: the variant bought (the product's default variant when left out), its label and SKU. */
+  variantId?: string;
+  variantLabel?: string | null;
+  sku?: string | null;
+};
 export type SeedOrder = Partial<
   Pick<
     Order,

@@ -60,6 +60,10 @@ const SeedOrderSchema = z.object({
         productName: z.string(),
         price: z.string(),
         quantity: z.number().int().positive().optional(),
+        // Issue 23: the variant bought, its label and SKU as the order keeps them.
+        variantId: z.string().optional(),
+        variantLabel: z.string().nullable().optional(),
+        sku: z.string().nullable().optional(),
       }),
     )
     .optional(),
@@ -126,6 +130,9 @@ export const seedRoutes: Routes = (app, deps) => {
       items: items.map((item) => ({
         product: { id: item.productId, name: item.productName, price: item.price },
         quantity: item.quantity ?? 1,
+        variantId: item.variantId,
+        variantLabel: item.variantLabel,
+        sku: item.sku,
       })),
     });
     return reply.code(201).send({ ...order, items: rows });

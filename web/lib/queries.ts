@@ -20,6 +20,7 @@ import type {
   PostageOptionInput,
   Product,
   ProductInput,
+  ProductVariantsInput,
   SetupChecklist,
   WebhookAddresses,
 } from "../../contract";
@@ -181,6 +182,19 @@ export function useReloadProducts() {
     void queryClient.invalidateQueries({ queryKey: [queryKeys.products[0], PAGE_MARK] });
     return products;
   };
+}
+
+/** Issue 23: a product's options and variants, replaced as one set (409 when a changed stock was stale). */
+export function useSaveVariants() {
+  return useWrite(
+    ({ id, data }: { id: string; data: ProductVariantsInput }) => apiRequest<Product>("PUT", `/api/products/${id}/variants`, data),
+    PRODUCT_LISTS,
+  );
+}
+
+/** One product as the server has it now, with its variants (the variants editor reloads a stale stock from it). */
+export function fetchProduct(id: string) {
+  return apiRequest<Product>("GET", `/api/products/${id}`);
 }
 
 export function useDeleteProduct() {

@@ -2,7 +2,7 @@ import { useQueries, useQuery } from "@tanstack/react-query";
 import { ArrowLeft, Printer } from "lucide-react";
 import { useEffect } from "react";
 import { Link, useSearchParams } from "wouter";
-import { ORDER_SORTS, ORDER_STATUSES, type Order, type OrderItem, type PostageOption } from "../../contract";
+import { itemDisplayName, ORDER_SORTS, ORDER_STATUSES, type Order, type OrderItem, type PostageOption } from "../../contract";
 import { sealedKeyId } from "../../contract/owner-seal";
 import { Button } from "@/components/ui/button";
 import { SealedAddressNotice, UnlockAddressesButton } from "@/components/orders/sealed-address";
@@ -162,7 +162,11 @@ function PackingSlip({ order, items, postage }: { order: Order; items: OrderItem
             ) : (
               items.map((item) => (
                 <tr key={item.id} className="border-b" data-testid="packing-slip-item">
-                  <td className="py-2 pr-2">{item.productName || `Product ${shortId(item.productId)}`}</td>
+                  <td className="py-2 pr-2">
+                    {itemDisplayName(item.productName || `Product ${shortId(item.productId)}`, item.variantLabel)}
+                    {/* The SKU as bought (issue 23), to find the variant on the shelf. */}
+                    {item.sku && <span className="block font-mono text-xs break-all">SKU {item.sku}</span>}
+                  </td>
                   <td className="py-2 text-right font-semibold">{item.quantity}</td>
                   {/* A box to tick by hand while packing. */}
                   <td className="py-2 text-right">

@@ -1,6 +1,6 @@
 import { AlertTriangle, CheckCircle2, ExternalLink, MapPin, Truck } from "lucide-react";
 import { type ReactNode, useRef, useState } from "react";
-import type { Order } from "../../../contract";
+import { itemDisplayName, type Order } from "../../../contract";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Separator } from "@/components/ui/separator";
@@ -247,7 +247,15 @@ export function OrderDetailsDialog({
                     <li key={item.id} className="flex items-center justify-between gap-4 p-3 text-sm" data-testid="order-item">
                       <div className="min-w-0">
                         {/* Wrapped, not cut: on a phone a long product name is what tells the items apart. */}
-                        <p className="font-medium break-words">{item.productName || `Product ${shortId(item.productId)}`}</p>
+                        <p className="font-medium break-words">
+                          {itemDisplayName(item.productName || `Product ${shortId(item.productId)}`, item.variantLabel)}
+                        </p>
+                        {/* The variant's SKU as bought (issue 23): what the owner looks for on the shelf. */}
+                        {item.sku && (
+                          <p className="text-muted-foreground font-mono text-xs break-all" data-testid="order-item-sku">
+                            SKU {item.sku}
+                          </p>
+                        )}
                         <p className="text-muted-foreground text-xs">
                           {item.quantity} × {formatGBP(item.price)}
                         </p>

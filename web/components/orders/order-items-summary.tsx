@@ -1,17 +1,17 @@
-import type { Order, OrderItemsSummary } from "../../../contract";
+import { itemDisplayName, type Order, type OrderItemsSummary } from "../../../contract";
 import { ClampedText } from "@/components/ui/table";
 import { shortId } from "@/lib/screen-helpers";
 import { cn } from "@/lib/utils";
 
 /**
  * What was bought, in words (issue 22): the order's first line as its details show it ("2 × Acceptance
- * Tee", a line without a name as "Product 1a2b3c4d"), and "and 2 more" for its other lines.
+ * Tee (M / Black)", a line without a name as "Product 1a2b3c4d"), and "and 2 more" for its other lines.
  */
 export function itemsSummaryWords(summary: OrderItemsSummary): { first: string; more: string | null } {
-  const { productId, productName, quantity } = summary.first;
+  const { productId, productName, variantLabel, quantity } = summary.first;
   const others = summary.lineCount - 1;
   return {
-    first: `${quantity} × ${productName || `Product ${shortId(productId)}`}`,
+    first: `${quantity} × ${itemDisplayName(productName || `Product ${shortId(productId)}`, variantLabel)}`,
     more: others > 0 ? `and ${others} more` : null,
   };
 }

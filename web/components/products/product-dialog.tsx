@@ -1,10 +1,11 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Plus, RefreshCw, Trash2 } from "lucide-react";
-import { useEffect, useState } from "react";
-import { useFieldArray, useForm } from "react-hook-form";
+import { useEffect, useMemo, useState } from "react";
+import { useFieldArray, useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
 import { type Category, LOW_STOCK_DEFAULT, type Product, type ProductInput, ProductInputSchema } from "../../../contract";
 import { ProductImages } from "@/components/products/product-images";
+import { ProductVariants } from "@/components/products/product-variants";
 import { Button } from "@/components/ui/button";
 import {
   AlertDialog,
@@ -32,9 +33,21 @@ import { Switch } from "@/components/ui/switch";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/hooks/use-toast";
 import { useUnsavedDialog } from "@/lib/unsaved-changes";
-import { useCreateProduct, useReloadProducts, useUpdateProduct } from "@/lib/queries";
+import { fetchProduct, useCreateProduct, useReloadProducts, useSaveVariants, useUpdateProduct } from "@/lib/queries";
 import { ApiError, describeError } from "@/lib/api";
 import { categoryOptions, NO_CATEGORY } from "./category-options";
+import {
+  draftOf,
+  fingerprint,
+  rowsOf,
+  stockOf,
+  stockSum,
+  usedOptions,
+  type VariantsDraft,
+  variantsInputOf,
+  variantsProblem,
+  withServerStock,
+} from "./variant-drafts";
 
 // The form keeps what was typed (strings); docs/product.md §5's parsing rules turn it into the API's shape on save.
 const ProductFormSchema = z.object({
@@ -124,6 +137,15 @@ export function toProductInput(values: ProductForm): ProductInput {
   };
 }
 
+/**
+ * A product with options has the sum of its variants' stock, which the product's own save cannot set
+ * (issue 23): its stock fields are left out, and each variant's stock goes with the variants' save.
+ */
+function withoutStock(data: ProductInput): ProductInput {
+  const { stock: _stock, expectedStock: _expected, ...rest } = data;
+  return rest;
+}
+
 /** Where the server's "stock changed meanwhile" sentence (409) is kept until the stock is reloaded. */
 const STALE_STOCK_ERROR = "root.staleStock";
 
@@ -141,6 +163,16 @@ export function ProductDialog({
 }) {
   const createProduct = useCreateProduct();
   const updateProduct = useUpdateProduct();
+  const saveVariants = useSaveVariants();
+  // A product created in this visit whose variants did not save yet: the dialog goes on editing it.
+  const [created, setCreated] = useState<Product | null>(null);
+  const editing = product ?? created;
+  // Options & variants (issue 23): their own state, saved by their own PUT (variant-drafts.ts).
+  const [variants, setVariants] = useState<VariantsDraft>(() => draftOf(product));
+  const [savedVariants, setSavedVariants] = useState(() => fingerprint(draftOf(product)));
+  const [variantsProblemText, setVariantsProblemText] = useState<string | null>(null);
+  const [staleVariants, setStaleVariants] = useState<string | null>(null);
+  const [reloadingVariants, setReloadingVariants] = useState(false);
   const reloadProducts = useReloadProducts();
   const [uploading, setUploading] = useState(false);
   const [reloadingStock, setReloadingStock] = useState(false);
@@ -148,16 +180,36 @@ export function ProductDialog({
     resolver: zodResolver(ProductFormSchema),
     defaultValues: valuesOf(product),
   });
+  const variantsChanged = useMemo(() => fingerprint(variants) !== savedVariants, [variants, savedVariants]);
+  const variantRows = useMemo(() => rowsOf(variants), [variants]);
+  const hasOptions = usedOptions(variants.options).length > 0;
   // Leaving or closing with changes not saved asks first (issue 22, item 3).
-  const closeAsking = useUnsavedDialog(open, form.formState.isDirty, onOpenChange);
+  const closeAsking = useUnsavedDialog(open, form.formState.isDirty || variantsChanged, onOpenChange);
   const tiers = useFieldArray({ control: form.control, name: "bulkPricing" });
+  // A variant without its own price is sold at the product's; its image is one of the product's photos.
+  const productPrice = useWatch({ control: form.control, name: "price" });
+  const photos = useWatch({ control: form.control, name: "imageUrls" });
 
   const { reset } = form;
   useEffect(() => {
     if (open) reset(valuesOf(product));
   }, [open, product, reset]);
+  // The variants editor starts again from the product each time the dialog opens, as the form does
+  // above (set while rendering, React's way to follow a prop, rather than in an effect).
+  const [loadedFor, setLoadedFor] = useState<{ product: Product | null } | null>(open ? { product } : null);
+  if (open && loadedFor?.product !== product) {
+    setLoadedFor({ product });
+    const draft = draftOf(product);
+    setVariants(draft);
+    setSavedVariants(fingerprint(draft));
+    setCreated(null);
+    setVariantsProblemText(null);
+    setStaleVariants(null);
+  } else if (!open && loadedFor !== null) {
+    setLoadedFor(null);
+  }
 
-  const pending = createProduct.isPending || updateProduct.isPending;
+  const pending = createProduct.isPending || updateProduct.isPending || saveVariants.isPending;
 
   // A price of £0.00 is more often a price not typed yet than a gift (issue 22, item 12): asked first.
   const [freeToConfirm, setFreeToConfirm] = useState<ProductForm | null>(null);
@@ -169,26 +221,78 @@ export function ProductDialog({
     await save(values);
   });
 
-  const save = async (values: ProductForm) => {
-    const data = toProductInput(values);
+  /**
+   * Saves the options and variants of a product that exists; answers false (the reason shown) when
+   * they were not saved. Afterwards the editor holds what the server saved, so a later save compares with it.
+   */
+  const saveVariantsOf = async (id: string, data: ReturnType<typeof variantsInputOf>, failureTitle: string): Promise<boolean> => {
     try {
-      if (product) {
-        await updateProduct.mutateAsync({ id: product.id, data });
+      const saved = await saveVariants.mutateAsync({ id, data });
+      const draft = draftOf(saved);
+      setVariants(draft);
+      setSavedVariants(fingerprint(draft));
+      setStaleVariants(null);
+      return true;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409) setStaleVariants(error.serverMessage ?? error.message);
+      else setVariantsProblemText(describeError(error));
+      toast({ title: failureTitle, description: describeError(error), variant: "destructive" });
+      return false;
+    }
+  };
+
+  const save = async (values: ProductForm) => {
+    // The variants go first: a stale stock among them (409) then leaves the product itself unchanged too.
+    const variantsData = variantsChanged ? variantsInputOf(variants, stockOf(values.stock)) : null;
+    setVariantsProblemText(null);
+    if (variantsData) {
+      const problem = variantsProblem(variants, variantsData);
+      if (problem) {
+        setVariantsProblemText(problem);
+        toast({ title: editing ? "Failed to update product" : "Failed to create product", description: problem, variant: "destructive" });
+        return;
+      }
+    }
+    const productData = hasOptions || variantsData ? withoutStock(toProductInput(values)) : toProductInput(values);
+    try {
+      if (editing) {
+        if (variantsData && !(await saveVariantsOf(editing.id, variantsData, "Failed to update product"))) return;
+        await updateProduct.mutateAsync({ id: editing.id, data: productData });
         toast({ title: "Product updated successfully!" });
       } else {
-        await createProduct.mutateAsync(data);
+        const made = await createProduct.mutateAsync(productData);
+        if (variantsData) {
+          // From here on the dialog edits the product just made, whatever happens to its variants.
+          setCreated(made);
+          if (!(await saveVariantsOf(made.id, variantsData, "Product created, but its variants were not saved"))) return;
+        }
         toast({ title: "Product created successfully!" });
       }
       onOpenChange(false);
     } catch (error) {
-      if (product && error instanceof ApiError && error.status === 409) {
+      if (editing && error instanceof ApiError && error.status === 409) {
         form.setError(STALE_STOCK_ERROR, { message: error.serverMessage ?? error.message });
       }
       toast({
-        title: product ? "Failed to update product" : "Failed to create product",
+        title: editing ? "Failed to update product" : "Failed to create product",
         description: describeError(error),
         variant: "destructive",
       });
+    }
+  };
+
+  /** After a 409: takes the variants' stock the server has now into the table (as the new stock expected); other edits stay. */
+  const reloadVariants = async () => {
+    if (!editing) return;
+    setReloadingVariants(true);
+    try {
+      const current = await fetchProduct(editing.id);
+      setVariants((draft) => withServerStock(draft, current));
+      setStaleVariants(null);
+    } catch (error) {
+      toast({ title: "Failed to reload variants", description: describeError(error), variant: "destructive" });
+    } finally {
+      setReloadingVariants(false);
     }
   };
 
@@ -215,15 +319,16 @@ export function ProductDialog({
 
   return (
     <Dialog open={open} onOpenChange={closeAsking}>
-      <DialogContent className="sm:max-w-2xl">
+      <DialogContent className="sm:max-w-3xl">
         <DialogHeader>
-          <DialogTitle>{product ? "Edit Product" : "Add New Product"}</DialogTitle>
+          <DialogTitle>{editing ? "Edit Product" : "Add New Product"}</DialogTitle>
           <DialogDescription>
-            {product ? "Update the product details below." : "Fill in the details of the new product."}
+            {editing ? "Update the product details below." : "Fill in the details of the new product."}
           </DialogDescription>
         </DialogHeader>
         <Form {...form}>
-          <form onSubmit={onSubmit} className="space-y-4" noValidate>
+          {/* min-w-0: the variants table scrolls sideways inside its own box rather than widening the dialog on a phone. */}
+          <form onSubmit={onSubmit} className="min-w-0 space-y-4" noValidate>
             <FormField
               control={form.control}
               name="name"
@@ -271,8 +376,14 @@ export function ProductDialog({
                   <FormItem>
                     <FormLabel>Stock</FormLabel>
                     <FormControl>
-                      <Input type="number" step="1" min="0" inputMode="numeric" {...field} />
+                      {hasOptions ? (
+                        // Issue 23: with options the stock is the active variants' added up, set row by row below.
+                        <Input type="number" readOnly value={String(stockSum(variantRows))} className="bg-muted" data-testid="variants-stock-sum" />
+                      ) : (
+                        <Input type="number" step="1" min="0" inputMode="numeric" {...field} />
+                      )}
                     </FormControl>
+                    {hasOptions && <FormDescription>Sum of the variants</FormDescription>}
                     <FormMessage />
                   </FormItem>
                 )}
@@ -341,6 +452,20 @@ export function ProductDialog({
                   <FormMessage />
                 </FormItem>
               )}
+            />
+
+            <ProductVariants
+              draft={variants}
+              onChange={(draft) => {
+                setVariants(draft);
+                setVariantsProblemText(null);
+              }}
+              productPrice={productPrice}
+              photos={photos}
+              problem={variantsProblemText}
+              staleStock={staleVariants}
+              onReloadStock={() => void reloadVariants()}
+              reloadingStock={reloadingVariants}
             />
 
             <div role="group" aria-labelledby="bulk-pricing-heading" className="space-y-3 rounded-md border p-3">
@@ -430,7 +555,7 @@ export function ProductDialog({
                 Cancel
               </Button>
               <Button type="submit" disabled={pending || uploading}>
-                {pending ? "Saving..." : product ? "Update Product" : "Create Product"}
+                {pending ? "Saving..." : editing ? "Update Product" : "Create Product"}
               </Button>
             </DialogFooter>
           </form>

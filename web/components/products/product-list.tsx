@@ -39,6 +39,16 @@ function BulkTiers({ product }: { product: Product }) {
   );
 }
 
+/**
+ * Issue 23: a product with options reads "3 variants · 12 in stock" (its stock is the active
+ * variants' added up); one sold in one kind, its stock alone.
+ */
+export function stockSummary(product: Pick<Product, "options" | "variants" | "stock">): string | null {
+  if (product.options.length === 0) return null;
+  const count = product.variants.length;
+  return `${count === 1 ? "1 variant" : `${count} variants`} · ${product.stock} in stock`;
+}
+
 function StatusBadges({ product }: { product: Product }) {
   return (
     <div className="flex flex-wrap gap-1">
@@ -93,7 +103,7 @@ export function ProductTable({ products, categoryName, onEdit, onDelete }: RowPr
               <p className="font-medium">{formatGBP(product.price)}</p>
               <BulkTiers product={product} />
             </TableCell>
-            <TableCell>{product.stock}</TableCell>
+            <TableCell data-testid="product-stock">{stockSummary(product) ?? product.stock}</TableCell>
             <TableCell>
               <StatusBadges product={product} />
             </TableCell>
@@ -126,7 +136,9 @@ export function ProductCards({ products, categoryName, onEdit, onDelete }: RowPr
             </div>
             <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
               <span className="font-medium">{formatGBP(product.price)}</span>
-              <span className="text-muted-foreground">Stock: {product.stock}</span>
+              <span className="text-muted-foreground" data-testid="product-card-stock">
+                {stockSummary(product) ?? `Stock: ${product.stock}`}
+              </span>
               <StatusBadges product={product} />
             </div>
             <BulkTiers product={product} />
