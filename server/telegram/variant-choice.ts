@@ -1,7 +1,3 @@
-import { eq } from "drizzle-orm";
-import type { DbOrTx } from "../db/client";
-import { productVariants } from "../db/schema";
-
 // The customer's choice of options on a product card (issue 23): one value index per option, or
 // null while that option is not chosen yet. The choice rides in the buttons' callback data, which
 // Telegram limits to 64 bytes, so it is written compactly: "1.-.3" (the second option not chosen).
@@ -97,13 +93,4 @@ export function unavailableReason(variants: readonly ChoosableVariant[], options
   const value = options[k]!.values[j]!;
   const others = choiceLabel(options, withValue(choice, k, null));
   return others ? `No ${value} in ${others}` : `${value} is not available`;
-}
-
-/** A variant by its id, whichever product it belongs to (an old button, a cart line's "view" button). */
-export async function findVariant(db: DbOrTx, variantId: string): Promise<{ productId: string; optionValues: Record<string, string> } | null> {
-  const [row] = await db
-    .select({ productId: productVariants.productId, optionValues: productVariants.optionValues })
-    .from(productVariants)
-    .where(eq(productVariants.id, variantId));
-  return row ?? null;
 }

@@ -10,6 +10,7 @@ export { listProductPage, listProductsMatching } from "./product-list";
 export { createProduct, deleteProduct, STOCK_OF_VARIANTS, updateProduct } from "./products";
 export {
   ensureDefaultVariants,
+  findVariant,
   getProduct,
   listVariants,
   type ProductWithVariants,

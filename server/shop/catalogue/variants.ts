@@ -66,6 +66,15 @@ export async function listVariants(db: DbOrTx, productId: string): Promise<Varia
   return (await variantsByProduct(db, [productId])).get(productId) ?? [];
 }
 
+/** A variant by its id, whichever product it belongs to (an old bot button, a cart line's "view" button). */
+export async function findVariant(db: DbOrTx, variantId: string): Promise<{ productId: string; optionValues: Record<string, string> } | null> {
+  const [row] = await db
+    .select({ productId: productVariants.productId, optionValues: productVariants.optionValues })
+    .from(productVariants)
+    .where(eq(productVariants.id, variantId));
+  return row ?? null;
+}
+
 /** The same option values whatever order their keys came in. */
 function combinationKey(optionValues: Record<string, string>): string {
   return JSON.stringify(

@@ -1,7 +1,7 @@
 import { Composer, InlineKeyboard } from "grammy";
 import { waitForRestock } from "../../shop/customers";
 import { MAX_CART_QUANTITY, addToCart } from "../../shop/ordering";
-import { type CatalogueProduct, listVariants, unitPricePence, type VariantRow, variantUnitPricePence } from "../../shop/catalogue";
+import { type CatalogueProduct, findVariant, listVariants, unitPricePence, type VariantRow, variantUnitPricePence } from "../../shop/catalogue";
 import { ShopError, UUID_SOURCE } from "../../shop/common";
 import type { BotContext } from "../context";
 import { showProductCard } from "../product-photo";
@@ -14,7 +14,6 @@ import {
   chosenVariant,
   decodeChoice,
   encodeChoice,
-  findVariant,
   isComplete,
   matching,
   noChoice,
