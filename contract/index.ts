@@ -10,6 +10,7 @@ export * from "./settings";
 export * from "./catalogue";
 export * from "./postage";
 export * from "./coupons";
+export * from "./payment-gateways";
 export * from "./orders";
 export * from "./dispatch-notice";
 export * from "./messages";
