@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { DashboardStats } from "../../../contract";
 import type { DbOrTx } from "../../db/client";
-import { customerMessages, orders, products } from "../../db/schema";
+import { customerMessages, orders, products, productVariants } from "../../db/schema";
 import { queryRows } from "../../db/rows";
 
 /** Orders whose money arrived (docs/product.md rule 6). */
@@ -16,8 +16,13 @@ export const isRevenue = sql`${orders.status} in (${sql.join(
   sql`, `,
 )}) and ${orders.paymentStatus} is distinct from 'refunded' and not ${orders.isTest}`;
 
-/** A product at or below its own low-stock threshold (issue 13; the Products "Low stock" filter too). */
-export const isLowStock = sql`${products.stock} <= ${products.lowStockThreshold}`;
+/**
+ * A product at or below its own low-stock threshold (issue 13; the Products "Low stock" filter too); a
+ * product with options (issue 23) also when one of its active variants is, as its low-stock alert says.
+ */
+export const isLowStock = sql`(${products.stock} <= ${products.lowStockThreshold} or (${products.options} <> '[]'::jsonb and exists (
+  select 1 from ${productVariants} where ${productVariants.productId} = ${products.id} and ${productVariants.isActive}
+     and ${productVariants.stock} <= ${products.lowStockThreshold})))`;
 
 /**
  * The dashboard's numbers in one SQL query, none of which reads every order: the counts by status
