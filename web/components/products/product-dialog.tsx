@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Plus, RefreshCw, Trash2 } from "lucide-react";
+import { Plus, Trash2 } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { useFieldArray, useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
@@ -7,6 +7,7 @@ import { type Category, LOW_STOCK_DEFAULT, type Product, type ProductInput, Prod
 import { ProductImages } from "@/components/products/product-images";
 import { ProductVariants } from "@/components/products/product-variants";
 import { Button } from "@/components/ui/button";
+import { StaleStockAlert } from "./stale-stock-alert";
 import {
   AlertDialog,
   AlertDialogAction,
@@ -429,17 +430,13 @@ export function ProductDialog({
               />
             </div>
             {staleStock && (
-              <div
-                role="alert"
-                data-testid="stale-stock"
-                className="border-destructive/30 bg-destructive/5 flex flex-col gap-2 rounded-md border p-3 text-sm sm:flex-row sm:items-center sm:justify-between"
-              >
-                <p className="text-destructive">{staleStock}</p>
-                <Button type="button" variant="outline" size="sm" onClick={() => void reloadStock()} disabled={reloadingStock}>
-                  <RefreshCw className={reloadingStock ? "animate-spin" : undefined} />
-                  Reload stock
-                </Button>
-              </div>
+              <StaleStockAlert
+                testId="stale-stock"
+                message={staleStock}
+                reloadLabel="Reload stock"
+                reloading={reloadingStock}
+                onReload={() => void reloadStock()}
+              />
             )}
 
             <FormField

@@ -1,4 +1,4 @@
-import { Plus, RefreshCw, RotateCcw, Trash2, X } from "lucide-react";
+import { Plus, RotateCcw, Trash2, X } from "lucide-react";
 import { useId, useState } from "react";
 import { MAX_OPTION_VALUES, MAX_PRODUCT_OPTIONS, MAX_PRODUCT_VARIANTS } from "../../../contract";
 import { Button } from "@/components/ui/button";
@@ -6,6 +6,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Switch } from "@/components/ui/switch";
 import { cn } from "@/lib/utils";
+import { StaleStockAlert } from "./stale-stock-alert";
 import {
   combinationKey,
   combinationsOf,
@@ -414,17 +415,7 @@ export function ProductVariants({
         </p>
       )}
       {staleStock && (
-        <div
-          role="alert"
-          data-testid="stale-variant-stock"
-          className="border-destructive/30 bg-destructive/5 flex flex-col gap-2 rounded-md border p-3 text-sm sm:flex-row sm:items-center sm:justify-between"
-        >
-          <p className="text-destructive">{staleStock}</p>
-          <Button type="button" variant="outline" size="sm" onClick={onReloadStock} disabled={reloadingStock}>
-            <RefreshCw className={reloadingStock ? "animate-spin" : undefined} />
-            Reload variants
-          </Button>
-        </div>
+        <StaleStockAlert testId="stale-variant-stock" message={staleStock} reloadLabel="Reload variants" reloading={reloadingStock} onReload={onReloadStock} />
       )}
     </section>
   );
