@@ -433,10 +433,18 @@ export function usePaymentGateways() {
 
 /**
  * PUT /api/payment-gateways with only what changed; answers the saved gateways, secrets masked. The
- * card keeps the answer itself; the setup checklist follows (a coin may now be payable).
+ * setup checklist follows (a coin may now be payable).
  */
 export function useSavePaymentGateways() {
-  return useWrite((data: PaymentGatewaysInput) => apiRequest<PaymentGateways>("PUT", "/api/payment-gateways", data), [queryKeys.setupChecklist]);
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (data: PaymentGatewaysInput) => apiRequest<PaymentGateways>("PUT", "/api/payment-gateways", data),
+    onSuccess: (answer) => {
+      // The answer is what is stored now (the webhook's state may follow a new store): no read again.
+      queryClient.setQueryData(queryKeys.paymentGateways, answer);
+      return queryClient.invalidateQueries({ queryKey: queryKeys.setupChecklist });
+    },
+  });
 }
 
 /** Registers the shop's webhook on the BTCPay store (409 without PUBLIC_URL); the gateways are read again for its state. */
