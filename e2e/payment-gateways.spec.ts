@@ -24,6 +24,7 @@ const STORED_API_KEY = "btcpay-stored-api-key-wxyz";
 const STORED_WEBHOOK_SECRET = "btcpay-webhook-secret-abcd";
 const REFUSED_API_KEY = "refused-api-key-0000";
 const REFUSAL = "BTCPay Server refused the API key: it needs the permissions btcpay.store.canviewinvoices and btcpay.store.cancreateinvoice.";
+const XMR_REFUSAL = "XMR cannot be taken by this BTCPay store: its Monero plugin is not set up.";
 const NO_PUBLIC_URL = "PUBLIC_URL is not set: BTCPay Server has no address to post to, so payments are checked by polling.";
 
 type Stored = {
@@ -212,7 +213,13 @@ test.describe("payment gateways card", () => {
     const stored = storedEmpty();
     const fake = await fakeGateways(page, api, stored, {
       refuse: (input) =>
-        input.btcpay?.apiKey === REFUSED_API_KEY ? REFUSAL : input.btcpay?.storeId === "gone" ? "The shop could not save the payment gateways: try again." : null,
+        input.btcpay?.apiKey === REFUSED_API_KEY
+          ? REFUSAL
+          : input.btcpay?.storeId === "gone"
+            ? "The shop could not save the payment gateways: try again."
+            : input.coins?.XMR === "btcpay"
+              ? XMR_REFUSAL
+              : null,
     });
     await page.goto("/bot-settings");
     await expect(card(page).getByTestId("btcpay-webhook-secret")).toHaveText("Made when the webhook is registered");
@@ -249,6 +256,15 @@ test.describe("payment gateways card", () => {
     await saveButton(page).click();
     await expect(card(page).getByTestId("payment-gateways-error")).toHaveText("The shop could not save the payment gateways: try again.");
     expect(stored).toEqual(storedEmpty());
+
+    // A coin's refusal shows under the coins.
+    await card(page).getByLabel("Store ID").fill("Store1");
+    await coin(page, "XMR").getByRole("radio", { name: "BTCPay Server" }).check();
+    await saveButton(page).click();
+    await expect(card(page).locator("fieldset").first().locator('[data-slot="form-message"]')).toHaveText(XMR_REFUSAL);
+    await expect(card(page).getByTestId("payment-gateways-error")).toHaveCount(0);
+    expect(stored).toEqual(storedEmpty());
+    await coin(page, "XMR").getByRole("radio", { name: "NOWPayments" }).check();
 
     // Corrected: saved, and the sentence above Save goes away.
     await card(page).getByLabel("Store ID").fill("Store1");

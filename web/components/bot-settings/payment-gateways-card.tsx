@@ -75,10 +75,11 @@ export function changedInput(values: FormOutput, dirty: Partial<FieldNamesMarked
  */
 export function placeOfError(message: string): `btcpay.${BtcpayField}` | "coins" | null {
   if (/NOWPayments/i.test(message)) return null;
+  // A coin's choice ("XMR cannot be taken by this store…", "BTC must be nowpayments or btcpay").
+  if (/^(BTC|LTC|XMR)\b/.test(message)) return "coins";
   if (/\bAPI key\b/i.test(message)) return "btcpay.apiKey";
   if (/^Server URL\b|could not be reached|not a BTCPay Server|address of your BTCPay Server/i.test(message)) return "btcpay.serverUrl";
   if (/^Store ID\b|\bstore\b/i.test(message)) return "btcpay.storeId";
-  if (/^(BTC|LTC|XMR)\b/.test(message)) return "coins";
   return null;
 }
 
@@ -249,6 +250,7 @@ function CoinChoices({ form }: { form: ReturnType<typeof useForm<FormInput, unkn
                 </label>
               ))}
             </div>
+            {code === "XMR" && <p className="text-muted-foreground mt-1 px-1 text-xs">Through BTCPay Server only with its Monero plugin installed</p>}
           </fieldset>
         ))}
       </div>
