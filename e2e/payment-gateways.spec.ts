@@ -107,10 +107,15 @@ async function seriousA11yViolations(page: Page) {
   return violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map((violation) => violation.id);
 }
 
-/** The whole page, from the top (the sticky top bar would cover a card shot taken in pieces). */
+/**
+ * The whole page, and the card cut from it: taken from the top, as one piece (an element's shot is
+ * taken in pieces while scrolling, and the sticky top bar lands over the card).
+ */
 async function shoot(page: Page, name: string) {
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+  await page.screenshot({ path: `${SHOTS}/${name}-page.png`, fullPage: true });
+  const box = await card(page).boundingBox();
+  if (box) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true, clip: box });
 }
 
 test.beforeAll(() => fs.mkdirSync(SHOTS, { recursive: true }));
