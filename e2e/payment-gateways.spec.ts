@@ -166,6 +166,10 @@ test.describe("payment gateways card", () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     expect(await seriousA11yViolations(page)).toEqual([]);
     await shoot(page, "payment-gateways-phone");
+    await page.emulateMedia({ colorScheme: "dark" });
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await shoot(page, "payment-gateways-phone-dark");
+    await page.emulateMedia({ colorScheme: "light" });
     await page.setViewportSize(DESKTOP);
   });
 
