@@ -39,7 +39,7 @@ test.describe("bot settings", () => {
     for (const code of ["BTC", "LTC", "XMR"]) await expect(page.getByRole("checkbox", { name: code })).toBeChecked();
     await expect(page.getByLabel("Welcome Message")).toHaveAttribute("rows", "4");
     await expect(page.getByLabel("FAQ Content")).toHaveAttribute("rows", "6");
-    await expect(page.getByLabel("API Key")).toHaveAttribute("type", "password");
+    await expect(page.getByLabel("API Key", { exact: true })).toHaveAttribute("type", "password");
     await expect(page.getByLabel("IPN Secret Key")).toHaveAttribute("type", "password");
     await expect(page.getByText("Generate it in your NOWPayments dashboard under Store Settings → IPN")).toBeVisible();
     await expect(page.getByText("Telegram Bot Webhook")).toBeVisible();
@@ -78,7 +78,7 @@ test.describe("bot settings", () => {
     await expect(setupNeeded.getByRole("link", { name: "Set up payments" })).toHaveAttribute("href", "#payment-gateway");
 
     await page.getByLabel("Bot Name").fill("Renamed Bot");
-    await page.getByLabel("API Key").fill("NP-KEY-0001-wxyz");
+    await page.getByLabel("API Key", { exact: true }).fill("NP-KEY-0001-wxyz");
     await page.getByRole("button", { name: "Save Settings" }).click();
     await expectToast(page, "Settings updated successfully!");
     const updated = await storedSettings(api);
@@ -137,10 +137,10 @@ test.describe("bot settings", () => {
     await page.goto("/bot-settings");
     const banner = page.getByTestId("nowpayments-banner");
     await expect(banner).toHaveCount(0);
-    await page.getByLabel("API Key").fill("NP-123");
+    await page.getByLabel("API Key", { exact: true }).fill("NP-123");
     await expect(banner).toContainText("Connected to NOWPayments.io");
     await expect(banner).toContainText("Transaction fees: 0.5% same crypto, 1% for exchanges");
-    await page.getByLabel("API Key").fill("");
+    await page.getByLabel("API Key", { exact: true }).fill("");
     await expect(banner).toHaveCount(0);
   });
 

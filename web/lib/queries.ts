@@ -16,6 +16,8 @@ import type {
   OrderEvent,
   OrderItem,
   OrderStatus,
+  PaymentGateways,
+  PaymentGatewaysInput,
   PostageOption,
   PostageOptionInput,
   Product,
@@ -64,6 +66,8 @@ export const queryKeys = {
   userMessages: (telegramUserId: string) => ["/api/messages/user", telegramUserId],
   unreadCount: ["/api/messages/unread-count"],
   botSettings: ["/api/bot-settings"],
+  /** NOWPayments and BTCPay Server, and which takes each coin (issue 24). */
+  paymentGateways: ["/api/payment-gateways"],
 } as const;
 
 /** A write that reloads the given lists after it succeeds. */
@@ -85,8 +89,9 @@ const MESSAGE_LISTS = [
   queryKeys.dashboardStats,
 ] as const;
 const PRODUCT_LISTS = [queryKeys.products, queryKeys.dashboardStats] as const;
-// A save may set the token and the gateway's keys: the setup checklist's steps and "Setup needed" follow.
-const BOT_SETTINGS_LISTS = [queryKeys.botSettings, queryKeys.setupChecklist] as const;
+// A save may set the token and the gateway's keys: the setup checklist's steps and "Setup needed" follow,
+// and so does the Payment gateways card, which shows whether NOWPayments has its keys.
+const BOT_SETTINGS_LISTS = [queryKeys.botSettings, queryKeys.setupChecklist, queryKeys.paymentGateways] as const;
 
 // --- Auth ---
 
@@ -418,6 +423,33 @@ export function useUpdateBotSettings() {
     ({ id, data }: { id: string; data: BotSettingsInput }) => apiRequest<BotSettings>("PUT", `/api/bot-settings/${id}`, data),
     BOT_SETTINGS_LISTS,
   );
+}
+
+// --- Payment gateways (issue 24) ---
+
+export function usePaymentGateways() {
+  return useQuery<PaymentGateways>({ queryKey: queryKeys.paymentGateways });
+}
+
+/**
+ * PUT /api/payment-gateways with only what changed; answers the saved gateways, secrets masked. The
+ * setup checklist follows (a coin may now be payable).
+ */
+export function useSavePaymentGateways() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (data: PaymentGatewaysInput) => apiRequest<PaymentGateways>("PUT", "/api/payment-gateways", data),
+    onSuccess: (answer) => {
+      // The answer is what is stored now (the webhook's state may follow a new store): no read again.
+      queryClient.setQueryData(queryKeys.paymentGateways, answer);
+      return queryClient.invalidateQueries({ queryKey: queryKeys.setupChecklist });
+    },
+  });
+}
+
+/** Registers the shop's webhook on the BTCPay store (409 without PUBLIC_URL); the gateways are read again for its state. */
+export function useRegisterBtcpayWebhook() {
+  return useWrite(() => apiRequest<unknown>("POST", "/api/payment-gateways/btcpay/webhook"), [queryKeys.paymentGateways]);
 }
 
 /**

@@ -5,6 +5,7 @@ import { useForm, useWatch } from "react-hook-form";
 import type { z } from "zod";
 import { BotSettingsInputSchema, CURRENCIES, SECRET_SETTINGS_FIELDS, TOKEN_REFUSED_MESSAGE, type BotSettings, type Currency, type TokenCheck } from "../../contract";
 import { OwnerAlertsCard } from "@/components/bot-settings/owner-alerts-card";
+import { PaymentGatewaysCard } from "@/components/bot-settings/payment-gateways-card";
 import { PrivacyCard } from "@/components/bot-settings/privacy-card";
 import { PrivateAddressesCard } from "@/components/bot-settings/private-addresses-card";
 import { SecretInput } from "@/components/bot-settings/secret-input";
@@ -67,6 +68,7 @@ export default function BotSettingsPage() {
         <SettingsForm settings={settings.data ?? null} />
       )}
       {/* Cards that save on their own, outside the bot's settings form and its Save button. */}
+      <PaymentGatewaysCard />
       <OwnerAlertsCard />
       <PrivacyCard />
       <PrivateAddressesCard />
