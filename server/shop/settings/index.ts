@@ -3,3 +3,12 @@
 
 export { maskSecrets, unmaskSecrets } from "./masked-secrets";
 export { createBotSettings, DEFAULT_WELCOME_MESSAGE, getBotSettings, updateBotSettings } from "./settings";
+export {
+  btcpayConfigured,
+  type BtcpaySettings,
+  type CoinGateways,
+  EMPTY_BTCPAY_SETTINGS,
+  getPaymentGatewaySettings,
+  type PaymentGatewaySettings,
+  savePaymentGatewaySettings,
+} from "./payment-gateways";
