@@ -20,6 +20,7 @@ export const REDACTED_PATHS = [
   "req.headers.cookie",
   "req.headers.authorization",
   'req.headers["x-nowpayments-sig"]',
+  'req.headers["btcpay-sig"]',
   'req.headers["x-telegram-bot-api-secret-token"]',
   'res.headers["set-cookie"]',
   "password",
@@ -32,6 +33,11 @@ export const REDACTED_PATHS = [
   "*.nowpaymentsIpnSecret",
   "secretKey",
   "*.secretKey",
+  // BTCPay Server's API key and webhook secret (issue 24), under the names the settings give them.
+  "apiKey",
+  "*.apiKey",
+  "webhookSecret",
+  "*.webhookSecret",
   // What customers told the shop (issue 15): nothing logs these today (server/private-logs.test.ts
   // checks a whole purchase); should a log call ever carry one, it still does not reach the log.
   "shippingAddress",

@@ -4,6 +4,8 @@ import type { Database, Db } from "./db/client";
 import type { Locks } from "./db/leader";
 import type { PaymentGateway } from "./shop/payments";
 import { createNowPaymentsGatewayFromSettings } from "./gateways/nowpayments/client";
+import { createBtcpayGatewayFromSettings } from "./gateways/btcpay/client";
+import { createCoinRouterFromSettings } from "./gateways/coin-router";
 import type { CustomerNotifier } from "./shop/common";
 import { createReadCache, type ChangeFeed, type ReadCache } from "./shop/catalogue";
 import { getBotSettings } from "./shop/settings";
@@ -32,7 +34,10 @@ export type Services = {
   secrets: SecretBox;
   /** Product images: local disk, or S3 when S3_BUCKET is set. */
   storage: ObjectStorage;
-  /** NOWPayments, with the API key saved in Bot Settings. One for the whole server. */
+  /**
+   * The payment gateways behind one port: each coin's payment goes to the gateway chosen for it
+   * (NOWPayments, keys in Bot Settings; or the owner's BTCPay Server), gateways/coin-router.ts. One for the whole server.
+   */
   gateway: PaymentGateway;
   /** Customer messages by Telegram, with the token saved in Bot Settings. */
   notifier: CustomerNotifier;
@@ -78,7 +83,14 @@ export function createServices(config: Config, database: Pick<Database, "db" | "
     now: () => new Date(),
     secrets,
     storage: storageFor(config),
-    gateway: createNowPaymentsGatewayFromSettings({ db, secrets, config }),
+    gateway: createCoinRouterFromSettings({
+      db,
+      secrets,
+      gateways: {
+        nowpayments: createNowPaymentsGatewayFromSettings({ db, secrets, config }),
+        btcpay: createBtcpayGatewayFromSettings({ db, secrets }),
+      },
+    }),
     notifier: createTelegramNotifier({
       apiRoot: config.telegramApiRoot,
       getToken: async () => (await getBotSettings(db, secrets))?.botToken,

@@ -8,6 +8,8 @@ import { buildApp, type App, type BuildAppOptions } from "../server/http/app";
 import type { AppDeps } from "../server/http/deps";
 import { createDiskStorage } from "../server/storage";
 import { createNowPaymentsGatewayFromSettings } from "../server/gateways/nowpayments/client";
+import { createBtcpayGatewayFromSettings } from "../server/gateways/btcpay/client";
+import { createCoinRouterFromSettings } from "../server/gateways/coin-router";
 import { createJobRunner, senderJobs } from "../server/jobs";
 import { afterAll, beforeAll } from "vitest";
 import type { CustomerNotifier } from "../server/shop/common";
@@ -86,8 +88,16 @@ export async function startTestServer(
     config,
     secrets,
     storage: createDiskStorage(path.join(dataDir, "objects")),
-    // As in production: NOWPayments at config.nowpaymentsApiUrl (a test's fake), key from Bot Settings.
-    gateway: createNowPaymentsGatewayFromSettings({ db: database.db, secrets, config }),
+    // As in production: NOWPayments at config.nowpaymentsApiUrl (a test's fake), key from Bot Settings,
+    // and BTCPay at the server saved in the payment gateway settings (a test's fake), chosen per coin.
+    gateway: createCoinRouterFromSettings({
+      db: database.db,
+      secrets,
+      gateways: {
+        nowpayments: createNowPaymentsGatewayFromSettings({ db: database.db, secrets, config }),
+        btcpay: createBtcpayGatewayFromSettings({ db: database.db, secrets }),
+      },
+    }),
     notifier: createRecordingNotifier(),
     cache,
     changes: database,

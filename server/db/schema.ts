@@ -45,6 +45,30 @@ export const botSettings = pgTable("bot_settings", {
   updatedAt: updatedAt(),
 });
 
+/**
+ * The payment gateways beside Bot Settings' NOWPayments keys (issue 24; docs/decisions/0035-btcpay-beside-nowpayments.md):
+ * the owner's BTCPay Server and which gateway takes each coin. One row (id "default"). The API key and
+ * the webhook secret are stored encrypted (server/crypto.ts), as Bot Settings' secrets are.
+ */
+export const paymentGatewaySettings = pgTable(
+  "payment_gateway_settings",
+  {
+    id: text("id").primaryKey().default("default"),
+    btcpayServerUrl: text("btcpay_server_url"),
+    btcpayStoreId: text("btcpay_store_id"),
+    btcpayApiKey: text("btcpay_api_key"),
+    /** The webhook the shop registered on the store: BTCPay's id, the address it posts to, its signing secret (encrypted). */
+    btcpayWebhookId: text("btcpay_webhook_id"),
+    btcpayWebhookUrl: text("btcpay_webhook_url"),
+    btcpayWebhookSecret: text("btcpay_webhook_secret"),
+    /** Coin ("BTC") to gateway ("nowpayments" | "btcpay"); a coin left out is NOWPayments'. */
+    coinGateways: jsonb("coin_gateways").$type<Record<string, string>>().notNull().default({}),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check("payment_gateway_settings_one_row", sql`${t.id} = 'default'`)],
+);
+
 export const categories = pgTable(
   "categories",
   {
@@ -191,6 +215,10 @@ export const orders = pgTable(
     paymentMethod: text("payment_method"),
     paymentStatus: text("payment_status").default("waiting"),
     paymentId: text("payment_id"),
+    /** Which gateway made the payment (issue 24): "nowpayments" (also for orders from before, null) or "btcpay". */
+    paymentGateway: text("payment_gateway"),
+    /** The gateway's own page for paying it (BTCPay's invoice checkout link); null when it has none. */
+    paymentCheckoutUrl: text("payment_checkout_url"),
     transactionHash: text("transaction_hash"),
     /**
      * The shipping address as one encrypted envelope (shop/vaults/address-vault.ts; issue 15): never in clear.

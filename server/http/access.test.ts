@@ -29,6 +29,7 @@ const OPEN_ROUTES: Record<string, "public" | "webhook"> = {
   "HEAD /*": "public",
   "POST /api/telegram/webhook": "webhook",
   "POST /api/payments/webhook": "webhook",
+  "POST /api/payments/btcpay/webhook": "webhook",
 };
 
 const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);

@@ -26,6 +26,7 @@ import { ownerAlertRoutes } from "./routes/owner-alerts";
 import { privacyRoutes } from "./routes/privacy";
 import { privateAddressRoutes } from "./routes/private-addresses";
 import { paymentWebhookRoutes } from "./routes/payments-webhook";
+import { paymentGatewayRoutes } from "./routes/payment-gateways";
 import { postageRoutes } from "./routes/postage";
 import { productRoutes } from "./routes/products";
 import { simulatorRoutes } from "./routes/simulator";
@@ -46,6 +47,7 @@ const API_ROUTES: Routes[] = [
   healthRoutes,
   authRoutes,
   botSettingsRoutes,
+  paymentGatewayRoutes,
   botStatusRoutes,
   simulatorRoutes,
   categoryRoutes,

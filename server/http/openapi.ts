@@ -124,6 +124,10 @@ const SUMMARIES: Record<string, string> = {
   "PUT /api/product-images": "Confirm an uploaded image; answers the path to use as a product's imageUrl",
   "GET /objects/{id}": "A stored product image (open to anyone: Telegram and <img> load it)",
   "POST /api/payments/webhook": "NOWPayments' payment notification (IPN), checked by its signature",
+  "GET /api/payment-gateways": "The payment gateways: NOWPayments' keys, the BTCPay Server store and which gateway takes each coin (secrets masked)",
+  "PUT /api/payment-gateways": "Saves the payment gateways; new BTCPay details are checked with the server first, and nothing is saved when it refuses them",
+  "POST /api/payment-gateways/btcpay/webhook": "Registers the shop's webhook on the BTCPay store (needs PUBLIC_URL)",
+  "POST /api/payments/btcpay/webhook": "BTCPay Server's webhook, checked by its BTCPay-Sig signature; the invoice is then read from BTCPay",
   "POST /api/telegram/webhook": "Telegram's updates (secret token), or the admin's Bot Preview tester (session)",
   [`GET ${OPENAPI_PATH}`]: "This API's OpenAPI 3.1 document",
 };

@@ -20,6 +20,8 @@ export type PaymentRequest = {
   deadline: Date;
   /** Closing line, after the deadline. */
   footer?: string;
+  /** The gateway's own payment page (BTCPay's invoice checkout link), offered after the deadline; absent for NOWPayments. */
+  checkoutUrl?: string | null;
 };
 
 /** The QR code of a payment URI, as a PNG image. */
@@ -32,7 +34,13 @@ export function paymentCaption(request: PaymentRequest, timeZone: string): { tex
   const amountLine = `${request.amount} ${request.coin}`;
   const before = [request.heading, "", "To pay, send exactly"].join("\n") + "\n";
   const middle = "\nto this address:\n";
-  const after = ["", "", `Please pay by ${formatDateTime(request.deadline, timeZone)}.`, ...(request.footer ? [request.footer] : [])].join("\n");
+  const after = [
+    "",
+    "",
+    `Please pay by ${formatDateTime(request.deadline, timeZone)}.`,
+    ...(request.checkoutUrl ? [`Or pay on the payment page: ${request.checkoutUrl}`] : []),
+    ...(request.footer ? [request.footer] : []),
+  ].join("\n");
   const text = before + amountLine + middle + request.address + after;
   const entities: MessageEntity[] = [
     { type: "code", offset: before.length, length: request.amount.length },

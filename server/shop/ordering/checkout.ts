@@ -10,7 +10,7 @@ import { conflict, invalid, ShopError, unavailable, isUuid, shortOrderId, consol
 import { holdCouponUse, recordOrderEvent, orderOf, releaseOrderStock, reserveStock } from "../orders";
 import { protectNewAddress } from "../vaults";
 import { formatPence, toPence, variantUnitPricePence } from "../catalogue";
-import { getBotSettings } from "../settings";
+import { btcpayConfigured, getBotSettings, getPaymentGatewaySettings, type PaymentGatewaySettings } from "../settings";
 import { isTestCustomer, simulationGateway } from "../simulator";
 import { applyCoupon, CouponRefusedError } from "./coupons";
 import { refusalMessage } from "./coupon-rules";
@@ -23,6 +23,8 @@ import { refusalMessage } from "./coupon-rules";
 // checkout prices again inside its transaction, refusing when the total is not the one shown.
 
 export const PAYMENT_WEBHOOK_PATH = "/api/payments/webhook";
+/** Where the owner's BTCPay Server posts its webhook (issue 24; registered from Bot Settings). */
+export const BTCPAY_WEBHOOK_PATH = "/api/payments/btcpay/webhook";
 
 export const PAYMENTS_UNAVAILABLE_MESSAGE =
   "Payments are not available right now, so orders cannot be paid. Please try again later.";
@@ -53,7 +55,14 @@ export type CheckoutInput = {
   couponCode?: string | null;
 };
 
-export type CheckoutPayment = { payAddress: string; payAmount: string; payCurrency: string; expiresAt: string | null };
+export type CheckoutPayment = {
+  payAddress: string;
+  payAmount: string;
+  payCurrency: string;
+  expiresAt: string | null;
+  /** The gateway's own page for paying (BTCPay's invoice checkout link); absent for NOWPayments. */
+  checkoutUrl?: string;
+};
 export type CheckoutResult = { order: Order; items: OrderItem[]; payment: CheckoutPayment };
 
 export type QuoteInput = { telegramUserId: string; postageOptionId: string | null; coin?: Currency; couponCode?: string | null };
@@ -80,7 +89,7 @@ export type CheckoutQuote = {
   postage: { id: string; name: string; pricePence: number } | null;
   /** itemsPence - the coupon's discount + postage: what the gateway is asked for. */
   totalPence: number;
-  /** The coins the customer may pay with: exactly those accepted in Bot Settings. */
+  /** The coins the customer may pay with: those accepted in Bot Settings whose gateway can take them (offeredCoins). */
   coins: Currency[];
 };
 
@@ -119,6 +128,15 @@ export function acceptedCoins(settings: Pick<BotSettings, "acceptedCurrencies"> 
   return CURRENCIES.filter((coin) => accepted.includes(coin));
 }
 
+/**
+ * The coins offered to customers (issue 24; docs/decisions/0035): the accepted ones, less those given to
+ * BTCPay Server while it is not configured. A coin of NOWPayments is offered as before: without its key,
+ * checkout answers that payments are not configured yet.
+ */
+export function offeredCoins(settings: Pick<BotSettings, "acceptedCurrencies"> | null, gateways: PaymentGatewaySettings): Currency[] {
+  return acceptedCoins(settings).filter((coin) => gateways.coins[coin] !== "btcpay" || btcpayConfigured(gateways.btcpay));
+}
+
 /** Reads the customer's cart; `lock` holds its rows (FOR UPDATE) until the transaction ends. */
 async function readCart(db: DbOrTx, telegramUserId: string, lock: boolean) {
   const query = db
@@ -151,9 +169,9 @@ async function priceCheckout(
   db: DbOrTx,
   settings: BotSettings | null,
   input: QuoteInput,
-  options: { lockCart: boolean; now: Date },
+  options: { lockCart: boolean; now: Date; gateways: PaymentGatewaySettings },
 ): Promise<CheckoutQuote> {
-  const coins = acceptedCoins(settings);
+  const coins = offeredCoins(settings, options.gateways);
   if (coins.length === 0) throw unavailable(PAYMENTS_UNAVAILABLE_MESSAGE);
   if (input.coin !== undefined && !coins.includes(input.coin)) {
     throw invalid(`${input.coin} is not accepted. Please pay with ${coins.join(", ")}.`);
@@ -206,7 +224,8 @@ async function priceCheckout(
  */
 export async function quoteCheckout(deps: { db: DbOrTx; secrets: SecretBox; now?: () => Date }, input: QuoteInput): Promise<CheckoutQuote> {
   const settings = await getBotSettings(deps.db, deps.secrets);
-  return priceCheckout(deps.db, settings, input, { lockCart: false, now: deps.now?.() ?? new Date() });
+  const gateways = await getPaymentGatewaySettings(deps.db, deps.secrets);
+  return priceCheckout(deps.db, settings, input, { lockCart: false, now: deps.now?.() ?? new Date(), gateways });
 }
 
 /** "Order #abcd1234, 3 items": ASCII only, so the gateway's signed echo of it verifies however it is encoded. */
@@ -228,14 +247,16 @@ export async function checkout(deps: CheckoutDeps, input: CheckoutInput): Promis
   const testOrder = isTestCustomer(input.telegramUserId);
   const gateway = testOrder ? simulationGateway : deps.gateway;
   const settings = await getBotSettings(db, deps.secrets);
-  if (!settings || !(await gateway.isConfigured())) throw unavailable(NOT_CONFIGURED_MESSAGE);
-
+  const gateways = await getPaymentGatewaySettings(db, deps.secrets);
   const coin = input.coin.toLowerCase() as PayCoin;
+  // The coin's own gateway (issue 24): BTC may go to BTCPay Server while LTC goes to NOWPayments.
+  if (!settings || !(await gateway.isConfigured(coin))) throw unavailable(NOT_CONFIGURED_MESSAGE);
+
   const now = deps.now();
   const created = await db.transaction(async (tx) => {
     // The cart rows stay locked until this transaction ends: a second Confirm at the same moment
     // waits here, then finds the cart emptied and creates nothing.
-    const quote = await priceCheckout(tx, settings, input, { lockCart: true, now });
+    const quote = await priceCheckout(tx, settings, input, { lockCart: true, now, gateways });
     if (input.quotedTotalPence !== undefined && quote.totalPence !== input.quotedTotalPence) {
       throw new TotalChangedError(input.quotedTotalPence, quote.totalPence);
     }
@@ -331,6 +352,9 @@ export async function checkout(deps: CheckoutDeps, input: CheckoutInput): Promis
       payAmount: payment.payAmount,
       payCurrency: payment.payCurrency ?? coin,
       paymentExpiresAt: payment.expiresAt,
+      // Which gateway to ask about it later (the rescue sweep); a test order's simulated payment has none.
+      paymentGateway: payment.gateway ?? null,
+      paymentCheckoutUrl: payment.checkoutUrl ?? null,
       updatedAt: deps.now(),
     })
     .where(and(eq(orders.id, order.id), eq(orders.status, "pending"), isNull(orders.paymentId)))
@@ -347,6 +371,7 @@ export async function checkout(deps: CheckoutDeps, input: CheckoutInput): Promis
       payAmount: payment.payAmount!,
       payCurrency: payment.payCurrency ?? coin,
       expiresAt: payment.expiresAt?.toISOString() ?? null,
+      ...(payment.checkoutUrl ? { checkoutUrl: payment.checkoutUrl } : {}),
     },
   };
 }

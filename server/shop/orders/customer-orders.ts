@@ -139,13 +139,15 @@ export type PaymentDetails = {
   actuallyPaid: string | null;
   paymentStatus: string | null;
   deadline: Date;
+  /** The gateway's own payment page (BTCPay's invoice checkout link; issue 24); null for NOWPayments. */
+  checkoutUrl: string | null;
 };
 
 /** Where and how much a customer still has to pay for one of their pending orders. */
 export async function getPaymentDetails(db: DbOrTx, telegramUserId: string, orderId: string): Promise<PaymentDetails> {
   const [order] = isUuid(orderId)
     ? await db
-        .select({ ...customerOrderColumns, telegramUserId: orders.telegramUserId })
+        .select({ ...customerOrderColumns, telegramUserId: orders.telegramUserId, checkoutUrl: orders.paymentCheckoutUrl })
         .from(orders)
         .where(and(eq(orders.id, orderId), eq(orders.telegramUserId, telegramUserId)))
     : [];
@@ -166,6 +168,7 @@ export async function getPaymentDetails(db: DbOrTx, telegramUserId: string, orde
     actuallyPaid: order.actuallyPaid,
     paymentStatus: order.paymentStatus,
     deadline: paymentDeadline(order),
+    checkoutUrl: order.checkoutUrl,
   };
 }
 

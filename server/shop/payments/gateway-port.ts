@@ -59,15 +59,28 @@ export type GatewayPayment = {
   expiresAt: Date | null;
   /** The gateway's own answer, kept in payment_events for the record. */
   raw: Record<string, unknown>;
+  /** Which gateway made it ("nowpayments", "btcpay"), when the gateway says (the coin router does); kept on the order. */
+  gateway?: string;
+  /** The gateway's own page for paying it (BTCPay's invoice checkout link), shown beside the address. */
+  checkoutUrl?: string | null;
+  /**
+   * Money the gateway reports as arrived too late to count (BTCPay's PaidLate): applied as a short
+   * payment whatever its amount, so the owner decides (accept it or cancel / refund), never the tolerance.
+   */
+  ownerDecides?: boolean;
 };
 
 export interface PaymentGateway {
   readonly name: string;
-  /** False while the shop has no keys for it; checkout refuses before it creates anything. */
-  isConfigured(): Promise<boolean>;
+  /**
+   * False while the shop has no keys for it; checkout refuses before it creates anything. With a coin:
+   * whether that coin can be paid (the coin router asks the coin's gateway).
+   */
+  isConfigured(coin?: PayCoin): Promise<boolean>;
   /** Throws a ShopError("unavailable") with a sentence a customer can read when it refuses or cannot be reached. */
   createPayment(request: CreatePaymentRequest): Promise<GatewayPayment>;
-  getPayment(paymentId: string): Promise<GatewayPayment>;
+  /** `gateway`: the one that made it, as the order recorded it (null: an order from before issue 24, NOWPayments'). */
+  getPayment(paymentId: string, gateway?: string | null): Promise<GatewayPayment>;
   /**
    * Checks a notification the gateway posted (its signature, then the fields the shop reads) and
    * reads the payment it reports. Refused: "unsigned" (no secret to check it with, or a wrong or
@@ -80,10 +93,19 @@ export interface PaymentGateway {
 export type GatewayNotification = {
   body: unknown;
   headers: Record<string, string | string[] | undefined>;
+  /** The body exactly as it arrived, for gateways that sign the bytes (BTCPay Server). */
+  rawBody?: string;
+  /** Which gateway's address it was posted to (absent: NOWPayments'). */
+  gateway?: string;
 };
 
 export type NotificationReading =
-  | { ok: true; payment: GatewayPayment }
+  | {
+      ok: true;
+      payment: GatewayPayment;
+      /** The gateway's id of this delivery (BTCPay's deliveryId): a redelivery of it is taken once. */
+      deliveryId?: string;
+    }
   | {
       ok: false;
       problem: "unsigned" | "malformed";

@@ -124,7 +124,14 @@ type Effect = {
 export async function applyPaymentUpdate(
   deps: PaymentUpdateDeps,
   payment: GatewayPayment,
-  options: { simulated?: boolean } = {},
+  options: {
+    simulated?: boolean;
+    /**
+     * The gateway's id of the delivery that brought this update (BTCPay's deliveryId): recorded in
+     * the same transaction, so a redelivery of it is a duplicate and has no second effect.
+     */
+    deliveryKey?: string;
+  } = {},
 ): Promise<PaymentUpdateResult> {
   const logger = deps.logger ?? consoleLogger;
   const reported = payment.status;
@@ -160,18 +167,36 @@ export async function applyPaymentUpdate(
     // A paid status short by more than the tolerance is a short payment (NOWPayments' fixed-rate
     // and "covering" options can say "finished" for less). The other way round, the gateway's own
     // partially_paid within the tolerance (fees, rounding) is paid: that is what the setting is for.
-    const status: PaymentStatus = PAID.includes(reported) && !withinTolerance ? "partially_paid" : reported;
-    const paidInFull = PAID.includes(status) || (status === "partially_paid" && withinTolerance);
+    // Money the gateway calls late (BTCPay's PaidLate) is for the owner to accept or refuse, whatever its amount.
+    const status: PaymentStatus = (PAID.includes(reported) && !withinTolerance) || payment.ownerDecides ? "partially_paid" : reported;
+    const paidInFull = !payment.ownerDecides && (PAID.includes(status) || (status === "partially_paid" && withinTolerance));
+
+    const unchanged = { orderStatus: order.status, paymentStatus: order.paymentStatus, message: null, chatId: order.telegramUserId };
+    if (options.deliveryKey !== undefined) {
+      const delivery = await tx
+        .insert(paymentEvents)
+        .values({
+          orderId,
+          paymentId: payment.paymentId,
+          paymentStatus: reported,
+          dedupeKey: `delivery:${payment.gateway ?? "gateway"}:${options.deliveryKey}`,
+          payload: { deliveryId: options.deliveryKey },
+          receivedAt: now,
+        })
+        .onConflictDoNothing({ target: paymentEvents.dedupeKey })
+        .returning({ id: paymentEvents.id });
+      if (delivery.length === 0) return { ...unchanged, outcome: "duplicate" as const };
+    }
 
     // A partial payment can grow, so each amount received is its own event; a short "finished"
     // is deduplicated as the partial payment it is, so the full one can still follow.
-    const dedupeKey = `${payment.paymentId}:${status}` + (status === "partially_paid" ? `:${payment.actuallyPaid ?? ""}` : "");
+    const dedupeKey =
+      `${payment.paymentId}:${status}` + (status === "partially_paid" ? `:${payment.actuallyPaid ?? ""}` : "") + (payment.ownerDecides ? ":late" : "");
     const inserted = await tx
       .insert(paymentEvents)
       .values({ orderId, paymentId: payment.paymentId, paymentStatus: reported, dedupeKey, payload: payment.raw, receivedAt: now })
       .onConflictDoNothing({ target: paymentEvents.dedupeKey })
       .returning({ id: paymentEvents.id });
-    const unchanged = { orderStatus: order.status, paymentStatus: order.paymentStatus, message: null, chatId: order.telegramUserId };
     if (inserted.length === 0) return { ...unchanged, outcome: "duplicate" as const };
     if (!movesForward(order.paymentStatus, status)) return { ...unchanged, outcome: "stale" as const };
     // Partial payments delivered out of order: the smaller, older amount does not replace the larger.
@@ -240,13 +265,17 @@ async function effectOf(
   if (paidInFull) {
     if (order.status === "pending") {
       await countCouponUse(tx, orderId, now); // its held coupon use, if any, now counts
+      // More than was due (BTCPay's PaidOver): paid, and the owner is told by how much, to settle with the customer.
+      const overpaid = decimalShortfall(order.actuallyPaid, order.payAmount);
       return {
         changes: { status: "processing", paidAt: now },
         event: {
           action: "payment_paid",
-          detail: PAID.includes(status)
-            ? `Paid (received ${received}; the gateway reported "${status}").`
-            : `Paid within the underpayment tolerance (received ${received}).`,
+          detail:
+            (PAID.includes(status)
+              ? `Paid (received ${received}; the gateway reported "${status}").`
+              : `Paid within the underpayment tolerance (received ${received}).`) +
+            (overpaid ? ` Overpaid by ${overpaid} ${coin}: refund the difference if the customer asks.` : ""),
         },
         message: paymentMessages.paid(orderId),
       };
@@ -258,6 +287,23 @@ async function effectOf(
   }
 
   if (status === "partially_paid") {
+    if (order.status === "pending" && payment.ownerDecides) {
+      return {
+        changes: {},
+        event: {
+          action: "payment_short",
+          detail: `Paid late: received ${received} after the gateway's invoice had expired. The order stays pending: accept the payment or cancel the order.`,
+        },
+        message: paymentMessages.partiallyPaid({
+          orderId,
+          actuallyPaid: order.actuallyPaid,
+          payAmount: order.payAmount,
+          shortfall: null,
+          payCurrency: order.payCurrency ?? payment.payCurrency,
+          payAddress: null,
+        }),
+      };
+    }
     if (order.status === "pending") {
       const shortfall = decimalShortfall(order.payAmount, order.actuallyPaid);
       return {

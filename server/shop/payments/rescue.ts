@@ -35,7 +35,7 @@ export async function rescueUnsettledPayments(deps: RescueDeps): Promise<RescueR
   if (!(await deps.gateway.isConfigured())) return { checked: 0, applied: [] };
   const since = new Date(deps.now().getTime() - RESCUE_WINDOW_MS);
   const unsettled = await deps.db
-    .select({ id: orders.id, paymentId: orders.paymentId, paymentStatus: orders.paymentStatus })
+    .select({ id: orders.id, paymentId: orders.paymentId, paymentStatus: orders.paymentStatus, paymentGateway: orders.paymentGateway })
     .from(orders)
     .where(
       and(
@@ -52,7 +52,7 @@ export async function rescueUnsettledPayments(deps: RescueDeps): Promise<RescueR
   const applied: string[] = [];
   for (const order of unsettled) {
     try {
-      const payment = await deps.gateway.getPayment(order.paymentId!);
+      const payment = await deps.gateway.getPayment(order.paymentId!, order.paymentGateway);
       // Nothing new (the usual case): no need to take the order's lock.
       if (payment.status === order.paymentStatus && payment.status !== "partially_paid") continue;
       const result = await applyPaymentUpdate(deps, { ...payment, orderId: payment.orderId ?? order.id });

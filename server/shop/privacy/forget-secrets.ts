@@ -1,18 +1,20 @@
 import { eq, inArray, isNotNull, like, or, sql } from "drizzle-orm";
 import { createSecretBox, isEncryptedSecret, SecretUnreadableError } from "../../crypto";
 import type { Db, DbOrTx } from "../../db/client";
-import { botConversations, botSettings, customerMessages, customerNotes, dataKeys, orders } from "../../db/schema";
+import { botConversations, botSettings, customerMessages, customerNotes, dataKeys, orders, paymentGatewaySettings } from "../../db/schema";
 import { sealKeyCheck } from "./key-check";
 import { SERVER_KEY_PREFIX, unwrapDataKey } from "../vaults";
 
 // `npm run secrets:forget` (scripts/secrets-forget.ts; README "Backup"; docs/SECURITY.md "The secret
 // key"): the way out when the master key of a shop's data is lost. What the current key cannot open is
-// forgotten, so the shop starts with it: the bot token and the NOWPayments keys (typed again in Bot
-// Settings) and the data keys it cannot unwrap. What customers typed under those data keys cannot be
+// forgotten, so the shop starts with it: the bot token, the NOWPayments keys and BTCPay's API key and
+// webhook secret (typed again, or the webhook registered again, in Bot Settings) and the data keys it cannot unwrap. What customers typed under those data keys cannot be
 // decrypted by anyone any more; it stays in the rows and reads as unreadable (address-vault.ts,
 // message-vault.ts; a checkout draft reads as no checkout), until the privacy rules erase it.
 
 const SECRET_COLUMNS = ["botToken", "nowpaymentsApiKey", "nowpaymentsIpnSecret"] as const;
+/** BTCPay Server's secrets (issue 24): its API key and the webhook's signing secret. */
+const GATEWAY_SECRET_COLUMNS = ["btcpayApiKey", "btcpayWebhookSecret"] as const;
 
 export type ForgetReport = {
   /** Stored secrets (bot token, NOWPayments API key, IPN secret) this key cannot open. */
@@ -27,7 +29,11 @@ export type ForgetReport = {
   notes: number;
 };
 
-type Lost = { settings: { id: string; columns: (typeof SECRET_COLUMNS)[number][] }[]; keyIds: string[] };
+type Lost = {
+  settings: { id: string; columns: (typeof SECRET_COLUMNS)[number][] }[];
+  gateways: { id: string; columns: (typeof GATEWAY_SECRET_COLUMNS)[number][] }[];
+  keyIds: string[];
+};
 
 async function findLost(db: DbOrTx, master: Buffer): Promise<Lost> {
   const box = createSecretBox(master);
@@ -48,6 +54,14 @@ async function findLost(db: DbOrTx, master: Buffer): Promise<Lost> {
     });
     if (columns.length > 0) settings.push({ id: row.id, columns });
   }
+  const gateways: Lost["gateways"] = [];
+  for (const row of await db.select().from(paymentGatewaySettings)) {
+    const columns = GATEWAY_SECRET_COLUMNS.filter((column) => {
+      const stored = row[column];
+      return stored !== null && isEncryptedSecret(stored) && !opens(stored);
+    });
+    if (columns.length > 0) gateways.push({ id: row.id, columns });
+  }
   const keyIds: string[] = [];
   for (const row of await db.select({ id: dataKeys.id, wrapped: dataKeys.wrapped }).from(dataKeys).where(isNotNull(dataKeys.wrapped))) {
     try {
@@ -56,7 +70,7 @@ async function findLost(db: DbOrTx, master: Buffer): Promise<Lost> {
       keyIds.push(row.id);
     }
   }
-  return { settings, keyIds };
+  return { settings, gateways, keyIds };
 }
 
 async function countUnder(db: DbOrTx, keyIds: string[]): Promise<Pick<ForgetReport, "addresses" | "messages" | "drafts" | "notes">> {
@@ -80,7 +94,8 @@ async function countUnder(db: DbOrTx, keyIds: string[]): Promise<Pick<ForgetRepo
 }
 
 function reportOf(lost: Lost, under: Pick<ForgetReport, "addresses" | "messages" | "drafts" | "notes">): ForgetReport {
-  return { secrets: lost.settings.reduce((n, row) => n + row.columns.length, 0), dataKeys: lost.keyIds.length, ...under };
+  const secrets = [...lost.settings, ...lost.gateways].reduce((n, row) => n + row.columns.length, 0);
+  return { secrets, dataKeys: lost.keyIds.length, ...under };
 }
 
 /** What forgetting would lose with this key, without changing anything. */
@@ -98,12 +113,19 @@ export async function forgetSecretsOfAnotherKey(db: Db, master: Buffer): Promise
   return db.transaction(async (tx) => {
     // Locked first: a server on PostgreSQL cannot save Bot Settings in between.
     await tx.select({ id: botSettings.id }).from(botSettings).for("update");
+    await tx.select({ id: paymentGatewaySettings.id }).from(paymentGatewaySettings).for("update");
     await tx.select({ id: dataKeys.id }).from(dataKeys).for("update");
     const lost = await findLost(tx, master);
     const report = reportOf(lost, await countUnder(tx, lost.keyIds));
     for (const row of lost.settings) {
       const forgotten = Object.fromEntries(row.columns.map((column) => [column, column === "botToken" ? "" : null]));
       await tx.update(botSettings).set({ ...forgotten, updatedAt: new Date() }).where(eq(botSettings.id, row.id));
+    }
+    for (const row of lost.gateways) {
+      const forgotten: Partial<typeof paymentGatewaySettings.$inferInsert> = Object.fromEntries(row.columns.map((column) => [column, null]));
+      // Without its secret the registered webhook cannot be checked: registered again from Bot Settings.
+      if (row.columns.includes("btcpayWebhookSecret")) Object.assign(forgotten, { btcpayWebhookId: null, btcpayWebhookUrl: null });
+      await tx.update(paymentGatewaySettings).set({ ...forgotten, updatedAt: new Date() }).where(eq(paymentGatewaySettings.id, row.id));
     }
     if (lost.keyIds.length > 0) {
       await tx.update(dataKeys).set({ state: "retired", wrapped: null, retiredAt: new Date() }).where(inArray(dataKeys.id, lost.keyIds));

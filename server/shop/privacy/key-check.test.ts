@@ -17,7 +17,7 @@ import { revealAddress } from "../vaults";
 import { forgetSecretsOfAnotherKey, whatForgettingLoses } from "./forget-secrets";
 import { keyMatches, requireMatchingKey, WrongSecretKeyError } from "./key-check";
 import { revealMessages, UNREADABLE_MESSAGE } from "../vaults/message-vault";
-import { createBotSettings, getBotSettings } from "../settings";
+import { createBotSettings, getBotSettings, getPaymentGatewaySettings, savePaymentGatewaySettings } from "../settings";
 import { getCustomerNote, saveCustomerNote } from "../customers";
 import { currentKey, forgetUnwrappedKeys, useMasterKey } from "../vaults/vault";
 
@@ -193,6 +193,25 @@ describe("secrets:forget (forgetSecretsOfAnotherKey)", () => {
     const fresh = await currentKey(db);
     expect(fresh.id).not.toBe(keys[0]!.id);
     expect(await whatForgettingLoses(db, OTHER)).toEqual({ secrets: 0, dataKeys: 0, addresses: 0, messages: 0, drafts: 0, notes: 0 });
+  });
+});
+
+describe("secrets:forget and BTCPay Server's secrets (issue 24)", () => {
+  it("forgets the API key and webhook secret the key cannot open, and the webhook with its secret", async () => {
+    const { db } = await freshDatabase();
+    await createBotSettings(db, createSecretBox(RIGHT), SETTINGS);
+    await requireMatchingKey(db, RIGHT);
+    await savePaymentGatewaySettings(db, createSecretBox(RIGHT), {
+      btcpay: { serverUrl: "https://btcpay.example", storeId: "Store1", apiKey: "btcpay-key-0123456789", webhookId: "Hook1", webhookUrl: "https://shop.example/api/payments/btcpay/webhook", webhookSecret: "hook-secret-0123456789" },
+      coins: { BTC: "btcpay", LTC: "nowpayments", XMR: "nowpayments" },
+    });
+    expect((await whatForgettingLoses(db, RIGHT)).secrets).toBe(0);
+    expect((await whatForgettingLoses(db, OTHER)).secrets).toBe(5);
+    expect((await forgetSecretsOfAnotherKey(db, OTHER)).secrets).toBe(5);
+    expect(await getPaymentGatewaySettings(db, createSecretBox(OTHER))).toEqual({
+      btcpay: { serverUrl: "https://btcpay.example", storeId: "Store1", apiKey: null, webhookId: null, webhookUrl: null, webhookSecret: null },
+      coins: { BTC: "btcpay", LTC: "nowpayments", XMR: "nowpayments" },
+    });
   });
 });
 

@@ -2,4 +2,16 @@
 // Other folders import only this file (eslint.config.js).
 
 export { maskSecrets, unmaskSecrets } from "./masked-secrets";
-export { createBotSettings, DEFAULT_WELCOME_MESSAGE, getBotSettings, updateBotSettings } from "./settings";
+export { createBotSettings, DEFAULT_WELCOME_MESSAGE, getBotSettings, saveNowpaymentsKeys, updateBotSettings } from "./settings";
+export {
+  btcpayConfigured,
+  type BtcpaySettings,
+  type CoinGateways,
+  EMPTY_BTCPAY_SETTINGS,
+  getPaymentGatewaySettings,
+  type PaymentGatewaySettings,
+  saveBtcpayWebhook,
+  savePaymentGatewaySettings,
+  type PaymentGatewaysChange,
+  updatePaymentGateways,
+} from "./payment-gateways";

@@ -89,3 +89,23 @@ export async function updateBotSettings(
   if (!row) throw notFound("Bot settings not found");
   return decryptRow(row, box);
 }
+
+/**
+ * Saves NOWPayments' two keys where Bot Settings keeps them (issue 24: the Payment gateways card writes
+ * them too); encrypted as every secret of the row. There must be settings already: the bot comes first.
+ */
+export async function saveNowpaymentsKeys(
+  db: DbOrTx,
+  box: SecretBox,
+  id: string,
+  keys: { nowpaymentsApiKey: string | null; nowpaymentsIpnSecret: string | null },
+): Promise<void> {
+  await db
+    .update(botSettings)
+    .set({
+      nowpaymentsApiKey: keys.nowpaymentsApiKey ? box.encrypt(keys.nowpaymentsApiKey) : null,
+      nowpaymentsIpnSecret: keys.nowpaymentsIpnSecret ? box.encrypt(keys.nowpaymentsIpnSecret) : null,
+      updatedAt: new Date(),
+    })
+    .where(eq(botSettings.id, id));
+}

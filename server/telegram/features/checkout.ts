@@ -374,6 +374,7 @@ checkoutFeature.callbackQuery("co:ok", async (ctx, next) => {
       paymentExpiresAt: payment.expiresAt ? new Date(payment.expiresAt) : null,
     }),
     footer: "We'll message you here as soon as your payment arrives.",
+    checkoutUrl: payment.checkoutUrl,
   });
   // The way on is a message of its own: its buttons edit it, never the payment details above.
   await say(

@@ -81,5 +81,6 @@ ordersFeature.callbackQuery(new RegExp(`^paydet:(${UUID_SOURCE})$`), async (ctx)
     amount: details.amountDue,
     address: details.payAddress,
     deadline: details.deadline,
+    checkoutUrl: details.checkoutUrl,
   });
 });
