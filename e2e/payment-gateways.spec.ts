@@ -11,12 +11,12 @@ import {
 } from "../contract";
 import { type Api, DESKTOP, expect, expectToast, PHONE, test } from "./support/fixtures";
 
-// The Payment gateways card of Bot Settings (issue 24). The server's routes are built on another
-// branch at the same time (issue24-btcpay-server): until they are merged, this spec answers
-// /api/payment-gateways and its webhook route itself with page.route(), in the contract's shapes
-// (contract/payment-gateways.ts), checked with its schemas. NOWPayments' part is read from the real
-// /api/bot-settings, as the server stores it once. Once the server's routes are on main, switch to
-// them (and a fake Greenfield server) and drop `fakeGateways`.
+// The Payment gateways card of Bot Settings (issue 24). The states that need a connected BTCPay store
+// (registered webhooks, refusals by the store) are answered here with page.route() in the contract's
+// shapes (contract/payment-gateways.ts), checked with its schemas, as the e2e servers run no Greenfield
+// fake; the server's side of each is tested against one in server/payments/btcpay.test.ts and
+// server/http/routes/payment-gateways.test.ts. NOWPayments' part is read from the real /api/bot-settings,
+// and the last test runs against the real routes alone.
 
 const SHOTS = "/tmp/shots-btcpay-web";
 
@@ -332,5 +332,30 @@ test.describe("payment gateways card", () => {
     await expectToast(page, "Settings updated successfully!");
     await expect(nowpayments).toHaveText("API key and IPN secret are set");
     await expect(card(page).getByLabel("Store ID")).toHaveValue("Typed-but-not-saved");
+  });
+
+  // Against the real server's routes (issue24-btcpay-server merged): no page.route() in this one.
+  test("the real server: a BTCPay Server that cannot be reached is refused under its address, nothing saved", async ({ adminPage: page, api }) => {
+    await api.post("/api/bot-settings", {
+      botName: "Gateway Bot",
+      botToken: "123456789:AAE-gateway-token",
+      acceptedCurrencies: ["BTC", "LTC"],
+      welcomeMessage: "Hi",
+      faqContent: "FAQ",
+      nowpaymentsApiKey: "NP-STORED-KEY-0001",
+      nowpaymentsIpnSecret: "stored-ipn-secret-9876",
+    });
+    const before = PaymentGatewaysSchema.parse(await api.get("/api/payment-gateways"));
+    await page.goto("/bot-settings");
+    await expect(card(page).getByTestId("nowpayments-state")).toHaveText("API key and IPN secret are set");
+    await expect(coin(page, "BTC").getByRole("radio", { name: "NOWPayments" })).toBeChecked();
+
+    // Port 9 (discard) answers nothing on 127.0.0.1: the server's own check of the store fails.
+    await card(page).getByLabel("BTCPay Server URL").fill("http://127.0.0.1:9");
+    await card(page).getByLabel("Store ID").fill("Store1");
+    await card(page).getByLabel("BTCPay API key").fill("a-real-looking-api-key-1234");
+    await card(page).getByRole("button", { name: "Save Payment Gateways" }).click();
+    await expect(card(page).getByText("BTCPay Server could not be reached at http://127.0.0.1:9: check the server address.")).toBeVisible();
+    expect(PaymentGatewaysSchema.parse(await api.get("/api/payment-gateways"))).toEqual(before);
   });
 });
