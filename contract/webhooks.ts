@@ -6,9 +6,13 @@ import { z } from "zod";
 export const PaymentWebhookAnswerSchema = z
   .object({
     ok: z.literal(true),
-    /** applied: the order changed; duplicate: this status was seen before; stale: it would move the order back. */
-    outcome: z.enum(["applied", "duplicate", "stale"]),
-    orderStatus: z.string(),
+    /**
+     * applied: the order changed; duplicate: this status was seen before; stale: it would move the order
+     * back; ignored: a BTCPay invoice the shop did not create (the owner's other sales on the same store).
+     */
+    outcome: z.enum(["applied", "duplicate", "stale", "ignored"]),
+    /** The order's status after it; null when ignored. */
+    orderStatus: z.string().nullable(),
   })
   .meta({ id: "PaymentWebhookAnswer" });
 /**

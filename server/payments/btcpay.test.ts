@@ -235,6 +235,23 @@ describe("BTCPay Server: invoices, webhooks and the rescue sweep", () => {
     expect(await listedOrder(order.id)).toMatchObject({ status: "processing", paymentStatus: "finished" });
   });
 
+  it("answers 200 and changes nothing for an invoice the shop did not create (the store's other sales)", async () => {
+    const { order, invoiceId } = await placeOrder();
+    const ours = btcpay.invoices.get(invoiceId)!;
+    for (const [id, metadata] of [
+      ["OtherAppInvoice1", {}],
+      ["OtherAppInvoice2", { orderId: "woo-1234" }],
+      ["OtherAppInvoice3", { orderId: "00000000-0000-4000-8000-000000000000" }],
+    ] as const) {
+      btcpay.invoices.set(id, { ...ours, id, metadata });
+      btcpay.settle(id);
+      const response = await deliver(btcpay.webhookBody(id, "InvoiceSettled"));
+      expect(response.status, id).toBe(200);
+      expect(await response.json()).toEqual({ ok: true, outcome: "ignored", orderStatus: null });
+    }
+    expect(await listedOrder(order.id)).toMatchObject({ status: "pending", paymentStatus: "waiting", paidAt: null });
+  });
+
   it("refuses an invoice whose GBP amount is not the order's total", async () => {
     const { order, invoiceId } = await placeOrder();
     const invoice = btcpay.invoices.get(invoiceId)!;

@@ -2,7 +2,7 @@ import { PaymentWebhookAnswerSchema } from "../../../contract";
 import { IPN_FIELDS } from "../../gateways/nowpayments";
 import { BTCPAY_WEBHOOK_PATH, PAYMENT_WEBHOOK_PATH } from "../../shop/ordering";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { applyPaymentUpdate } from "../../shop/payments";
+import { applyPaymentUpdate, isShopOrder } from "../../shop/payments";
 import type { Routes } from "../deps";
 import { HttpError } from "../errors";
 import { documentedOnly, ERROR_ANSWERS } from "../openapi";
@@ -83,6 +83,12 @@ export const paymentWebhookRoutes: Routes = async (app, deps) => {
       if (!reading.ok) {
         if (reading.warning) request.log.warn(reading.warning);
         throw new HttpError(reading.problem === "unsigned" ? 401 : 400, reading.message);
+      }
+      // A store may sell through other apps too: an invoice with no order of this shop is answered 200
+      // (BTCPay would otherwise retry it and mark the webhook failing) and changes nothing.
+      if (!(await isShopOrder(deps.db, reading.payment.orderId))) {
+        request.log.info({ invoiceId: reading.payment.paymentId, deliveryId: reading.deliveryId }, "BTCPay notification about an invoice the shop did not create: ignored");
+        return { ok: true as const, outcome: "ignored" as const, orderStatus: null };
       }
       const result = await applyPaymentUpdate({ ...deps, logger: request.log }, reading.payment, { deliveryKey: reading.deliveryId });
       request.log.info(

@@ -42,6 +42,16 @@ function movesForward(current: string | null, next: PaymentStatus): boolean {
   return RANK[next] > RANK[current];
 }
 
+/**
+ * Whether a payment names an order of this shop: a BTCPay store can take payments for the owner's
+ * other sales too (issue 24), whose invoices carry no order of ours and are none of the shop's business.
+ */
+export async function isShopOrder(db: DbOrTx, orderId: string | null): Promise<boolean> {
+  if (!orderId || !isUuid(orderId)) return false;
+  const [found] = await db.select({ id: orders.id }).from(orders).where(eq(orders.id, orderId));
+  return found !== undefined;
+}
+
 export type PaymentUpdateDeps = {
   db: Db;
   notifier: CustomerNotifier;
