@@ -58,4 +58,19 @@ describe("the bot's payment message for a BTCPay invoice", () => {
     const details = await getPaymentDetails(shop.server.deps.db, customer.id, String(invoice.metadata.orderId));
     expect(details).toMatchObject({ payAddress: invoice.method.destination, checkoutUrl: invoice.checkoutLink });
   });
+
+  it("offers no coin whose gateway cannot take it: BTC given to a BTCPay Server whose key was forgotten", async () => {
+    // As secrets:forget leaves it: BTC (the one coin accepted) still routed to BTCPay Server, which has no key any more.
+    await configureBtcpay(shop.server.deps, { ...btcpay, apiKey: "" }, { coins: ["BTC"] });
+    const customer = shop.customer(82_000_002, "cleo");
+    const lamp = await insertProduct(shop.server.deps.db, { name: "Lamp 2", price: "15.00", stock: 3 });
+    await addToCart(shop.server.deps.db, customer.id, lamp.id, 1);
+    await customer.send("/start");
+    await customer.press("My Cart");
+    const from = telegram.calls.length;
+    await customer.press("✅ Checkout");
+    // Told at once, before any address is asked for.
+    expect(customer.notices(from)).toEqual(["Payments are not available right now, so orders cannot be paid. Please try again later."]);
+    await configureBtcpay(shop.server.deps, btcpay, { coins: ["BTC"] });
+  });
 });

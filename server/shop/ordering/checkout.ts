@@ -137,6 +137,11 @@ export function offeredCoins(settings: Pick<BotSettings, "acceptedCurrencies"> |
   return acceptedCoins(settings).filter((coin) => gateways.coins[coin] !== "btcpay" || btcpayConfigured(gateways.btcpay));
 }
 
+/** offeredCoins with the gateways' settings read now: the coins the bot offers at checkout. */
+export async function coinsOnOffer(deps: { db: DbOrTx; secrets: SecretBox }, settings: Pick<BotSettings, "acceptedCurrencies"> | null): Promise<Currency[]> {
+  return offeredCoins(settings, await getPaymentGatewaySettings(deps.db, deps.secrets));
+}
+
 /** Reads the customer's cart; `lock` holds its rows (FOR UPDATE) until the transaction ends. */
 async function readCart(db: DbOrTx, telegramUserId: string, lock: boolean) {
   const query = db

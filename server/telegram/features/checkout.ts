@@ -1,7 +1,7 @@
 import { Composer, InlineKeyboard } from "grammy";
 import {
   getCart,
-  acceptedCoins,
+  coinsOnOffer,
   checkout,
   CouponRefusedError,
   PAYMENTS_UNAVAILABLE_MESSAGE,
@@ -142,7 +142,8 @@ async function render(ctx: BotContext, state: CheckoutState, options: RenderOpti
       keyboard.text(CANCEL_BUTTON, data("co:cancel"));
       return out(ctx, withProblem(PROMPTS.postage), keyboard);
     case "coin": {
-      const coins = acceptedCoins(ctx.settings);
+      // The accepted coins whose gateway can take them (issue 24: a coin given to BTCPay Server needs it connected).
+      const coins = await coinsOnOffer(ctx.deps, ctx.settings);
       if (coins.length === 0) {
         // Nothing to pay with: say so rather than offer a coin the shop does not take.
         await ctx.setConversation(IDLE);
@@ -246,7 +247,7 @@ checkoutFeature.callbackQuery("checkout", async (ctx) => {
     await notice(ctx, "Your cart is empty.");
     return showCart(ctx, cart);
   }
-  if (acceptedCoins(ctx.settings).length === 0) {
+  if ((await coinsOnOffer(ctx.deps, ctx.settings)).length === 0) {
     // Asking for an address first would waste the customer's time.
     await notice(ctx, PAYMENTS_UNAVAILABLE_MESSAGE, true);
     return showCart(ctx, cart);
@@ -284,7 +285,7 @@ checkoutFeature.callbackQuery(/^co:coin:([A-Z]{3})$/, async (ctx, next) => {
   const state = inCheckout(ctx);
   if (!state) return next();
   if (state.stage !== "coin") return stale(ctx, state);
-  const coin = acceptedCoins(ctx.settings).find((c) => c === ctx.match[1]);
+  const coin = (await coinsOnOffer(ctx.deps, ctx.settings)).find((c) => c === ctx.match[1]);
   if (!coin) {
     await notice(ctx, "That coin is no longer accepted.");
     return render(ctx, state);
