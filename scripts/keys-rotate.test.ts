@@ -9,7 +9,7 @@ import { dataKeys } from "../server/db/schema";
 import { keyMatches } from "../server/shop/privacy";
 import { listMessagesMatching } from "../server/shop/customers";
 import { listOrdersMatching } from "../server/shop/orders";
-import { createBotSettings, getBotSettings } from "../server/shop/settings";
+import { createBotSettings, getBotSettings, getPaymentGatewaySettings, savePaymentGatewaySettings } from "../server/shop/settings";
 import { forgetUnwrappedKeys, useMasterKey } from "../server/shop/vaults/vault";
 import { migratedDataDir } from "../test-support/data-dir-template";
 
@@ -44,7 +44,9 @@ async function readEverything(master: Buffer) {
     const messages = await listMessagesMatching(database.db, { sort: "newest" });
     const keys = await database.db.select().from(dataKeys);
     const settings = await getBotSettings(database.db, createSecretBox(master));
+    const gateways = await getPaymentGatewaySettings(database.db, createSecretBox(master));
     return {
+      btcpay: [gateways.btcpay.apiKey, gateways.btcpay.webhookSecret],
       addresses: orders.map((order) => order.shippingAddress?.postcode ?? null).sort(),
       messages: messages.map((message) => message.message).sort(),
       keys,
@@ -71,6 +73,11 @@ describe("npm run keys:rotate", () => {
       nowpaymentsIpnSecret: null,
       webhookUrl: null,
     });
+    // BTCPay Server's secrets (issue 24) move with the bot's.
+    await savePaymentGatewaySettings(database.db, createSecretBox(oldMaster), {
+      btcpay: { serverUrl: "https://btcpay.example.com", storeId: "Store1", apiKey: "btcpay-key-rotate-me", webhookId: "Hook1", webhookUrl: null, webhookSecret: "btcpay-hook-secret" },
+      coins: { BTC: "btcpay", LTC: "nowpayments", XMR: "nowpayments" },
+    });
     await database.close();
     const before = await readEverything(oldMaster);
     expect(before.addresses.filter((postcode) => postcode !== null).length).toBeGreaterThan(0);
@@ -92,12 +99,13 @@ describe("npm run keys:rotate", () => {
 
     const moved = await run("scripts/keys-rotate.ts", ["--new-secret-key"], { NEW_SECRET_KEY: "a brand new master key for the shop" });
     expect(moved.code).toBe(0);
-    expect(moved.stdout).toMatch(/Wrapped 1 data key\(s\) and 1 bot secret\(s\) under the new master key/);
+    expect(moved.stdout).toMatch(/Wrapped 1 data key\(s\) and 3 secret\(s\) of the bot and the payment gateways under the new master key/);
     const newMaster = loadSecretKey("a brand new master key for the shop", dataDir);
     const underNew = await readEverything(newMaster);
     expect(underNew.addresses).toEqual(before.addresses);
     expect(underNew.messages).toEqual(before.messages);
     expect(underNew.botToken).toBe("123:rotate-me");
+    expect(underNew.btcpay).toEqual(["btcpay-key-rotate-me", "btcpay-hook-secret"]);
     // The old master key opens nothing any more.
     await expect(readEverything(oldMaster)).rejects.toThrow(/does not unwrap with this master key/);
     // The key check moved with them (shop/privacy/key-check.ts): a server started with the old key is refused.

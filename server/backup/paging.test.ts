@@ -192,6 +192,17 @@ function shopRows(shop: Shop): Record<string, Row[]> {
       retired_at: i === 0 ? null : AT,
     })),
     privacy_settings: [{ id: "1", address_retention_days: "30" }],
+    // The one row of the payment gateways (issue 24): secrets as the SecretBox writes them, the coin map as jsonb.
+    payment_gateway_settings: [
+      {
+        id: "default",
+        btcpay_server_url: "https://btcpay.example.com",
+        btcpay_store_id: "Store_1",
+        btcpay_api_key: "v1:encrypted",
+        btcpay_webhook_secret: "v1:encrypted",
+        coin_gateways: '{"BTC": "btcpay", "LTC": "nowpayments"}',
+      },
+    ],
     sessions: shop.sessions.map((key) => ({ token_hash: key, expires_at: AT })),
     simulator_messages: shop.simulatorMessages.map((id) => ({ message_id: String(id), from_customer: "true", text: "hi" })),
     telegram_file_cache: shop.telegramFileCache.map((key) => ({ image_path: key, file_id: "file" })),

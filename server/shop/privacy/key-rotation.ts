@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNotNull, like, not, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { botConversations, botSettings, customerMessages, customerNotes, dataKeys, orders } from "../../db/schema";
+import { botConversations, botSettings, customerMessages, customerNotes, dataKeys, orders, paymentGatewaySettings } from "../../db/schema";
 import type { SecretBox } from "../../crypto";
 import { protectAddress, revealAddress, messageBinding, protectMessage, protectNote, revealNote, createDataKey, currentKey, open, SERVER_KEY_PREFIX, unwrapDataKey, VaultError, wrapDataKey } from "../vaults";
 import { getConversation, saveConversation } from "../customers";
@@ -206,7 +206,7 @@ export async function rotateDataKey(db: Db, options: RotationOptions = {}): Prom
 }
 
 /**
- * Wraps every data key again under a new master key, re-encrypts the bot's secrets (crypto.ts) with it
+ * Wraps every data key again under a new master key, re-encrypts the bot's and the gateways' secrets (crypto.ts) with it
  * and seals the key check with it, in one transaction. The servers must then start with the new SECRET_KEY: one still running with the
  * old one can no longer load a data key or read the bot token.
  */
@@ -233,6 +233,15 @@ export async function rewrapUnderNewMasterKey(
         })
         .where(eq(botSettings.id, row.id));
       secrets += [row.botToken, row.nowpaymentsApiKey, row.nowpaymentsIpnSecret].filter((value) => value !== null).length;
+    }
+    // BTCPay Server's key and webhook secret (issue 24) are sealed with the same SecretBox.
+    for (const row of await tx.select().from(paymentGatewaySettings).for("update")) {
+      const again = (value: string | null) => (value === null ? null : keys.newSecrets.encrypt(keys.oldSecrets.decrypt(value)));
+      await tx
+        .update(paymentGatewaySettings)
+        .set({ btcpayApiKey: again(row.btcpayApiKey), btcpayWebhookSecret: again(row.btcpayWebhookSecret) })
+        .where(eq(paymentGatewaySettings.id, row.id));
+      secrets += [row.btcpayApiKey, row.btcpayWebhookSecret].filter((value) => value !== null).length;
     }
     // The check the start compares its key with (key-check.ts) now names the new key: a server started
     // with the old one is refused instead of reading everything as not set.
