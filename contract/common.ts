@@ -68,7 +68,14 @@ export const DateTimestampSchema = z.codec(z.iso.datetime(), z.date(), {
 
 /** Every error answer (docs/product.md rule 8): 400 names the invalid field; also 401, 403, 404, 409, 413, 415, 429, 5xx. */
 export const ApiErrorSchema = z
-  .object({ error: z.string().meta({ description: "A sentence for a person", examples: ["Invalid price: is required"] }) })
+  .object({
+    error: z.string().meta({ description: "A sentence for a person", examples: ["Invalid price: is required"] }),
+    // What a client acts on beside the sentence (issue 25): the login asks for a two-factor code, a
+    // sensitive action asks for a fresh one, a staff account must turn two-factor on first.
+    totpRequired: z.boolean().optional(),
+    stepUpRequired: z.boolean().optional(),
+    twoFactorRequired: z.boolean().optional(),
+  })
   .meta({ id: "ApiError", description: "Refused or failed, with a sentence saying why" });
 export type ApiError = z.infer<typeof ApiErrorSchema>;
 

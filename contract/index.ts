@@ -5,6 +5,7 @@
 export * from "./owner-words";
 export * from "./common";
 export * from "./paging";
+export * from "./team";
 export * from "./auth";
 export * from "./settings";
 export * from "./catalogue";

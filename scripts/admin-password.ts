@@ -1,4 +1,4 @@
-import { setAdminPassword } from "../server/auth/admin";
+import { setOwnerPassword } from "../server/shop/team";
 import { CliError, openConfiguredDatabase, runScript } from "./cli";
 
 // npm run admin:password [-- <new password>]
@@ -79,7 +79,7 @@ async function main() {
   const { config, database } = await openConfiguredDatabase();
   try {
     const password = given ?? (await askPassword());
-    await setAdminPassword(database.db, password);
+    await setOwnerPassword(database.db, password);
   } finally {
     await database.close();
   }

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { ensureAdminPassword } from "./auth/admin";
+import { ensureOwnerAccount } from "./shop/team";
 import { ConfigError, loadConfig, loadEnvFile } from "./config";
 import { loadSecretKey } from "./crypto";
 import { DatabaseLockedError, openDatabase } from "./db/client";
@@ -32,7 +32,7 @@ async function main() {
     throw error;
   }
 
-  const { generatedPassword } = await ensureAdminPassword(db, config.adminPassword);
+  const { generatedPassword } = await ensureOwnerAccount(db, config.adminPassword);
   if (generatedPassword) {
     console.log(
       [

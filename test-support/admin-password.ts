@@ -1,6 +1,8 @@
-import { storeAdminPasswordHash } from "../server/auth/admin";
+import { storeOwnerPasswordHash } from "../server/shop/team";
 import { hashPasswordAtCost } from "../server/auth/passwords";
 import type { DbOrTx } from "../server/db/client";
+import { accounts } from "../server/db/schema";
+import type { StaffRole } from "../contract/team";
 
 /**
  * The test servers' admin password is hashed with scrypt as the server stores it, at N=2^10 instead
@@ -12,7 +14,24 @@ import type { DbOrTx } from "../server/db/client";
  */
 export const TEST_PASSWORD_HASH_COST = { N: 1024, r: 8, p: 1 };
 
-/** Sets the admin password, hashed at the tests' cost; ends every session (as setAdminPassword does). */
+/** Sets the admin password, hashed at the tests' cost; ends the owner's sessions (as setOwnerPassword does). */
 export async function setTestAdminPassword(db: DbOrTx, password: string): Promise<void> {
-  await storeAdminPasswordHash(db, await hashPasswordAtCost(password, TEST_PASSWORD_HASH_COST));
+  await storeOwnerPasswordHash(db, await hashPasswordAtCost(password, TEST_PASSWORD_HASH_COST));
+}
+
+/** The password of the staff accounts tests make (addTestAccount). */
+export const TEST_STAFF_PASSWORD = "staff-password-for-tests";
+
+/** A staff account with a password already set (as an accepted invite leaves it), hashed at the tests' cost; answers its id. */
+export async function addTestAccount(db: DbOrTx, account: { username: string; role: StaffRole; password: string; name?: string }): Promise<string> {
+  const [row] = await db
+    .insert(accounts)
+    .values({
+      username: account.username,
+      name: account.name ?? `Test ${account.role}`,
+      role: account.role,
+      passwordHash: await hashPasswordAtCost(account.password, TEST_PASSWORD_HASH_COST),
+    })
+    .returning({ id: accounts.id });
+  return row!.id;
 }

@@ -14,7 +14,8 @@ import { createJobRunner, senderJobs } from "../server/jobs";
 import { afterAll, beforeAll } from "vitest";
 import type { CustomerNotifier } from "../server/shop/common";
 import { createReadCache } from "../server/shop/catalogue";
-import { setTestAdminPassword } from "./admin-password";
+import { addTestAccount, setTestAdminPassword, TEST_STAFF_PASSWORD } from "./admin-password";
+import type { StaffRole } from "../contract/team";
 import { createTestDatabase } from "./database";
 
 export const TEST_PASSWORD = "correct horse battery staple";
@@ -58,8 +59,13 @@ export type TestServer = {
   database: Database;
   deps: AppDeps;
   dataDir: string;
-  /** Logs in and answers the session cookie ("sid=..."). */
+  /** Logs in as the owner and answers the session cookie ("sid=..."). */
   login(): Promise<string>;
+  /**
+   * Makes a staff account with `role` (username: the role's name unless given, password
+   * TEST_STAFF_PASSWORD), signs it in, and answers its session cookie and id (issue 25).
+   */
+  loginAs(role: StaffRole, username?: string): Promise<{ cookie: string; accountId: string }>;
   /** fetch against the server; JSON bodies are encoded; `cookie` sends a session. */
   request(method: string, url: string, options?: { body?: unknown; cookie?: string; headers?: Record<string, string> }): Promise<Response>;
   close(): Promise<void>;
@@ -135,6 +141,12 @@ export async function startTestServer(
       if (!response.ok) throw new Error(`login failed: ${response.status} ${await response.text()}`);
       const setCookie = response.headers.get("set-cookie") ?? "";
       return setCookie.split(";")[0]!;
+    },
+    async loginAs(role, username = role) {
+      const accountId = await addTestAccount(database.db, { username, role, password: TEST_STAFF_PASSWORD });
+      const response = await request("POST", "/api/auth/login", { body: { username, password: TEST_STAFF_PASSWORD } });
+      if (!response.ok) throw new Error(`login as ${username} failed: ${response.status} ${await response.text()}`);
+      return { cookie: (response.headers.get("set-cookie") ?? "").split(";")[0]!, accountId };
     },
     async close() {
       await jobs.stop();

@@ -6,7 +6,7 @@ import { openPostgres, type Database } from "../db/client";
 import { loginThrottle } from "../db/schema";
 import { startTestServer, TEST_PASSWORD, type TestServer } from "../../test-support/app";
 import { createTestDatabase } from "../../test-support/database";
-import { ADMIN_LOGIN } from "./admin";
+import { OWNER_USERNAME as ADMIN_LOGIN } from "../shop/team";
 import { createDeviceCookies, DEVICE_COOKIE, DEVICE_COOKIE_KEY_PURPOSE, DEVICE_COOKIE_LIFETIME_MS } from "./device-cookies";
 import { clientKey, CLIENT_WINDOW, DEVICE_WINDOW, GLOBAL_WINDOW } from "./login-throttle";
 

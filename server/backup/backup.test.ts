@@ -81,10 +81,16 @@ async function seedShop(database: Database, storage: ObjectStorage): Promise<voi
     insert into payment_events (order_id, payment_id, payment_status, dedupe_key, payload, received_at)
     values (null, '5077015838', 'finished', '5077015838:finished',
             '{"pay_amount": 0.000612345678901234567890, "n": 12345678901234567890, "note": ""}', '2026-11-20 11:00:00.000001+00')`);
+  // The team (issue 25): the owner and a packer with an open invite, a recovery code, and a session each.
   await db.execute(sql`
-    insert into sessions (token_hash, created_at, last_seen_at, expires_at)
-    values ('abc123', now(), now(), now() + interval '1 day')`);
-  await db.execute(sql`insert into admin_credentials (id, password_hash) values (1, 'scrypt$hash')`);
+    insert into accounts (id, username, name, role, password_hash, totp_secret, totp_enabled, totp_last_step) values
+      ('00000000-0000-4000-8000-00000000000a', 'owner', 'Owner', 'owner', 'scrypt$hash', 'v1:sealed', true, 59000123),
+      ('00000000-0000-4000-8000-00000000000b', 'pat', 'Pat the packer', 'packer', null, null, false, null)`);
+  await db.execute(sql`insert into account_invites (token_hash, account_id, expires_at) values ('invite-hash', '00000000-0000-4000-8000-00000000000b', now() + interval '2 days')`);
+  await db.execute(sql`insert into account_recovery_codes (account_id, code_hash) values ('00000000-0000-4000-8000-00000000000a', 'code-hash')`);
+  await db.execute(sql`
+    insert into sessions (token_hash, account_id, created_at, last_seen_at, expires_at, user_agent, ip)
+    values ('abc123', '00000000-0000-4000-8000-00000000000a', now(), now(), now() + interval '1 day', 'Mozilla/5.0', '127.0.0.1')`);
   await db.execute(sql`insert into bot_conversations (telegram_user_id, state) values ('5123409876', '{"step": "address", "nested": {"a": [1, 2.50, null]}}')`);
   await db.execute(sql`insert into login_throttle (key, failures, window_started_at) values ('global', 3, now())`);
   await saveCustomerNote(db, await firstCustomer(database), NOTE, NOW);

@@ -54,7 +54,9 @@ const shopArbitrary = fc.record({
     fc.record({ bot: fc.constantFrom(5, 10, 123456789012), update: spanning(TRILLION), receivedAt: timestamp, payload }),
     (row) => `${row.bot}:${row.update}`,
   ),
-  adminCredentials: pages(spanning(INT_MAX)),
+  accounts: few(fc.uuid()),
+  accountInvites: few(textKey),
+  accountRecoveryCodes: few(fc.uuid()),
   simulatorMessages: pages(spanning(INT_MAX)),
   broadcasts: few(fc.uuid()),
   broadcastRecipients: pages(fc.tuple(fc.nat(), textKey)),
@@ -103,7 +105,11 @@ function underParents(parents: string[], pairs: [number, string][]): [string, st
 function shopRows(shop: Shop): Record<string, Row[]> {
   const pick = <T>(list: T[], i: number) => list[i % list.length]!;
   return {
-    admin_credentials: shop.adminCredentials.map((id) => ({ id: String(id), password_hash: `scrypt$${id}` })),
+    // Staff accounts (issue 25): one owner, usernames unique and lower-case; invites and recovery codes under them.
+    accounts: shop.accounts.map((id, i) => ({ id, username: `staff${i}`, name: `Staff ${i}`, role: i === 0 ? "owner" : "packer", password_hash: i % 2 ? null : `scrypt$${i}` })),
+    account_invites: shop.accountInvites.map((key, i) => ({ token_hash: key, account_id: pick(shop.accounts, i), expires_at: AT })),
+    account_recovery_codes: shop.accountRecoveryCodes.map((id, i) => ({ id, account_id: pick(shop.accounts, i), code_hash: `sha256$${i}` })),
+    team_settings: [{ id: "1", require_two_factor: "true" }],
     audit_log: shop.auditLog.map((id) => ({ id, action: "product.update", summary: "price 4.50 -> 4.75" })),
     blocked_customers: shop.blockedCustomers.map((key) => ({ telegram_user_id: key })),
     bot_conversations: shop.botConversations.map((key) => ({ telegram_user_id: key, state: '{"step": "address", "n": [1, 2.50]}' })),

@@ -14,6 +14,7 @@ import {
 } from "./archive";
 import { appliedMigrations, nonEmptyTables, shopTables, type TableInfo } from "./tables";
 import { ensureDefaultVariants } from "../shop/catalogue";
+import { queryRows } from "../db/rows";
 
 /** The object ids ObjectStorage accepts (server/storage). */
 const OBJECT_ID = /^[A-Za-z0-9_-]{8,100}$/;
@@ -106,6 +107,7 @@ export async function restoreBackup(options: {
       // Format 1 archives have no per-table checksum: their tables are checked by count alone.
       const loaded = await loadTables(tx, tables, first, next, file, header.version >= 2);
       await ensureDefaultVariants(tx);
+      await ownerFromLegacyAdmin(tx);
       await tx.execute(sql`select set_config('shop.restoring', 'off', true)`);
       if (loaded.images !== images) throw new BackupError(`${file} is damaged: it lists ${loaded.images} images but holds ${images}.`);
       // Read to the very end before committing: that is where gzip checks its CRC of the whole archive.
@@ -143,6 +145,21 @@ async function refuseNonEmpty(db: Database["db"] | Tx, tables: TableInfo[]): Pro
 
 /** The clear address column of backups made before encryption at rest. */
 const LEGACY_ADDRESS_COLUMN = "shipping_address";
+const LEGACY_ADMIN_TABLE = "admin_credentials";
+
+/**
+ * After loading a backup from before accounts: its admin password becomes the owner's account (as
+ * migration 0026 does for a running shop), and its sessions, which were the owner's, stay the owner's.
+ */
+async function ownerFromLegacyAdmin(tx: Tx): Promise<void> {
+  const [legacy] = await queryRows<{ present: boolean }>(tx, sql`select to_regclass('pg_temp.admin_credentials') is not null as present`);
+  if (!legacy?.present) return;
+  await tx.execute(sql`
+    insert into accounts (username, name, role, password_hash)
+    select 'owner', 'Owner', 'owner', password_hash from pg_temp.admin_credentials where id = 1
+    and not exists (select 1 from accounts where role = 'owner')`);
+  await tx.execute(sql`update sessions set account_id = (select id from accounts where role = 'owner') where account_id is null`);
+}
 
 type Loaded = { tables: number; rows: number; images: number; botSettings: number };
 
@@ -189,6 +206,12 @@ async function loadTables(
       refuseUnclosed();
       await finishTable();
       let table = tables.get(record.name);
+      // A backup from before accounts (issue 25) holds the admin password in admin_credentials: it is
+      // loaded into a table that lasts this transaction, and becomes the owner's account after the load.
+      if (!table && record.name === LEGACY_ADMIN_TABLE) {
+        await tx.execute(sql`create temporary table admin_credentials (id integer primary key, password_hash text not null, updated_at timestamptz) on commit drop`);
+        table = { name: LEGACY_ADMIN_TABLE, columns: new Map([["id", "integer"], ["password_hash", "text"], ["updated_at", "timestamptz"]]), primaryKey: ["id"], selfReferences: [] };
+      }
       if (!table) throw new BackupError(`The backup has a table "${record.name}" that this version of the shop does not have.`);
       if (!Array.isArray(record.columns)) throw new BackupError(`${file} is damaged: table ${record.name} has no column list.`);
       // A backup from before encryption at rest (issue 15) holds addresses in clear: they go back into

@@ -404,22 +404,101 @@ export const cartItems = pgTable(
 
 // --- Beyond docs/product.md §3: what authentication, uploads, payments and the bot need ---
 
-export const adminCredentials = pgTable("admin_credentials", {
-  id: integer("id").primaryKey(),
-  passwordHash: text("password_hash").notNull(),
-  updatedAt: updatedAt(),
-});
+// Dashboard accounts (issue 25; docs/decisions/0036-staff-accounts-and-roles.md): one owner, and the
+// staff the owner invites. Roles and what they may do: contract/team.ts.
+export const accounts = pgTable(
+  "accounts",
+  {
+    id: id(),
+    /** Lower-case (contract/team.ts USERNAME_PATTERN); the owner's is "owner". */
+    username: text("username").notNull(),
+    name: text("name").notNull(),
+    role: text("role").notNull(),
+    /** scrypt (server/auth/passwords.ts); null until an invited account sets its password. */
+    passwordHash: text("password_hash"),
+    disabled: boolean("disabled").notNull().default(false),
+    /** The TOTP secret, encrypted with the server's key (server/crypto.ts); set at enrolment, in use once `totpEnabled`. */
+    totpSecret: text("totp_secret"),
+    totpEnabled: boolean("totp_enabled").notNull().default(false),
+    /** The time step of the last code accepted: a code is good once (RFC 6238 §5.2). */
+    totpLastStep: bigint("totp_last_step", { mode: "number" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("accounts_username_idx").on(t.username),
+    // One owner: the shop's keys and staff have one holder.
+    uniqueIndex("accounts_one_owner_idx").on(t.role).where(sql`role = 'owner'`),
+    check("accounts_role_check", sql`${t.role} in ('owner', 'manager', 'packer', 'support')`),
+    check("accounts_username_check", sql`${t.username} = lower(${t.username}) and length(${t.username}) between 2 and 32`),
+  ],
+);
+
+/** One-time links that let an invited account set its password (48 hours; only the hash is kept). */
+export const accountInvites = pgTable(
+  "account_invites",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+  },
+  (t) => [index("account_invites_account_idx").on(t.accountId)],
+);
+
+/** Two-factor recovery codes, ten at enrolment, each good once (only the hash is kept). */
+export const accountRecoveryCodes = pgTable(
+  "account_recovery_codes",
+  {
+    id: id(),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("account_recovery_codes_account_idx").on(t.accountId)],
+);
+
+/** The team's rules; one row (id 1). */
+export const teamSettings = pgTable(
+  "team_settings",
+  {
+    id: integer("id").primaryKey(),
+    /** Staff must turn two-factor on before they can do anything but that. */
+    requireTwoFactor: boolean("require_two_factor").notNull().default(false),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check("team_settings_one_row", sql`${t.id} = 1`)],
+);
 
 export const sessions = pgTable(
   "sessions",
   {
     // sha256 of the cookie token: a leaked table does not leak live sessions.
     tokenHash: text("token_hash").primaryKey(),
+    /** What GET/DELETE /api/sessions name a session by (the token never leaves the cookie). */
+    id: uuid("id").notNull().default(sql`gen_random_uuid()`),
+    /** Null only in rows from before accounts (migration 0026 gives them to the owner); such a session opens nothing. */
+    accountId: uuid("account_id").references(() => accounts.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    /** The browser's User-Agent and address at sign-in, shown in the session list. */
+    userAgent: text("user_agent"),
+    ip: text("ip"),
+    /** When this session last proved a fresh two-factor code (sign-in or step-up). */
+    totpAt: timestamp("totp_at", { withTimezone: true }),
   },
-  (t) => [index("sessions_expires_at_idx").on(t.expiresAt)],
+  (t) => [
+    index("sessions_expires_at_idx").on(t.expiresAt),
+    uniqueIndex("sessions_id_idx").on(t.id),
+    index("sessions_account_idx").on(t.accountId),
+  ],
 );
 
 export const uploadTokens = pgTable("upload_tokens", {
@@ -552,10 +631,14 @@ export const auditLog = pgTable(
     summary: text("summary").notNull().default(""),
     /** The client's address as the server saw it (after TRUST_PROXY). */
     ip: text("ip"),
+    /** The account that acted (issue 25), and its username then: the entry still names it once the account is gone. */
+    accountId: uuid("account_id"),
+    accountUsername: text("account_username"),
   },
   (t) => [
     index("audit_log_created_at_id_idx").on(t.createdAt, t.id),
     index("audit_log_target_idx").on(t.targetType, t.targetId, t.createdAt),
+    index("audit_log_account_idx").on(t.accountId, t.createdAt, t.id),
   ],
 );
 

@@ -16,7 +16,7 @@ import {
 import { describeNoteChange } from "../shop/customers";
 import { describeForget } from "../shop/privacy";
 import type { AppDeps } from "./deps";
-import { hasAdminSession, SAFE_METHODS } from "./security";
+import { SAFE_METHODS, signedInSession } from "./security";
 
 // The audit log's one recording point (issue 13, item 6). Every admin write is recorded from its
 // route: the action from the method and the route's pattern ("PUT /api/products/:id" is
@@ -205,6 +205,8 @@ declare module "fastify" {
   interface FastifyRequest {
     /** Set for a logout by a signed-in admin: only those are recorded (anyone may call logout). */
     auditHadSession?: boolean;
+    /** Who a request acts as when no session says so yet: the login (routes/auth.ts) and the logout. */
+    auditAccount?: { id: string | null; username: string };
     /** A catalogue row as it was before this write changed or deleted it (null: none was found). */
     auditBefore?: CatalogueSnapshot | null;
     /** A broadcast's product, by name, for its audience's words. */
@@ -244,7 +246,11 @@ function shouldRecord(request: FastifyRequest, reply: FastifyReply, route: strin
 /** Records the admin's writes; call before the routes are registered. */
 export function registerAuditLog(app: FastifyInstance, deps: Pick<AppDeps, "db" | "now">) {
   app.addHook("preHandler", async (request) => {
-    if (`${request.method} ${request.routeOptions.url}` === LOGOUT) request.auditHadSession = await hasAdminSession(request, deps);
+    if (`${request.method} ${request.routeOptions.url}` === LOGOUT) {
+      const signedIn = await signedInSession(request, deps);
+      request.auditHadSession = signedIn !== null;
+      if (signedIn) request.auditAccount = { id: signedIn.account.id, username: signedIn.account.username };
+    }
     if (SAFE_METHODS.has(request.method)) return;
     try {
       const subject = CATALOGUE_ROUTES[request.routeOptions.url ?? ""];
@@ -278,6 +284,7 @@ export function registerAuditLog(app: FastifyInstance, deps: Pick<AppDeps, "db" 
         targetId: special?.target ? special.target(request, answer) : targetIdOf(request, answer),
         summary: special?.summary ? special.summary(request, answer) : (ownerSummary(request, answer) ?? summariseChange(request.body)),
         ip: request.ip,
+        account: request.signedIn ? { id: request.signedIn.account.id, username: request.signedIn.account.username } : (request.auditAccount ?? null),
       });
     } catch (error) {
       // The write itself succeeded; a log that cannot be written must not turn it into an error.

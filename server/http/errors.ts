@@ -12,6 +12,8 @@ export class HttpError extends Error {
     readonly statusCode: number,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** Fields sent beside `error`, for a client that acts on them (`totpRequired`, `stepUpRequired`). */
+    readonly details: { totpRequired?: true; stepUpRequired?: true; twoFactorRequired?: true } = {},
   ) {
     super(message);
   }
@@ -82,7 +84,7 @@ export function registerErrorHandling(app: FastifyInstance) {
       return reply.code(STATUS_BY_KIND[error.kind]).send({ error: error.message });
     }
     if (error instanceof HttpError) {
-      return reply.code(error.statusCode).headers(error.headers).send({ error: error.message });
+      return reply.code(error.statusCode).headers(error.headers).send({ ...error.details, error: error.message });
     }
     const status = error.statusCode ?? 500;
     if (status === 413 || error.code === "FST_ERR_CTP_BODY_TOO_LARGE") {

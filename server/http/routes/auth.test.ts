@@ -46,7 +46,7 @@ describe("authentication", () => {
     expect(second).not.toEqual(cookie);
 
     const status = await server.request("GET", "/api/auth/status", { cookie });
-    expect(await status.json()).toEqual({ authenticated: true });
+    expect(await status.json()).toMatchObject({ authenticated: true, account: { username: "owner", name: "Owner", role: "owner", totpEnabled: false } });
 
     const logout = await server.request("POST", "/api/auth/logout", { body: {}, cookie });
     expect(logout.status).toBe(200);

@@ -1,12 +1,12 @@
 import { AuthStatusSchema, LoginInputSchema, SuccessSchema } from "../../../contract";
-import { ADMIN_LOGIN, checkAdminPassword } from "../../auth/admin";
 import { createDeviceCookies, DEVICE_COOKIE, DEVICE_COOKIE_KEY_PURPOSE, DEVICE_COOKIE_LIFETIME_MS } from "../../auth/device-cookies";
 import { createLoginThrottle } from "../../auth/login-throttle";
 import { createSession, deleteSession, SESSION_ABSOLUTE_MS } from "../../auth/sessions";
 import type { Routes } from "../deps";
 import { HttpError } from "../errors";
 import { ERROR_ANSWERS } from "../openapi";
-import { hasAdminSession, PUBLIC, SESSION_COOKIE } from "../security";
+import { checkAccountPassword, findAccountForLogin, OWNER_USERNAME, toAccount } from "../../shop/team";
+import { PUBLIC, SESSION_COOKIE, signedInSession } from "../security";
 
 const done = { 200: SuccessSchema, ...ERROR_ANSWERS };
 // Not logged in answers 401 with { authenticated: false } (docs/product.md §7 reads it as null).
@@ -20,7 +20,9 @@ export const authRoutes: Routes = (app, deps) => {
   app.post("/api/auth/login", { ...PUBLIC, schema: { body: LoginInputSchema, response: done } }, async (request, reply) => {
     // request.ip is the socket's address unless TRUST_PROXY names the proxy in front (app.ts).
     // A browser that signed in before is counted by its device cookie instead (docs/SECURITY.md).
-    const device = deviceCookies.verify(request.cookies[DEVICE_COOKIE], ADMIN_LOGIN, deps.now());
+    // Counted per account: a device cookie names the login it signed in as (the owner's when none is given).
+    const login = request.body.username?.trim().toLowerCase() || OWNER_USERNAME;
+    const device = deviceCookies.verify(request.cookies[DEVICE_COOKIE], login, deps.now());
     const verdict = await throttle.begin(request.ip, device?.nonce);
     if (!verdict.allowed) {
       const minutes = Math.ceil(verdict.retryAfterSeconds / 60);
@@ -29,14 +31,18 @@ export const authRoutes: Routes = (app, deps) => {
         "Retry-After": String(verdict.retryAfterSeconds),
       });
     }
-    if (!(await checkAdminPassword(deps.db, request.body.password))) {
-      throw new HttpError(401, "Invalid password");
+    const account = await findAccountForLogin(deps.db, request.body.username);
+    // The audit log names who tried, by the name given (a name that is no account has no id).
+    request.auditAccount = { id: account?.id ?? null, username: account?.username ?? login };
+    if (!(await checkAccountPassword(account, request.body.password))) {
+      // One answer for a wrong name, a wrong password and a disabled account: none tells which.
+      throw new HttpError(401, request.body.username ? "Invalid username or password" : "Invalid password");
     }
     await throttle.succeeded(request.ip, device?.nonce, verdict.trusted);
     // A fresh session id at every login; any old cookie is replaced.
     const old = request.cookies[SESSION_COOKIE];
     if (old) await deleteSession(deps.db, old);
-    const token = await createSession(deps.db, deps.now());
+    const token = await createSession(deps.db, { accountId: account!.id, userAgent: request.headers["user-agent"], ip: request.ip }, deps.now());
     reply.setCookie(SESSION_COOKIE, token, {
       path: "/",
       httpOnly: true,
@@ -47,7 +53,7 @@ export const authRoutes: Routes = (app, deps) => {
     // Set after the session cookie (tests and scripts take the first Set-Cookie as the session). A new
     // nonce at every sign-in; sent only to /api/auth, never with another site's requests, and kept at
     // logout on purpose: it opens nothing, it only keeps this browser off the shared counters.
-    reply.setCookie(DEVICE_COOKIE, deviceCookies.issue(ADMIN_LOGIN, deps.now()), {
+    reply.setCookie(DEVICE_COOKIE, deviceCookies.issue(login, deps.now()), {
       path: "/api/auth",
       httpOnly: true,
       sameSite: "strict",
@@ -59,8 +65,9 @@ export const authRoutes: Routes = (app, deps) => {
 
   app.get("/api/auth/status", { ...PUBLIC, schema: { response: status } }, async (request, reply) => {
     reply.header("Cache-Control", "no-store");
-    if (!(await hasAdminSession(request, deps))) return reply.code(401).send({ authenticated: false });
-    return { authenticated: true };
+    const signedIn = await signedInSession(request, deps);
+    if (!signedIn) return reply.code(401).send({ authenticated: false });
+    return { authenticated: true, account: toAccount(signedIn.account) };
   });
 
   app.post("/api/auth/logout", { ...PUBLIC, schema: { response: done } }, async (request, reply) => {

@@ -13,6 +13,8 @@ export type NewAuditEntry = {
   targetId?: string | null;
   summary?: string;
   ip?: string | null;
+  /** The account that acted (issue 25); its username is kept too, so the entry outlives the account. */
+  account?: { id: string | null; username: string } | null;
 };
 
 /**
@@ -74,6 +76,8 @@ export async function recordAudit(db: DbOrTx, entry: NewAuditEntry, now?: Date):
     targetId: bounded(entry.targetId, 200),
     summary: bounded(entry.summary ?? "", SUMMARY_MAX) ?? "",
     ip: bounded(entry.ip, 100),
+    accountId: entry.account?.id ?? null,
+    accountUsername: bounded(entry.account?.username, 64),
     ...(now ? { createdAt: now } : {}),
   });
 }
