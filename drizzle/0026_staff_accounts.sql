@@ -55,9 +55,9 @@ CREATE INDEX "audit_log_account_idx" ON "audit_log" USING btree ("account_id","c
 CREATE UNIQUE INDEX "sessions_id_idx" ON "sessions" USING btree ("id");--> statement-breakpoint
 CREATE INDEX "sessions_account_idx" ON "sessions" USING btree ("account_id");--> statement-breakpoint
 -- Issue 25: the one admin password becomes the owner's account, and the sessions open today stay
--- open as the owner's (they were signed in with that password). team_settings has its one row.
+-- open as the owner's (they were signed in with that password). team_settings has no row until the
+-- owner saves it: none means two-factor is not required (a restore needs an empty database).
 INSERT INTO "accounts" ("username", "name", "role", "password_hash")
   SELECT 'owner', 'Owner', 'owner', "password_hash" FROM "admin_credentials" WHERE "id" = 1;--> statement-breakpoint
 UPDATE "sessions" SET "account_id" = (SELECT "id" FROM "accounts" WHERE "role" = 'owner');--> statement-breakpoint
-INSERT INTO "team_settings" ("id") VALUES (1);--> statement-breakpoint
 DROP TABLE "admin_credentials" CASCADE;

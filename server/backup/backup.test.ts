@@ -9,7 +9,7 @@ import { seedDemo } from "../../scripts/demo-data";
 import { createSecretBox } from "../crypto";
 import { openPglite, type Database } from "../db/client";
 import { queryRows } from "../db/rows";
-import { orders, products, productVariants } from "../db/schema";
+import { accounts, orders, products, productVariants, sessions } from "../db/schema";
 import { getCustomerNote, saveCustomerNote } from "../shop/customers";
 import { createBotSettings, getBotSettings } from "../shop/settings";
 import { createDiskStorage, type ObjectStorage } from "../storage";
@@ -391,6 +391,58 @@ describe("backup and restore", () => {
     const variants = await target.db.select().from(productVariants);
     const shelf = await target.db.select().from(products);
     expect(variants.map((v) => [v.id, v.productId, v.label, v.stock]).sort()).toEqual(shelf.map((p) => [p.id, p.id, "", p.stock]).sort());
+  });
+
+  it("restores an archive from before accounts: its admin password becomes the owner's account, its sessions the owner's", async () => {
+    const source = await backedUpShop();
+    const file = path.join(tempDir(), "with-team.backup.gz");
+    await writeBackup({ database: source.database, storage: source.storage, out: file, keyId: "k1" });
+    // Format 1, as a shop before issue 25 wrote it: no team tables, no account columns, and the one
+    // admin password in admin_credentials.
+    const teamTables = ["accounts", "account_invites", "account_recovery_codes", "team_settings"];
+    const newColumns: Record<string, string[]> = { sessions: ["id", "account_id", "user_agent", "ip", "totp_at"], audit_log: ["account_id", "account_username"] };
+    const old = path.join(tempDir(), "before-accounts.gz");
+    rewriteArchive(file, old, (lines) => {
+      const out: string[] = [];
+      let table = "";
+      let droppedTables = 0;
+      let rowsChange = 0;
+      for (const [i, line] of lines.entries()) {
+        const record = JSON.parse(line) as { type: string; name?: string; columns?: string[]; rows?: unknown[][]; tables?: number };
+        if (i === 0) {
+          out.push(line.replace('"version":2', '"version":1'));
+          continue;
+        }
+        if (record.type === "table-end") continue;
+        if (record.type === "table") table = record.name!;
+        if (record.type === "end") {
+          out.push(JSON.stringify({ type: "table", name: "admin_credentials", columns: ["id", "password_hash", "updated_at"], count: 1 }));
+          out.push(JSON.stringify({ type: "rows", rows: [["1", "scrypt$legacy-hash", "2026-01-02 03:04:05+00"]] }));
+          const end = record as unknown as { tables: number; rows: number };
+          out.push(JSON.stringify({ ...record, tables: end.tables - droppedTables + 1, rows: end.rows - rowsChange + 1 }));
+          continue;
+        }
+        if (teamTables.includes(table)) {
+          if (record.type === "table") droppedTables++;
+          rowsChange += record.rows?.length ?? 0;
+          continue;
+        }
+        const drop = (newColumns[table] ?? []).map((name) => columnsOf(lines, table).indexOf(name));
+        if (drop.length > 0 && record.type === "table") record.columns = record.columns!.filter((_, c) => !drop.includes(c));
+        if (drop.length > 0 && record.type === "rows") record.rows = record.rows!.map((row) => row.filter((_, c) => !drop.includes(c)));
+        out.push(drop.length > 0 ? JSON.stringify(record) : line);
+      }
+      return out;
+    });
+
+    const target = await freshDatabase();
+    await restoreBackup({ database: target, storage: freshStorage(), file: old, force: false });
+    const team = await target.db.select().from(accounts);
+    expect(team.map((a) => [a.username, a.name, a.role, a.passwordHash, a.totpEnabled])).toEqual([["owner", "Owner", "owner", "scrypt$legacy-hash", false]]);
+    const restoredSessions = await target.db.select().from(sessions);
+    expect(restoredSessions.map((s) => [s.tokenHash, s.accountId])).toEqual([["abc123", team[0]!.id]]);
+    // The temporary table went with the restore's transaction.
+    expect(await queryRows(target.db, sql`select to_regclass('admin_credentials') as t`)).toEqual([{ t: null }]);
   });
 
   it("never overwrites an existing file", async () => {
