@@ -1,15 +1,19 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { migratedDataDir } from "../../test-support/data-dir-template";
 import { DatabaseLockedError, lockText, openPglite } from "./client";
 
 // The PGlite folder's lock file: a live server keeps others out; a lock whose pid now belongs to
 // some other process (pids are reused) or to no process does not block start-up.
 
 const dirs: string[] = [];
+/**
+ * A DATA_DIR holding a copy of the run's migrated database (test-support/data-dir-template.ts): what is
+ * tested is the lock, not a first start, which runs initdb and every migration (~30 s on a busy host).
+ */
 function dataDir(lock?: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-lock-"));
+  const dir = migratedDataDir("shop-lock-");
   dirs.push(dir);
   if (lock !== undefined) fs.writeFileSync(path.join(dir, "server.lock"), lock);
   return dir;
@@ -34,8 +38,7 @@ describe("the data folder lock", () => {
     expect(fs.existsSync(path.join(dir, "server.lock"))).toBe(false);
   });
 
-  // Three fresh databases (each first start migrates in a child process): a generous bound for a busy machine.
-  it("is taken over when its process is gone, or when it is an old pid-only lock of a dead process", { timeout: 120_000 }, async () => {
+  it("is taken over when its process is gone, or when it is an old pid-only lock of a dead process", async () => {
     for (const lock of ["999999999 123", "999999999", "garbage"]) {
       const database = await openPglite(dataDir(lock));
       await database.close();
