@@ -64,6 +64,7 @@ const SUMMARIES: Record<string, string> = {
   "POST /api/auth/totp/setup": "Start setting up two-factor sign-in: a new secret and its otpauth:// link (a pending setup is replaced)",
   "POST /api/auth/totp/verify": "Turn two-factor sign-in on with a code from the app; answers the ten recovery codes, once",
   "POST /api/auth/totp/disable": "Turn two-factor sign-in off with a code or a recovery code",
+  "GET /api/auth/step-up": "Whether this session may do a sensitive action now (403 with stepUpRequired if it needs a fresh code first)",
   "POST /api/auth/step-up": "Confirm a fresh two-factor code: sensitive actions pass for the next 5 minutes",
   "GET /api/team-settings": "The team's rules: whether staff must use two-factor sign-in",
   "PUT /api/team-settings": "Require two-factor sign-in of every staff account, or not",

@@ -345,7 +345,8 @@ describe("two-factor sign-in", () => {
     t.later(60_000);
     expect((await change()).status).toBe(200);
     t.later(STEP_UP_WINDOW_MS);
-    for (const attempt of [() => change(), sensitive]) {
+    const check = () => t.server().request("GET", "/api/auth/step-up", { cookie });
+    for (const attempt of [() => change(), sensitive, check]) {
       const refused = await attempt();
       expect(refused.status).toBe(403);
       expect(await refused.json()).toEqual({ error: "Enter a fresh two-factor code to do this.", stepUpRequired: true });
@@ -360,6 +361,7 @@ describe("two-factor sign-in", () => {
     expect(confirmed.status).toBe(200);
     expect((await change()).status).toBe(200);
     expect((await sensitive()).status).toBe(200);
+    expect(await (await check()).json()).toEqual({ success: true });
     // Only this session was confirmed: another session of the same account is still asked.
     expect((await change(other)).status).toBe(403);
     // Five minutes after the step-up, this session is asked again.
@@ -413,6 +415,7 @@ describe("two-factor sign-in", () => {
     expect(plain.status).toBe(200);
     expect((await t.server().request("PUT", "/api/payment-gateways", { cookie: sessionCookieOf(plain)!, body: { coins: { BTC: "nowpayments" } } })).status).toBe(200);
     expect((await t.post("/api/auth/step-up", sessionCookieOf(plain)!, { code: "123456" })).status).toBe(409);
+    expect((await t.server().request("GET", "/api/auth/step-up", { cookie: sessionCookieOf(plain)! })).status).toBe(200);
   });
 });
 

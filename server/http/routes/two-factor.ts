@@ -77,6 +77,14 @@ export const twoFactorRoutes: Routes = (app, deps) => {
     },
   );
 
+  // Asks nothing and changes nothing: answers 403 `stepUpRequired` unless this session may do a
+  // sensitive action now. For the dashboard's downloads, which are plain links: it calls this first,
+  // so a stale session is asked for a code on the page rather than saving the 403 as the file.
+  app.get("/api/auth/step-up", { config: { permission: "account", stepUp: true }, schema: { response: answers(SuccessSchema) } }, async (_request, reply) => {
+    reply.header("Cache-Control", "no-store");
+    return { success: true as const };
+  });
+
   // A fresh code for a sensitive action (security.ts requireFreshTwoFactor): the session counts as
   // verified for STEP_UP_WINDOW_MS from now.
   app.post("/api/auth/step-up", { ...may("account"), schema: { body: TwoFactorCodeInputSchema, response: answers(SuccessSchema) } }, async (request) => {
