@@ -5,7 +5,8 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createSecretBox, loadSecretKey } from "../server/crypto";
 import { openPglite } from "../server/db/client";
-import { dataKeys } from "../server/db/schema";
+import { isNotNull } from "drizzle-orm";
+import { accounts, dataKeys } from "../server/db/schema";
 import { keyMatches } from "../server/shop/privacy";
 import { listMessagesMatching } from "../server/shop/customers";
 import { listOrdersMatching } from "../server/shop/orders";
@@ -51,6 +52,9 @@ async function readEverything(master: Buffer) {
       messages: messages.map((message) => message.message).sort(),
       keys,
       botToken: settings?.botToken ?? null,
+      totpSecrets: (await database.db.select({ secret: accounts.totpSecret }).from(accounts).where(isNotNull(accounts.totpSecret))).map((row) =>
+        createSecretBox(master).decrypt(row.secret!),
+      ),
     };
   } finally {
     await database.close();
@@ -78,6 +82,14 @@ describe("npm run keys:rotate", () => {
       btcpay: { serverUrl: "https://btcpay.example.com", storeId: "Store1", apiKey: "btcpay-key-rotate-me", webhookId: "Hook1", webhookUrl: null, webhookSecret: "btcpay-hook-secret" },
       coins: { BTC: "btcpay", LTC: "nowpayments", XMR: "nowpayments" },
     });
+    // An account's two-factor secret (issue 25) moves with them too.
+    await database.db.insert(accounts).values({
+      username: "two-factor",
+      name: "Two-factor",
+      role: "manager",
+      totpSecret: createSecretBox(oldMaster).encrypt("JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"),
+      totpEnabled: true,
+    });
     await database.close();
     const before = await readEverything(oldMaster);
     expect(before.addresses.filter((postcode) => postcode !== null).length).toBeGreaterThan(0);
@@ -99,13 +111,14 @@ describe("npm run keys:rotate", () => {
 
     const moved = await run("scripts/keys-rotate.ts", ["--new-secret-key"], { NEW_SECRET_KEY: "a brand new master key for the shop" });
     expect(moved.code).toBe(0);
-    expect(moved.stdout).toMatch(/Wrapped 1 data key\(s\) and 3 secret\(s\) of the bot and the payment gateways under the new master key/);
+    expect(moved.stdout).toMatch(/Wrapped 1 data key\(s\) and 4 secret\(s\) of the bot, the payment gateways and two-factor sign-in under the new master key/);
     const newMaster = loadSecretKey("a brand new master key for the shop", dataDir);
     const underNew = await readEverything(newMaster);
     expect(underNew.addresses).toEqual(before.addresses);
     expect(underNew.messages).toEqual(before.messages);
     expect(underNew.botToken).toBe("123:rotate-me");
     expect(underNew.btcpay).toEqual(["btcpay-key-rotate-me", "btcpay-hook-secret"]);
+    expect(underNew.totpSecrets).toEqual(["JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"]);
     // The old master key opens nothing any more.
     await expect(readEverything(oldMaster)).rejects.toThrow(/does not unwrap with this master key/);
     // The key check moved with them (shop/privacy/key-check.ts): a server started with the old key is refused.

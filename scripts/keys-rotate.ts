@@ -36,7 +36,7 @@ async function main() {
         newSecrets: createSecretBox(newMaster),
       });
       console.log(
-        `Wrapped ${rewrapped.dataKeys} data key(s) and ${rewrapped.secrets} secret(s) of the bot and the payment gateways under the new master key. ` +
+        `Wrapped ${rewrapped.dataKeys} data key(s) and ${rewrapped.secrets} secret(s) of the bot, the payment gateways and two-factor sign-in under the new master key. ` +
           "Start every server with SECRET_KEY set to the value of NEW_SECRET_KEY now: the old key no longer opens them. " +
           "Backups made before need the old key.",
       );

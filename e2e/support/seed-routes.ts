@@ -11,8 +11,11 @@ import { insertCustomerMessage, insertOrder } from "../../test-support/factories
 // shop between tests and insert what the API cannot create (orders come from the bot, customer
 // messages from Telegram). Under /api, so they need the admin session like everything else.
 
-/** Tables the reset keeps: the admin's password and sessions. */
-const KEPT_TABLES = new Set(["admin_credentials", "sessions"]);
+/**
+ * Tables the reset keeps: the accounts (the owner's password, issue 25) and sessions. Of the accounts,
+ * the reset keeps the owner alone, with two-factor off, so every test signs in with the password.
+ */
+const KEPT_TABLES = new Set(["accounts", "sessions"]);
 
 const dateOrNow = z
   .string()
@@ -108,6 +111,8 @@ export const seedRoutes: Routes = (app, deps) => {
         );
         const names = filled.map((row) => `"${row.name}"`);
         if (names.length > 0) await tx.execute(sql.raw(`truncate table ${names.join(", ")} restart identity cascade`));
+        await tx.execute(sql`delete from accounts where role <> 'owner'`);
+        await tx.execute(sql`update accounts set totp_enabled = false, totp_secret = null, totp_last_step = null where totp_secret is not null`);
       });
     }
     return { reset: tables };

@@ -114,3 +114,34 @@ export function createLoginThrottle(db: DbOrTx, now: () => Date) {
     },
   };
 }
+
+/**
+ * Two-factor codes, per account (RFC 6238 §5.2 asks the verifier to throttle them): at the sign-in once
+ * the password was right, and at step-up and turning two-factor off, where a stolen session could
+ * otherwise try all 10^6 codes. Counted before the code is checked, like the sign-ins above, so
+ * parallel guesses cannot slip through. Only someone who has the password (or a session) reaches it,
+ * so it cannot be used to lock the account's owner out from outside.
+ */
+export const SECOND_FACTOR_WINDOW: ThrottleWindow = { maxFailures: 5, windowMs: 15 * 60 * 1000 };
+
+/** The key an account's two-factor failures are counted under. */
+export const secondFactorKey = (accountId: string) => `totp:${accountId}`;
+
+export type SecondFactorVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+export function createSecondFactorThrottle(db: DbOrTx, now: () => Date) {
+  return {
+    /** Counts this code as a failure in advance; `succeeded` takes the account's count back. */
+    async begin(accountId: string): Promise<SecondFactorVerdict> {
+      const at = now();
+      const row = await countAttempt(db, secondFactorKey(accountId), SECOND_FACTOR_WINDOW, at);
+      if (row.failures > SECOND_FACTOR_WINDOW.maxFailures) {
+        return { allowed: false, retryAfterSeconds: retryAfter(row.windowStartedAt, SECOND_FACTOR_WINDOW, at) };
+      }
+      return { allowed: true };
+    },
+    async succeeded(accountId: string): Promise<void> {
+      await db.delete(loginThrottle).where(sql`${loginThrottle.key} = ${secondFactorKey(accountId)}`);
+    },
+  };
+}

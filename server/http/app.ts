@@ -32,6 +32,7 @@ import { productRoutes } from "./routes/products";
 import { simulatorRoutes } from "./routes/simulator";
 import { statsRoutes } from "./routes/stats";
 import { telegramWebhookRoutes } from "./routes/telegram-webhook";
+import { twoFactorRoutes } from "./routes/two-factor";
 import { uploadRoutes } from "./routes/uploads";
 import { registerSecurity, SAFE_METHODS } from "./security";
 
@@ -46,6 +47,7 @@ export type BuildAppOptions = {
 const API_ROUTES: Routes[] = [
   healthRoutes,
   authRoutes,
+  twoFactorRoutes,
   botSettingsRoutes,
   paymentGatewayRoutes,
   botStatusRoutes,

@@ -119,9 +119,18 @@ const SPECIAL: Record<string, Special | "not recorded"> = {
     action: "private-addresses.turned-off",
     summary: () => "New addresses are encrypted with the server's key; addresses sealed before stay sealed",
   },
-  // No password, not even a wrong one, reaches the log.
+  // No password, not even a wrong one, reaches the log (nor a two-factor code).
   "POST /api/auth/login": { summary: () => "" },
+  // Two-factor (issue 25): what was done to whose sign-in; never a code, a secret or a recovery code.
+  "POST /api/auth/totp/setup": { action: "two-factor.setup-started", targetType: "account", target: signedInId, summary: () => "" },
+  "POST /api/auth/totp/verify": { action: "two-factor.turned-on", targetType: "account", target: signedInId, summary: () => "" },
+  "POST /api/auth/totp/disable": { action: "two-factor.turned-off", targetType: "account", target: signedInId, summary: () => "" },
+  "POST /api/auth/step-up": { action: "two-factor.step-up", targetType: "account", target: signedInId, summary: () => "" },
 };
+
+function signedInId(request: FastifyRequest): string | null {
+  return request.signedIn?.account.id ?? null;
+}
 
 // The catalogue's writes say which product, category or postage option, by name, and what changed
 // as before → after (shop/common/audit-words.ts): the row as it was is read before the write.
@@ -276,10 +285,12 @@ export function registerAuditLog(app: FastifyInstance, deps: Pick<AppDeps, "db" 
       const answer = parseAnswer(reply, payload);
       const derived = auditActionOf(request.method, request.routeOptions.url);
       const failedLogin = route === LOGIN && reply.statusCode === 401;
+      // The right password of an account with two-factor, sent without its code: not a failure of the owner's.
+      const codeAsked = failedLogin && answer?.totpRequired === true;
       // Dated by the database (microseconds), not by deps.now(): a clock fixed in a test, or two writes
       // in one millisecond, would leave the log's order to chance.
       await recordAudit(deps.db, {
-        action: failedLogin ? "auth.login-failed" : (special?.action ?? derived.action),
+        action: codeAsked ? "auth.login-code-asked" : failedLogin ? "auth.login-failed" : (special?.action ?? derived.action),
         targetType: special?.targetType ?? derived.targetType,
         targetId: special?.target ? special.target(request, answer) : targetIdOf(request, answer),
         summary: special?.summary ? special.summary(request, answer) : (ownerSummary(request, answer) ?? summariseChange(request.body)),

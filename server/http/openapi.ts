@@ -57,9 +57,17 @@ const SESSION_SCHEME = "adminSession";
  */
 const SUMMARIES: Record<string, string> = {
   "GET /api/health": "Whether the server and its database answer",
-  "POST /api/auth/login": "Log in with the admin password; sets the session cookie",
+  "POST /api/auth/login": "Sign in (the owner with the password alone, staff with their username) and the two-factor code when it is on; sets the session cookie",
   "GET /api/auth/status": "Whether this browser has an admin session (401 with authenticated: false if not)",
   "POST /api/auth/logout": "End the session",
+  "GET /api/auth/totp": "Whether two-factor sign-in is on for the signed-in account, and how many recovery codes are left",
+  "POST /api/auth/totp/setup": "Start setting up two-factor sign-in: a new secret and its otpauth:// link (a pending setup is replaced)",
+  "POST /api/auth/totp/verify": "Turn two-factor sign-in on with a code from the app; answers the ten recovery codes, once",
+  "POST /api/auth/totp/disable": "Turn two-factor sign-in off with a code or a recovery code",
+  "GET /api/auth/step-up": "Whether this session may do a sensitive action now (403 with stepUpRequired if it needs a fresh code first)",
+  "POST /api/auth/step-up": "Confirm a fresh two-factor code: sensitive actions pass for the next 5 minutes",
+  "GET /api/team-settings": "The team's rules: whether staff must use two-factor sign-in",
+  "PUT /api/team-settings": "Require two-factor sign-in of every staff account, or not",
   "GET /api/bot-settings": "The single bot settings record, secrets masked; null before the first save",
   "POST /api/bot-settings": "Save the bot settings (a second save updates the first record; a masked secret sent back is kept)",
   "PUT /api/bot-settings/{id}": "Update the bot settings (a masked secret sent back is kept)",

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { missingPermissionMessage, type Permission, ROLE_LABELS, roleCan, type Role } from "../../contract/team";
 import { validateSession, type ValidSession } from "../auth/sessions";
+import { getTeamSettings } from "../shop/team";
 import type { AppDeps } from "./deps";
 import { HttpError } from "./errors";
 
@@ -42,6 +43,9 @@ export const WEBHOOK: { config: { access: RouteAccess } } = { config: { access: 
 export const may = (permission: Permission): { config: { permission: Permission } } => ({ config: { permission } });
 
 export const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** The 403 of a staff account without two-factor when the owner requires it. */
+export const TWO_FACTOR_REQUIRED_MESSAGE = "Your shop requires two-factor sign-in: turn it on under Your account.";
 
 /** How long a two-factor code proved at sign-in or step-up counts as fresh for sensitive actions. */
 export const STEP_UP_WINDOW_MS = 5 * 60 * 1000;
@@ -149,6 +153,13 @@ export function registerSecurity(app: FastifyInstance, deps: AppDeps) {
     if (permission ? !roleCan(role, permission) : role !== "owner") {
       reply.header("Cache-Control", "no-store");
       throw new HttpError(403, permission ? missingPermissionMessage(role, permission) : `Only the shop's owner can do this (your role: ${ROLE_LABELS[role]}).`);
+    }
+    // "Require two-factor for staff" (issue 25): a staff account without it may only reach its own
+    // account's routes (turning two-factor on, its sessions); the owner is never held back. The team
+    // settings are read only for such accounts, so everyone else pays no query for it.
+    if (role !== "owner" && !signedIn.account.totpEnabled && permission !== "account" && (await getTeamSettings(deps.db)).requireTwoFactor) {
+      reply.header("Cache-Control", "no-store");
+      throw new HttpError(403, TWO_FACTOR_REQUIRED_MESSAGE, {}, { twoFactorRequired: true });
     }
     if (request.routeOptions.config.stepUp) requireFreshTwoFactor(request, deps.now());
     // The admin's answers hold customers' data: never kept by a shared cache, and a browser's copy is

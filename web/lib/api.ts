@@ -1,4 +1,5 @@
 import { MutationCache, QueryCache, QueryClient, type QueryFunction } from "@tanstack/react-query";
+import { markTwoFactorRequired } from "./two-factor";
 
 /**
  * A non-OK answer. Its message is "status: body text" (or the status text when the body is empty),
@@ -15,13 +16,26 @@ export class ApiError extends Error {
   }
 
   get serverMessage(): string | undefined {
+    const parsed = this.body;
+    return typeof parsed?.error === "string" ? parsed.error : undefined;
+  }
+
+  /**
+   * What the server asks of the client beside its sentence (issue 25): a two-factor code at sign-in,
+   * a fresh one for a sensitive action, or turning two-factor on first.
+   */
+  get asks(): { totpRequired: boolean; stepUpRequired: boolean; twoFactorRequired: boolean } {
+    const parsed = this.body;
+    return { totpRequired: parsed?.totpRequired === true, stepUpRequired: parsed?.stepUpRequired === true, twoFactorRequired: parsed?.twoFactorRequired === true };
+  }
+
+  private get body(): Record<string, unknown> | null {
     try {
       const parsed: unknown = JSON.parse(this.bodyText);
-      if (parsed && typeof parsed === "object" && "error" in parsed && typeof parsed.error === "string") return parsed.error;
+      return parsed && typeof parsed === "object" ? (parsed as Record<string, unknown>) : null;
     } catch {
-      // not JSON: no sentence to offer
+      return null; // not JSON: nothing to offer
     }
-    return undefined;
   }
 }
 
@@ -42,7 +56,47 @@ export function loginErrorText(error: unknown): string {
 }
 
 async function throwIfNotOk(response: Response) {
-  if (!response.ok) throw new ApiError(response.status, await response.text(), response.statusText);
+  if (response.ok) return;
+  const error = new ApiError(response.status, await response.text(), response.statusText);
+  // A staff account the owner requires to use two-factor: the app takes it to Your account (lib/two-factor.ts).
+  if (error.status === 403 && error.asks.twoFactorRequired) markTwoFactorRequired();
+  throw error;
+}
+
+/**
+ * Asks for a fresh two-factor code over the page (web/components/layout/step-up-dialog.tsx); resolves
+ * true once the session has one (POST /api/auth/step-up), false when the person chose not to.
+ */
+export type StepUp = () => Promise<boolean>;
+let stepUp: StepUp | null = null;
+/** One code answers every call that met the refusal meanwhile. */
+let steppingUp: Promise<boolean> | null = null;
+
+/** The signed-in app offers its step-up dialog; answers the function that withdraws it. */
+export function offerStepUp(handler: StepUp): () => void {
+  stepUp = handler;
+  return () => {
+    if (stepUp === handler) stepUp = null;
+  };
+}
+
+function askForStepUp(): Promise<boolean> {
+  if (!stepUp) return Promise.resolve(false);
+  steppingUp ??= stepUp().finally(() => (steppingUp = null));
+  return steppingUp;
+}
+
+/**
+ * Sends, and when a sensitive action answers 403 `stepUpRequired` (a fresh two-factor code is needed,
+ * server/http/security.ts), asks for the code over the page and sends once more. Whatever was being
+ * done (a form, a list) stays as it was meanwhile.
+ */
+async function sendWithStepUp(send: () => Promise<Response>): Promise<Response> {
+  const response = await send();
+  if (response.status !== 403 || !stepUp) return response;
+  const refusal = new ApiError(response.status, await response.clone().text(), response.statusText);
+  if (!refusal.asks.stepUpRequired) return response;
+  return (await askForStepUp()) ? send() : response;
 }
 
 async function readJson(response: Response): Promise<unknown> {
@@ -99,13 +153,24 @@ export async function apiRequest<T = unknown>(method: string, url: string, body?
       headers: body !== undefined ? { "Content-Type": "application/json" } : undefined,
       body: body !== undefined ? JSON.stringify(body) : undefined,
     });
-  let response = await send();
+  let response = await sendWithStepUp(send);
   if (response.status === 401 && method !== "GET" && url !== LOGIN_URL && url !== LOGOUT_URL && signInAgain) {
     if (!(await askToSignInAgain())) throw new SignInDeclinedError(response.status, await response.text(), response.statusText);
-    response = await send();
+    response = await sendWithStepUp(send);
   }
   await throwIfNotOk(response);
   return (await readJson(response)) as T;
+}
+
+export const STEP_UP_URL = "/api/auth/step-up";
+
+/**
+ * Before a sensitive download that is a plain link (the orders CSV): resolves once this session may do
+ * a sensitive action, asking for a fresh two-factor code first when it needs one; throws otherwise
+ * (the 401 of an ended session, or the refusal when the code was not given).
+ */
+export function confirmFreshTwoFactor(): Promise<unknown> {
+  return apiRequest("GET", STEP_UP_URL);
 }
 
 /** Query parameters of a list read (issue 12); empty and absent values are left out of the URL. */
@@ -137,7 +202,7 @@ export function queryKeyUrl(queryKey: readonly unknown[]): string {
  */
 export function getQueryFn<T>({ on401 }: { on401: "returnNull" | "throw" }): QueryFunction<T> {
   return async ({ queryKey, signal }) => {
-    const response = await fetch(queryKeyUrl(queryKey), { credentials: "include", signal });
+    const response = await sendWithStepUp(() => fetch(queryKeyUrl(queryKey), { credentials: "include", signal }));
     if (on401 === "returnNull" && response.status === 401) return null as T;
     await throwIfNotOk(response);
     return (await readJson(response)) as T;
@@ -160,7 +225,7 @@ export const PAGE_MARK = "page";
 export const getPageFn =
   <T>(): QueryFunction<ServerPage<T>> =>
   async ({ queryKey, signal }) => {
-    const response = await fetch(queryKeyUrl(queryKey.filter((part) => part !== PAGE_MARK)), { credentials: "include", signal });
+    const response = await sendWithStepUp(() => fetch(queryKeyUrl(queryKey.filter((part) => part !== PAGE_MARK)), { credentials: "include", signal }));
     await throwIfNotOk(response);
     const rows = (await readJson(response)) as T[];
     return {

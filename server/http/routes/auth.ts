@@ -5,8 +5,9 @@ import { createSession, deleteSession, SESSION_ABSOLUTE_MS } from "../../auth/se
 import type { Routes } from "../deps";
 import { HttpError } from "../errors";
 import { ERROR_ANSWERS } from "../openapi";
-import { checkAccountPassword, findAccountForLogin, OWNER_USERNAME, toAccount } from "../../shop/team";
+import { checkAccountPassword, checkSecondFactor, findAccountForLogin, OWNER_USERNAME, toAccount } from "../../shop/team";
 import { PUBLIC, SESSION_COOKIE, signedInSession } from "../security";
+import { refusedCode } from "./two-factor";
 
 const done = { 200: SuccessSchema, ...ERROR_ANSWERS };
 // Not logged in answers 401 with { authenticated: false } (docs/product.md §7 reads it as null).
@@ -38,11 +39,26 @@ export const authRoutes: Routes = (app, deps) => {
       // One answer for a wrong name, a wrong password and a disabled account: none tells which.
       throw new HttpError(401, request.body.username ? "Invalid username or password" : "Invalid password");
     }
+    // Two-factor (issue 25). The code is looked at only once the password was right, so a wrong
+    // password never spends one. The attempt stays counted by the throttle above until a session
+    // opens: a 401 `totpRequired` tells whoever sent it that the password is right, so answering it
+    // must cost a guess like a wrong password does (else a password list could be tried without
+    // limit); and a wrong code costs one too, so codes cannot be guessed faster than passwords. The
+    // price is that the owner's two-step sign-in counts one failure, taken back by their next good
+    // one (or never counted from a browser with a device cookie beyond its own 5). Codes are also
+    // counted per account (shop/team checkSecondFactor, login-throttle.ts SECOND_FACTOR_WINDOW).
+    let totpAt: Date | null = null;
+    if (account!.totpEnabled) {
+      if (!request.body.totp) throw new HttpError(401, "Enter the code from your authenticator app.", {}, { totpRequired: true });
+      const check = await checkSecondFactor(deps.db, deps.secrets, account!, request.body.totp, deps.now());
+      if (!check.ok) throw refusedCode(check, 401);
+      totpAt = deps.now();
+    }
     await throttle.succeeded(request.ip, device?.nonce, verdict.trusted);
     // A fresh session id at every login; any old cookie is replaced.
     const old = request.cookies[SESSION_COOKIE];
     if (old) await deleteSession(deps.db, old);
-    const token = await createSession(deps.db, { accountId: account!.id, userAgent: request.headers["user-agent"], ip: request.ip }, deps.now());
+    const token = await createSession(deps.db, { accountId: account!.id, userAgent: request.headers["user-agent"], ip: request.ip, totpAt }, deps.now());
     reply.setCookie(SESSION_COOKIE, token, {
       path: "/",
       httpOnly: true,

@@ -42,7 +42,9 @@ export const paymentGatewayRoutes: Routes = (app, deps) => {
     return reply.send(await answer(deps));
   });
 
-  app.put("/api/payment-gateways", { schema: { body: PaymentGatewaysInputSchema, response: answered } }, async (request, reply) => {
+  // Where the shop's money goes (keys, the BTCPay server and store, the coins' gateways): a fresh
+  // two-factor code first when the account has two-factor on (issue 25, security.ts stepUp).
+  app.put("/api/payment-gateways", { config: { stepUp: true }, schema: { body: PaymentGatewaysInputSchema, response: answered } }, async (request, reply) => {
     await updatePaymentGateways(deps, request.body, (btcpay) => checkBtcpayStore(btcpay));
     reply.header("Cache-Control", "no-store");
     return reply.send(await answer(deps));

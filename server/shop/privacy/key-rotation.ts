@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNotNull, like, not, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { botConversations, botSettings, customerMessages, customerNotes, dataKeys, orders, paymentGatewaySettings } from "../../db/schema";
+import { accounts, botConversations, botSettings, customerMessages, customerNotes, dataKeys, orders, paymentGatewaySettings } from "../../db/schema";
 import type { SecretBox } from "../../crypto";
 import { protectAddress, revealAddress, messageBinding, protectMessage, protectNote, revealNote, createDataKey, currentKey, open, SERVER_KEY_PREFIX, unwrapDataKey, VaultError, wrapDataKey } from "../vaults";
 import { getConversation, saveConversation } from "../customers";
@@ -206,7 +206,8 @@ export async function rotateDataKey(db: Db, options: RotationOptions = {}): Prom
 }
 
 /**
- * Wraps every data key again under a new master key, re-encrypts the bot's and the gateways' secrets (crypto.ts) with it
+ * Wraps every data key again under a new master key, re-encrypts the bot's and the gateways' secrets and the accounts'
+ * two-factor secrets (crypto.ts) with it
  * and seals the key check with it, in one transaction. The servers must then start with the new SECRET_KEY: one still running with the
  * old one can no longer load a data key or read the bot token.
  */
@@ -242,6 +243,14 @@ export async function rewrapUnderNewMasterKey(
         .set({ btcpayApiKey: again(row.btcpayApiKey), btcpayWebhookSecret: again(row.btcpayWebhookSecret) })
         .where(eq(paymentGatewaySettings.id, row.id));
       secrets += [row.btcpayApiKey, row.btcpayWebhookSecret].filter((value) => value !== null).length;
+    }
+    // The accounts' TOTP secrets (issue 25): with the old key alone, no one with two-factor could sign in.
+    for (const row of await tx.select({ id: accounts.id, totpSecret: accounts.totpSecret }).from(accounts).where(isNotNull(accounts.totpSecret)).for("update")) {
+      await tx
+        .update(accounts)
+        .set({ totpSecret: keys.newSecrets.encrypt(keys.oldSecrets.decrypt(row.totpSecret!)) })
+        .where(eq(accounts.id, row.id));
+      secrets++;
     }
     // The check the start compares its key with (key-check.ts) now names the new key: a server started
     // with the old one is refused instead of reading everything as not set.

@@ -13,3 +13,20 @@ export {
   storeOwnerPasswordHash,
   toAccount,
 } from "./accounts";
+export {
+  beginTwoFactorSetup,
+  checkSecondFactor,
+  finishTwoFactorSetup,
+  getTeamSettings,
+  INVALID_CODE_MESSAGE,
+  markSessionVerified,
+  readSecondFactorCode,
+  RECOVERY_CODE_COUNT,
+  saveTeamSettings,
+  type SecondFactorCheck,
+  type TeamSettings,
+  type TotpSetup,
+  TOTP_ISSUER,
+  turnOffTwoFactor,
+  unusedRecoveryCodes,
+} from "./two-factor";

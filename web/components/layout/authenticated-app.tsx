@@ -5,9 +5,11 @@ import { TooltipProvider } from "@/components/ui/tooltip";
 import { useArrivalAlerts } from "@/hooks/use-arrival-alerts";
 import { useLiveUpdates } from "@/hooks/use-live-updates";
 import { titleWithUnseen, useUnseenArrivals } from "@/lib/arrivals";
+import { ACCOUNT_PATH, clearTwoFactorRequired, useTwoFactorRequired } from "@/lib/two-factor";
 import { documentTitle } from "./nav";
 import { SignInAgainDialog } from "./sign-in-again-dialog";
 import { SidebarNav } from "./sidebar";
+import { StepUpDialog } from "./step-up-dialog";
 import { TopBar } from "./top-bar";
 
 // One chunk per screen (React.lazy): a screen's code loads the first time it is opened.
@@ -24,6 +26,7 @@ const CustomerPage = lazy(() => import("@/pages/customer"));
 const BroadcastsPage = lazy(() => import("@/pages/broadcasts"));
 const BotPreviewPage = lazy(() => import("@/pages/bot-preview"));
 const ActivityPage = lazy(() => import("@/pages/activity"));
+const AccountPage = lazy(() => import("@/pages/account"));
 const NotFoundPage = lazy(() => import("@/pages/not-found"));
 
 /** The signed-in shell: fixed sidebar on large screens, drawer on small ones, top bar, the screens. */
@@ -33,10 +36,18 @@ export default function AuthenticatedApp() {
   // ...and each new one is told: a toast, a count in the title until seen, a notification if allowed.
   useArrivalAlerts();
   const unseen = useUnseenArrivals();
-  const [location] = useLocation();
+  const [location, navigate] = useLocation();
   useEffect(() => {
     document.title = titleWithUnseen(documentTitle(location), unseen);
   }, [location, unseen]);
+  // A staff account the owner requires to use two-factor can do nothing else until it turns it on
+  // (403 twoFactorRequired): it is taken to Your account, whose banner says why (issue 25).
+  const twoFactorRequired = useTwoFactorRequired();
+  useEffect(() => {
+    if (twoFactorRequired && location !== ACCOUNT_PATH) navigate(ACCOUNT_PATH, { replace: true });
+  }, [twoFactorRequired, location, navigate]);
+  // Signing out ends it: the next account to sign in here starts afresh.
+  useEffect(() => clearTwoFactorRequired, []);
   return (
     // Tooltips only exist behind the login, so their code stays out of the login's chunk.
     <TooltipProvider>
@@ -73,6 +84,7 @@ export default function AuthenticatedApp() {
                 <Route path="/broadcasts" component={BroadcastsPage} />
                 <Route path="/bot-preview" component={BotPreviewPage} />
                 <Route path="/activity" component={ActivityPage} />
+                <Route path={ACCOUNT_PATH} component={AccountPage} />
                 <Route component={NotFoundPage} />
               </Switch>
             </Suspense>
@@ -80,6 +92,7 @@ export default function AuthenticatedApp() {
         </div>
       </div>
       <SignInAgainDialog />
+      <StepUpDialog />
     </TooltipProvider>
   );
 }

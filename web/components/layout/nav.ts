@@ -45,6 +45,7 @@ const TITLES: Record<string, string> = {
   "/broadcasts": "Broadcasts",
   "/bot-preview": "Bot Preview",
   "/activity": "Activity",
+  "/account": "Your account",
 };
 
 export function pageTitle(path: string): string {
@@ -55,7 +56,7 @@ export function pageTitle(path: string): string {
 /** The tab's title of a signed-in screen: "Orders · Shop Admin" (issue 13). */
 export function documentTitle(path: string): string {
   const entry = NAV_ITEMS.find((item) => item.href === path);
-  const name = entry?.label ?? (path.startsWith("/customers/") ? "Customer" : "Page Not Found");
+  const name = entry?.label ?? TITLES[path] ?? (path.startsWith("/customers/") ? "Customer" : "Page Not Found");
   return `${name} · ${APP_TITLE}`;
 }
 

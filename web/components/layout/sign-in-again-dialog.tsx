@@ -8,16 +8,21 @@ import {
   AlertDialogHeader,
   AlertDialogTitle,
 } from "@/components/ui/alert-dialog";
+import { TwoFactorCodeField } from "@/components/account/two-factor-code-field";
 import { PasswordField } from "@/components/password-field";
 import { Button } from "@/components/ui/button";
-import { apiRequest, LOGIN_URL, loginErrorText, offerSignInAgain } from "@/lib/api";
+import { ApiError, apiRequest, LOGIN_URL, loginErrorText, offerSignInAgain } from "@/lib/api";
+import { useAuthStatus } from "@/lib/queries";
 
 // A save that met an ended session (issue 22, item 3): the owner signs in here, over the page, so
 // the open dialog and what was typed in it stay; web/lib/api.ts then sends the save again, once.
+// As the account that was signed in (issue 25), with its two-factor code when it has two-factor on.
 
 export function SignInAgainDialog() {
   const [open, setOpen] = useState(false);
   const [password, setPassword] = useState("");
+  const [code, setCode] = useState<string | null>(null);
+  const username = useAuthStatus().data?.account?.username;
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   const answer = useRef<((signedIn: boolean) => void) | null>(null);
@@ -29,6 +34,7 @@ export function SignInAgainDialog() {
           new Promise<boolean>((resolve) => {
             answer.current = resolve;
             setPassword("");
+            setCode(null);
             setError(null);
             setOpen(true);
           }),
@@ -50,9 +56,14 @@ export function SignInAgainDialog() {
     }
     setPending(true);
     try {
-      await apiRequest("POST", LOGIN_URL, { password });
+      await apiRequest("POST", LOGIN_URL, { ...(username ? { username } : {}), password, ...(code !== null ? { totp: code } : {}) });
       finish(true);
     } catch (failure) {
+      if (code === null && failure instanceof ApiError && failure.asks.totpRequired) {
+        setCode("");
+        setError(null);
+        return;
+      }
       setError(loginErrorText(failure));
     } finally {
       setPending(false);
@@ -69,16 +80,29 @@ export function SignInAgainDialog() {
               Your session ended. Sign in again and your changes are saved; nothing you typed is lost.
             </AlertDialogDescription>
           </AlertDialogHeader>
-          <PasswordField
-            id="sign-in-again-password"
-            value={password}
-            onChange={(value) => {
-              setPassword(value);
-              setError(null);
-            }}
-            error={error}
-            announceError
-          />
+          {code === null ? (
+            <PasswordField
+              id="sign-in-again-password"
+              value={password}
+              onChange={(value) => {
+                setPassword(value);
+                setError(null);
+              }}
+              error={error}
+              announceError
+            />
+          ) : (
+            <TwoFactorCodeField
+              id="sign-in-again-code"
+              value={code}
+              onChange={(value) => {
+                setCode(value);
+                setError(null);
+              }}
+              error={error}
+              announceError
+            />
+          )}
           <AlertDialogFooter>
             <AlertDialogCancel type="button">Not now</AlertDialogCancel>
             <Button type="submit" disabled={pending}>

@@ -1,6 +1,6 @@
-import { LogOut, Menu } from "lucide-react";
+import { LogOut, Menu, UserRound } from "lucide-react";
 import { useState } from "react";
-import { useLocation } from "wouter";
+import { Link, useLocation } from "wouter";
 import { Avatar, AvatarFallback } from "@/components/ui/avatar";
 import { Button } from "@/components/ui/button";
 import {
@@ -65,6 +65,14 @@ export function TopBar() {
             <p className="text-sm font-medium">Administrator</p>
             <p className="text-muted-foreground text-xs font-normal">Signed in</p>
           </DropdownMenuLabel>
+          <DropdownMenuSeparator />
+          {/* Issue 25: the account's own sign-in settings (two-factor). */}
+          <DropdownMenuItem asChild>
+            <Link href="/account">
+              <UserRound />
+              Your account
+            </Link>
+          </DropdownMenuItem>
           <DropdownMenuSeparator />
           {/* Off by default; turning it on is what asks the browser's notification permission. */}
           <DropdownMenuCheckboxItem checked={paidOrderAlerts} onCheckedChange={(on) => void setPaidOrderAlerts(on)}>

@@ -4,7 +4,7 @@ import { useRef, type MouseEvent } from "react";
 import type { OrderSort, OrderStatus } from "../../../contract";
 import { buttonVariants } from "@/components/ui/button";
 import { toast } from "@/hooks/use-toast";
-import { ApiError, apiRequest, describeError, queryKeyUrl } from "@/lib/api";
+import { ApiError, confirmFreshTwoFactor, describeError, queryKeyUrl } from "@/lib/api";
 import { useOwnerKeys } from "@/lib/owner-keys";
 import { dayEndIso, dayStartIso } from "@/lib/screen-helpers";
 import { downloadOpenedExport } from "./opened-export";
@@ -41,9 +41,15 @@ export function ExportButton(props: Parameters<typeof exportUrl>[0]) {
   const link = useRef<HTMLAnchorElement>(null);
   /** Set just before the link is clicked again after the check: that click downloads. */
   const sessionChecked = useRef(false);
-  const checkSession = useMutation({ mutationFn: () => apiRequest("GET", "/api/auth/status") });
+  // The session, and a fresh two-factor code when the account has it on (the export is sensitive, issue 25).
+  const checkSession = useMutation({ mutationFn: () => confirmFreshTwoFactor() });
   const { keys } = useOwnerKeys();
-  const openedExport = useMutation({ mutationFn: () => downloadOpenedExport(exportUrl(props), keys) });
+  const openedExport = useMutation({
+    mutationFn: async () => {
+      await confirmFreshTwoFactor();
+      await downloadOpenedExport(exportUrl(props), keys);
+    },
+  });
 
   const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
     if (sessionChecked.current) {

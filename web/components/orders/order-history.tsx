@@ -36,6 +36,11 @@ const VERB_NAMES: Record<string, string> = {
 const AUTH_ACTIONS: Record<string, string> = {
   "auth.login": "Logged in",
   "auth.login-failed": "Failed login",
+  "auth.login-code-asked": "Password right, two-factor code asked",
+  "two-factor.setup-started": "Two-factor setup started",
+  "two-factor.turned-on": "Two-factor turned on",
+  "two-factor.turned-off": "Two-factor turned off",
+  "two-factor.step-up": "Two-factor code confirmed",
   "auth.logout": "Logged out",
 };
 
