@@ -7,6 +7,7 @@ export * from "./common";
 export * from "./paging";
 export * from "./team";
 export * from "./auth";
+export * from "./staff";
 export * from "./settings";
 export * from "./catalogue";
 export * from "./postage";

@@ -29,7 +29,9 @@ import { paymentWebhookRoutes } from "./routes/payments-webhook";
 import { paymentGatewayRoutes } from "./routes/payment-gateways";
 import { postageRoutes } from "./routes/postage";
 import { productRoutes } from "./routes/products";
+import { sessionRoutes } from "./routes/sessions";
 import { simulatorRoutes } from "./routes/simulator";
+import { staffRoutes } from "./routes/staff";
 import { statsRoutes } from "./routes/stats";
 import { telegramWebhookRoutes } from "./routes/telegram-webhook";
 import { uploadRoutes } from "./routes/uploads";
@@ -46,6 +48,8 @@ export type BuildAppOptions = {
 const API_ROUTES: Routes[] = [
   healthRoutes,
   authRoutes,
+  staffRoutes,
+  sessionRoutes,
   botSettingsRoutes,
   paymentGatewayRoutes,
   botStatusRoutes,
