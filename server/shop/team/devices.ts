@@ -10,7 +10,7 @@ const BROWSERS: [pattern: RegExp, name: string][] = [
   [/\bYaBrowser\//, "Yandex Browser"],
   [/\bVivaldi\//, "Vivaldi"],
   [/\b(Firefox|FxiOS)\//, "Firefox"],
-  [/\b(Chrome|CriOS|Chromium)\//, "Chrome"],
+  [/\b(HeadlessChrome|Chrome|CriOS|Chromium)\//, "Chrome"],
   [/\bVersion\/[\d.]+.*\bSafari\//, "Safari"],
   [/\bcurl\//i, "curl"],
   [/\bnode(-fetch)?\b|\bundici\b/i, "Script"],

@@ -31,6 +31,6 @@ export function checkNewPassword(password: string, username: string): void {
   if (length < PASSWORD_MIN_LENGTH) throw invalid(`Password must be at least ${PASSWORD_MIN_LENGTH} characters.`);
   if (password.length > PASSWORD_MAX_LENGTH) throw invalid(`Password can be at most ${PASSWORD_MAX_LENGTH} characters.`);
   if (password.trim().toLowerCase() === username.toLowerCase()) throw invalid("Password must not be your username.");
-  if (new Set(password).size === 1) throw invalid("Password must not be one character repeated.");
   if (isCommonPassword(password)) throw invalid(COMMON_PASSWORD_MESSAGE);
+  if (new Set(password).size === 1) throw invalid("Password must not be one character repeated.");
 }

@@ -24,6 +24,7 @@ const CustomerPage = lazy(() => import("@/pages/customer"));
 const BroadcastsPage = lazy(() => import("@/pages/broadcasts"));
 const BotPreviewPage = lazy(() => import("@/pages/bot-preview"));
 const ActivityPage = lazy(() => import("@/pages/activity"));
+const StaffPage = lazy(() => import("@/pages/staff"));
 const NotFoundPage = lazy(() => import("@/pages/not-found"));
 
 /** The signed-in shell: fixed sidebar on large screens, drawer on small ones, top bar, the screens. */
@@ -73,6 +74,7 @@ export default function AuthenticatedApp() {
                 <Route path="/broadcasts" component={BroadcastsPage} />
                 <Route path="/bot-preview" component={BotPreviewPage} />
                 <Route path="/activity" component={ActivityPage} />
+                <Route path="/staff" component={StaffPage} />
                 <Route component={NotFoundPage} />
               </Switch>
             </Suspense>

@@ -16,6 +16,8 @@ const TARGET_NAMES: Record<string, string> = {
   "private-addresses": "Private addresses",
   // The log names a target by its path's segment when it has no singular of its own (server/http/audit.ts).
   broadcasts: "Broadcast",
+  staff: "Staff account",
+  session: "Session",
 };
 
 const VERB_NAMES: Record<string, string> = {
@@ -31,12 +33,18 @@ const VERB_NAMES: Record<string, string> = {
   block: "blocked",
   unblock: "unblocked",
   upload: "uploaded",
+  invite: "invited",
+  end: "ended",
 };
 
 const AUTH_ACTIONS: Record<string, string> = {
   "auth.login": "Logged in",
   "auth.login-failed": "Failed login",
   "auth.logout": "Logged out",
+  // Staff (issue 25): whole phrases where "<target> <verb>" would read oddly.
+  "staff.new-invite-link": "New invite link made",
+  "staff.invite-accepted": "Invite accepted, password set",
+  "session.end-others": "Other sessions ended",
 };
 
 /**
