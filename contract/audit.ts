@@ -21,6 +21,10 @@ export const AuditEntrySchema = z
     summary: z.string(),
     /** The client's address as the server saw it (after TRUST_PROXY). */
     ip: z.string().nullable(),
+    /** The account that acted (issue 25); null for entries from before accounts and failed sign-ins under no account. */
+    accountId: z.string().nullable(),
+    /** Its username then: the entry still names it once the account is deleted. */
+    accountUsername: z.string().nullable(),
   })
   .meta({ id: "AuditEntry" });
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;
@@ -47,6 +51,7 @@ export const AuditLogQuerySchema = PageQuerySchema.extend({
     .max(100, "must be at most 100 characters")
     .optional()
     .meta({ description: "Only entries about this target (with targetType: that one order, product, customer...)" }),
+  accountId: z.uuid({ message: "must be a valid id" }).optional().meta({ description: "Only what this account did" }),
   /** The Activity screen leaves sign-ins out unless asked (issue 22 item 7): they would bury the changes. */
   signIns: booleanFlag.meta({ description: "false: leave out sign-ins, sign-outs and failed sign-ins (auth.*); true or absent: include them" }),
 });

@@ -8,6 +8,7 @@ export * from "./paging";
 export * from "./team";
 export * from "./auth";
 export * from "./two-factor";
+export * from "./staff";
 export * from "./settings";
 export * from "./catalogue";
 export * from "./postage";

@@ -120,6 +120,7 @@ const SCREENS: Record<string, string> = {
   "/broadcasts": "Broadcasts",
   "/activity": "Activity",
   "/bot-preview": "Bot Preview",
+  "/staff": "Staff",
 };
 
 /**

@@ -5,7 +5,7 @@ import { telegramUser, textUpdate } from "../test-support/fake-telegram";
 import { createBotSettings } from "./fixtures/ui";
 import { DESKTOP, expect, expectToast, PHONE, saveScreenshot, test, toasts } from "./support/fixtures";
 
-const ENTRIES = ["Dashboard", "Bot Settings", "Categories", "Products", "Postage", "Coupons", "Orders", "Messages", "Customers", "Broadcasts", "Bot Preview", "Activity"];
+const ENTRIES = ["Dashboard", "Bot Settings", "Categories", "Products", "Postage", "Coupons", "Orders", "Messages", "Customers", "Broadcasts", "Bot Preview", "Activity", "Staff"];
 
 test.describe("layout", () => {
   test("the sidebar lists the screens in order; each opens with its top-bar title", async ({ adminPage: page }) => {
@@ -18,7 +18,7 @@ test.describe("layout", () => {
       await expect(nav.getByRole("link", { name: entry, exact: true })).toHaveAttribute("aria-current", "page");
       await expect(page.getByTestId("page-title")).toHaveText(titles[entry] ?? entry);
     }
-    await expect(page).toHaveURL(/\/activity$/);
+    await expect(page).toHaveURL(/\/staff$/);
   });
 
   test("/postage falls back to the Dashboard title", async ({ adminPage: page }) => {

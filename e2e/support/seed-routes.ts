@@ -12,8 +12,10 @@ import { insertCustomerMessage, insertOrder } from "../../test-support/factories
 // messages from Telegram). Under /api, so they need the admin session like everything else.
 
 /**
- * Tables the reset keeps: the accounts (the owner's password, issue 25) and sessions. Of the accounts,
- * the reset keeps the owner alone, with two-factor off, so every test signs in with the password.
+ * Tables the reset keeps: the accounts and sessions, so the owner stays signed in (issue 25: the
+ * owner's password is an account's now; emptying accounts would empty sessions with it). The staff
+ * accounts a test made are deleted instead, with their sessions and invites.
+ * The owner is left with two-factor off, so every test signs in with the password alone.
  */
 const KEPT_TABLES = new Set(["accounts", "sessions"]);
 
@@ -111,7 +113,7 @@ export const seedRoutes: Routes = (app, deps) => {
         );
         const names = filled.map((row) => `"${row.name}"`);
         if (names.length > 0) await tx.execute(sql.raw(`truncate table ${names.join(", ")} restart identity cascade`));
-        await tx.execute(sql`delete from accounts where role <> 'owner'`);
+        await tx.delete(schema.accounts).where(sql`${schema.accounts.role} <> 'owner'`);
         await tx.execute(sql`update accounts set totp_enabled = false, totp_secret = null, totp_last_step = null where totp_secret is not null`);
       });
     }

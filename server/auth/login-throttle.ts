@@ -112,6 +112,15 @@ export function createLoginThrottle(db: DbOrTx, now: () => Date) {
       await db.delete(loginThrottle).where(sql`${loginThrottle.key} = ${clientKey(ip)}`);
       await uncount(db, GLOBAL_KEY);
     },
+    /**
+     * This one attempt (begun without a device cookie) was no guess: it takes back only what `begin`
+     * counted, and clears nothing else. For a staff invite link that named a real invite (issue 25):
+     * the invitee's address keeps its count, so holding one good link buys no extra guesses at others.
+     */
+    async notAGuess(ip: string): Promise<void> {
+      await uncount(db, clientKey(ip));
+      await uncount(db, GLOBAL_KEY);
+    },
   };
 }
 

@@ -29,7 +29,9 @@ import { paymentWebhookRoutes } from "./routes/payments-webhook";
 import { paymentGatewayRoutes } from "./routes/payment-gateways";
 import { postageRoutes } from "./routes/postage";
 import { productRoutes } from "./routes/products";
+import { sessionRoutes } from "./routes/sessions";
 import { simulatorRoutes } from "./routes/simulator";
+import { staffRoutes } from "./routes/staff";
 import { statsRoutes } from "./routes/stats";
 import { telegramWebhookRoutes } from "./routes/telegram-webhook";
 import { twoFactorRoutes } from "./routes/two-factor";
@@ -48,6 +50,8 @@ const API_ROUTES: Routes[] = [
   healthRoutes,
   authRoutes,
   twoFactorRoutes,
+  staffRoutes,
+  sessionRoutes,
   botSettingsRoutes,
   paymentGatewayRoutes,
   botStatusRoutes,

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { formatKeyId } from "../../contract/owner-seal";
 import type { Db } from "../db/client";
-import { categories, coupons, postageOptions, products } from "../db/schema";
+import { accounts, categories, coupons, postageOptions, products } from "../db/schema";
 import {
   type CatalogueSnapshot,
   type CatalogueSubject,
@@ -15,6 +15,8 @@ import {
 } from "../shop/common";
 import { describeNoteChange } from "../shop/customers";
 import { describeForget } from "../shop/privacy";
+import { describeInvite } from "../shop/team";
+import { ROLE_LABELS, type StaffRole } from "../../contract/team";
 import type { AppDeps } from "./deps";
 import { SAFE_METHODS, signedInSession } from "./security";
 
@@ -35,6 +37,8 @@ const TARGET_TYPES: Record<string, string> = {
   messages: "message",
   customers: "customer",
   "bot-settings": "settings",
+  staff: "staff",
+  sessions: "session",
 };
 
 const VERBS: Record<string, string> = { POST: "create", PUT: "update", PATCH: "update", DELETE: "delete" };
@@ -126,7 +130,56 @@ const SPECIAL: Record<string, Special | "not recorded"> = {
   "POST /api/auth/totp/verify": { action: "two-factor.turned-on", targetType: "account", target: signedInId, summary: () => "" },
   "POST /api/auth/totp/disable": { action: "two-factor.turned-off", targetType: "account", target: signedInId, summary: () => "" },
   "POST /api/auth/step-up": { action: "two-factor.step-up", targetType: "account", target: signedInId, summary: () => "" },
+  // Staff (issue 25): who was invited, changed or deleted, by username and name. An invite's link is
+  // a one-time secret: it is in the answer only, never in the log, and neither is a password.
+  "POST /api/staff": {
+    action: "staff.invite",
+    summary: (request) => {
+      const body = request.body as { username: string; name: string; role: StaffRole };
+      return describeInvite(body);
+    },
+  },
+  "POST /api/staff/:id/invite": {
+    action: "staff.new-invite-link",
+    summary: (request) => `A new invite link for ${staffWords(request)}; the earlier one no longer works`,
+  },
+  "PATCH /api/staff/:id": { summary: (request) => describeStaffChange(request) },
+  "DELETE /api/staff/:id": { summary: (request) => `Deleted the account ${staffWords(request)}` },
+  // Public: the invitee has no session; the route names the account in request.auditAccount.
+  "POST /api/staff/invites/:token": {
+    action: "staff.invite-accepted",
+    targetType: "staff",
+    target: (request) => request.auditAccount?.id ?? null,
+    summary: (request) => `"${request.auditAccount?.username ?? ""}" set a password from the invite link`,
+  },
+  "DELETE /api/sessions/:id": { action: "session.end", summary: () => "" },
+  "DELETE /api/sessions": {
+    action: "session.end-others",
+    summary: (_request, answer) => {
+      const ended = Number(answer?.ended ?? 0);
+      return `${ended} other ${ended === 1 ? "session" : "sessions"} ended`;
+    },
+  },
 };
+
+/** Public routes whose successful writes are recorded too: they act for an account without a session. */
+const RECORDED_PUBLIC = new Set(["POST /api/staff/invites/:token"]);
+
+/** The staff account a write is about, as read before it: `"sam" (Sam Smith)`; its id when it was not found. */
+function staffWords(request: FastifyRequest): string {
+  const staff = request.auditStaff;
+  return staff ? `"${staff.username}" (${staff.name})` : String((request.params as { id?: unknown }).id ?? "");
+}
+
+/** `"sam" (Sam Smith): role set to Manager, disabled`: what a PATCH asked for, in words. */
+function describeStaffChange(request: FastifyRequest): string {
+  const body = (request.body ?? {}) as { role?: StaffRole; disabled?: boolean };
+  const changes = [
+    ...(body.role ? [`role set to ${ROLE_LABELS[body.role]}`] : []),
+    ...(body.disabled === true ? ["disabled"] : body.disabled === false ? ["enabled"] : []),
+  ];
+  return `${staffWords(request)}: ${changes.join(", ")}`;
+}
 
 function signedInId(request: FastifyRequest): string | null {
   return request.signedIn?.account.id ?? null;
@@ -220,6 +273,8 @@ declare module "fastify" {
     auditBefore?: CatalogueSnapshot | null;
     /** A broadcast's product, by name, for its audience's words. */
     auditProductName?: string | null;
+    /** The staff account a write on /api/staff/:id is about, as it was before the write. */
+    auditStaff?: { username: string; name: string };
   }
 }
 
@@ -246,6 +301,7 @@ function shouldRecord(request: FastifyRequest, reply: FastifyReply, route: strin
   const status = reply.statusCode;
   if (route === LOGIN) return status < 400 || status === 401; // a 429 is the throttle refusing, already counted
   if (route === LOGOUT) return status < 400 && request.auditHadSession === true;
+  if (RECORDED_PUBLIC.has(route)) return status < 400;
   if (SAFE_METHODS.has(request.method) || status >= 400) return false;
   // The browser tests' seed routes are not the admin's doing (e2e/support/seed-routes.ts).
   if (request.routeOptions.url?.startsWith("/api/test/")) return false;
@@ -269,6 +325,10 @@ export function registerAuditLog(app: FastifyInstance, deps: Pick<AppDeps, "db" 
       const audience = (request.body as { audience?: { kind?: unknown; productId?: unknown } } | undefined)?.audience;
       if (request.routeOptions.url === "/api/broadcasts" && audience?.kind === "product" && typeof audience.productId === "string") {
         request.auditProductName = await productName(deps.db, audience.productId);
+      }
+      if (request.routeOptions.url?.startsWith("/api/staff/:id") && typeof id === "string" && isUuid(id)) {
+        const [staff] = await deps.db.select({ username: accounts.username, name: accounts.name }).from(accounts).where(eq(accounts.id, id)).limit(1);
+        request.auditStaff = staff;
       }
     } catch (error) {
       // Only the log's words depend on it: the write goes ahead, its entry says less.

@@ -51,6 +51,8 @@ describe("the OpenAPI document", () => {
   let ids: ShopIds;
   let document: Document;
   let objectId: string;
+  /** A staff invite's token, so GET /api/staff/invites/{token} answers its greeting (issue 25). */
+  let inviteToken: string;
 
   beforeAll(async () => {
     server = await startTestServer();
@@ -61,6 +63,8 @@ describe("the OpenAPI document", () => {
     const { uploadURL } = (await (await server.request("POST", "/api/objects/upload", { cookie, body: {} })).json()) as { uploadURL: string };
     const stored = await fetch(server.baseUrl + uploadURL, { method: "PUT", headers: { cookie, "content-type": "image/png" }, body: PNG });
     objectId = ((await stored.json()) as { objectPath: string }).objectPath.replace("/objects/", "");
+    const invited = await server.request("POST", "/api/staff", { cookie, body: { username: "documented", name: "Documented", role: "packer" } });
+    inviteToken = new URL(((await invited.json()) as { inviteUrl: string }).inviteUrl).pathname.replace("/invite/", "");
     const response = await server.request("GET", OPENAPI_PATH, { cookie });
     expect(response.status).toBe(200);
     document = (await response.json()) as Document;
@@ -106,7 +110,12 @@ describe("the OpenAPI document", () => {
     const gets = registeredRoutes(server.app).filter((route) => route.method === "GET" && !isDocsUi(route.url));
     expect(gets.length).toBeGreaterThan(12);
     for (const route of gets) {
-      const path = route.url === "/objects/:id" ? `/objects/${objectId}` : fillPath(route.url, ids);
+      const path =
+        route.url === "/objects/:id"
+          ? `/objects/${objectId}`
+          : route.url === "/api/staff/invites/:token"
+            ? `/api/staff/invites/${inviteToken}`
+            : fillPath(route.url, ids);
       const response = await server.request("GET", path, { cookie });
       const what = `GET ${path}: ${response.status}`;
       expect(response.status, what).toBe(200);

@@ -20,6 +20,7 @@ const SCREENS: [prefix: string, load: () => Promise<unknown>][] = [
   ["/customers", () => import("@/pages/customers")],
   ["/activity", () => import("@/pages/activity")],
   ["/bot-preview", () => import("@/pages/bot-preview")],
+  ["/staff", () => import("@/pages/staff")],
 ];
 
 function readHint(): boolean {

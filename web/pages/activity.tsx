@@ -5,6 +5,7 @@ import { type AuditEntry, readableAuditSummary } from "../../contract";
 import { ListPager, PAGE_SIZE } from "@/components/list-pager";
 import { describeAuditAction } from "@/components/orders/order-history";
 import { useListUrl, useServerPager } from "@/components/server-list";
+import { useStaff } from "@/components/staff/queries";
 import { Card, CardContent } from "@/components/ui/card";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
@@ -12,10 +13,12 @@ import { Switch } from "@/components/ui/switch";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { LoadingRows } from "@/components/loading-rows";
 import { describeError, getPageFn, PAGE_MARK, type ServerPage } from "@/lib/api";
+import { useAuthStatus } from "@/lib/queries";
 import { DESKTOP_QUERY, formatDateTime, shortId, useMediaQuery } from "@/lib/screen-helpers";
 
 // The Activity screen (issue 13, item 6): who changed what, and when, from the audit log. Newest
-// first, a page at a time, optionally about one kind of thing.
+// first, a page at a time, optionally about one kind of thing, or by one account (issue 25: the
+// owner picks from the Staff list; an entry names its account by the username it had then).
 
 const TARGET_FILTERS: { value: string; label: string }[] = [
   { value: "all", label: "Everything" },
@@ -28,6 +31,7 @@ const TARGET_FILTERS: { value: string; label: string }[] = [
   { value: "customer", label: "Customers" },
   { value: "settings", label: "Bot settings" },
   { value: "image", label: "Images" },
+  { value: "staff", label: "Staff" },
 ];
 
 /** What a target is called; the entry's summary names which one ("Product "Tee": ..."). */
@@ -40,6 +44,8 @@ const TARGET_WORDS: Record<string, string> = {
   settings: "Bot settings",
   image: "Image",
   broadcasts: "Broadcast",
+  staff: "Staff account",
+  session: "Session",
 };
 
 /** Where a target can be looked at: an order in the Orders search, a customer on their page; other targets by what they are, not their id. */
@@ -64,8 +70,25 @@ function TargetCell({ entry }: { entry: AuditEntry }) {
   return <span title={targetId}>{TARGET_WORDS[targetType] ?? <span className="capitalize">{targetType}</span>}</span>;
 }
 
+/** Who acted: the account's username when the entry was written ("—" for entries from before accounts). */
+function WhoCell({ entry }: { entry: AuditEntry }) {
+  return entry.accountUsername ? (
+    <span className="font-mono text-xs" data-testid="activity-who">
+      {entry.accountUsername}
+    </span>
+  ) : (
+    <span className="text-muted-foreground">—</span>
+  );
+}
+
 export default function ActivityPage() {
   const url = useListUrl();
+  // The accounts to filter by: the Staff list, which only the owner may read.
+  const isOwner = useAuthStatus().data?.account?.role === "owner";
+  const staff = useStaff(isOwner);
+  const accounts = staff.data ?? [];
+  const accountParam = url.params.get("account");
+  const accountId = accountParam && accounts.some((account) => account.id === accountParam) ? accountParam : "everyone";
   const typeParam = url.params.get("type");
   const targetType = TARGET_FILTERS.some((filter) => filter.value === typeParam) ? typeParam! : "all";
   // Sign-ins (and sign-outs, and failed ones) would bury the changes: shown only when asked for.
@@ -73,6 +96,7 @@ export default function ActivityPage() {
   const params = {
     limit: PAGE_SIZE,
     targetType: targetType === "all" ? undefined : targetType,
+    accountId: accountId === "everyone" ? undefined : accountId,
     cursor: url.position.cursor ?? undefined,
     signIns: showSignIns ? undefined : "false",
   };
@@ -83,7 +107,7 @@ export default function ActivityPage() {
     placeholderData: keepPreviousData,
     staleTime: 0,
   });
-  const paged = useServerPager({ url, query: activity, resetKey: `${targetType} ${showSignIns}`, pageSize: PAGE_SIZE });
+  const paged = useServerPager({ url, query: activity, resetKey: `${targetType} ${showSignIns} ${accountId}`, pageSize: PAGE_SIZE });
   const isDesktop = useMediaQuery(DESKTOP_QUERY);
   const entries = activity.data?.rows ?? [];
 
@@ -103,6 +127,21 @@ export default function ActivityPage() {
             />
             <Label htmlFor="show-sign-ins">Show sign-ins</Label>
           </div>
+          {accounts.length > 1 && (
+            <Select value={accountId} onValueChange={(value) => url.setFilter({ account: value === "everyone" ? null : value })}>
+              <SelectTrigger className="w-48" aria-label="Show activity by">
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                <SelectItem value="everyone">Everyone</SelectItem>
+                {accounts.map((account) => (
+                  <SelectItem key={account.id} value={account.id}>
+                    {account.name} ({account.username})
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          )}
           <Select value={targetType} onValueChange={(value) => url.setFilter({ type: value === "all" ? null : value })}>
             <SelectTrigger className="w-44" aria-label="Show activity about">
               <SelectValue />
@@ -135,6 +174,7 @@ export default function ActivityPage() {
               <TableHeader>
                 <TableRow>
                   <TableHead className="w-44">Time</TableHead>
+                  <TableHead className="w-32">Who</TableHead>
                   <TableHead className="w-52">Action</TableHead>
                   <TableHead className="w-48">Target</TableHead>
                   <TableHead>Summary</TableHead>
@@ -145,6 +185,9 @@ export default function ActivityPage() {
                   <TableRow key={entry.id} data-testid="activity-entry">
                     <TableCell className="text-muted-foreground align-top">
                       <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt)}</time>
+                    </TableCell>
+                    <TableCell className="align-top">
+                      <WhoCell entry={entry} />
                     </TableCell>
                     <TableCell className="align-top font-medium" title={entry.action}>
                       {describeAuditAction(entry.action)}
@@ -169,7 +212,14 @@ export default function ActivityPage() {
                       {formatDateTime(entry.createdAt)}
                     </time>
                   </div>
-                  <TargetCell entry={entry} />
+                  <div className="flex flex-wrap items-baseline gap-x-2">
+                    <TargetCell entry={entry} />
+                    {entry.accountUsername && (
+                      <span className="text-muted-foreground text-xs">
+                        by <WhoCell entry={entry} />
+                      </span>
+                    )}
+                  </div>
                   {entry.summary && (
                     <p className="text-muted-foreground [overflow-wrap:anywhere]" data-testid="activity-summary">
                       {readableAuditSummary(entry.summary)}

@@ -19,9 +19,10 @@ export type NewAuditEntry = {
 
 /**
  * Field names whose values are secrets: the admin password, the bot token, the gateway's API key and
- * IPN secret, session and upload tokens. Matched anywhere in a body, at any depth, whatever the case.
+ * IPN secret, session and upload tokens, a staff invite's one-time link. Matched anywhere in a body,
+ * at any depth, whatever the case.
  */
-const SECRET_FIELD = /password|token|secret|api_?key|sig(nature)?$|cookie|authorization/i;
+const SECRET_FIELD = /password|token|secret|api_?key|sig(nature)?$|cookie|authorization|invite_?url/i;
 
 /** A Telegram bot token (<bot id>:<secret>) wherever it appears, even in a field of another name. */
 const BOT_TOKEN = /\d{5,}:[A-Za-z0-9_-]{10,}/g;
@@ -99,6 +100,8 @@ function toEntry(row: typeof auditLog.$inferSelect): AuditEntry {
     targetId: row.targetId,
     summary: row.summary,
     ip: row.ip,
+    accountId: row.accountId,
+    accountUsername: row.accountUsername,
   };
 }
 
@@ -107,6 +110,8 @@ export async function listAuditLog(db: DbOrTx, query: AuditLogQuery): Promise<Pa
   const filters: SQL[] = [];
   if (query.targetType) filters.push(eq(auditLog.targetType, query.targetType));
   if (query.targetId) filters.push(eq(auditLog.targetId, query.targetId));
+  // The (account_id, created_at, id) index answers one account's page (issue 25).
+  if (query.accountId) filters.push(eq(auditLog.accountId, query.accountId));
   if (query.signIns === false) filters.push(notLike(auditLog.action, "auth.%"));
   const conditions = [...filters];
   if (query.cursor) conditions.push(afterKey(NEWEST_FIRST, decodeCursor(query.cursor, CURSOR_SORT, NEWEST_FIRST), "desc"));

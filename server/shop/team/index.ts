@@ -30,3 +30,18 @@ export {
   turnOffTwoFactor,
   unusedRecoveryCodes,
 } from "./two-factor";
+export { checkNewPassword, COMMON_PASSWORD_MESSAGE, isCommonPassword } from "./password-policy";
+export { describeDevice } from "./devices";
+export {
+  type AcceptedInvite,
+  acceptInvite,
+  createStaff,
+  deleteStaff,
+  describeInvite,
+  INVITE_GONE_MESSAGE,
+  inviteGreeting,
+  listStaff,
+  renewInvite,
+  updateStaff,
+} from "./staff";
+export { endOtherSessions, endSession, listSessions, type SessionViewer } from "./sessions";

@@ -27,6 +27,7 @@ const BroadcastsPage = lazy(() => import("@/pages/broadcasts"));
 const BotPreviewPage = lazy(() => import("@/pages/bot-preview"));
 const ActivityPage = lazy(() => import("@/pages/activity"));
 const AccountPage = lazy(() => import("@/pages/account"));
+const StaffPage = lazy(() => import("@/pages/staff"));
 const NotFoundPage = lazy(() => import("@/pages/not-found"));
 
 /** The signed-in shell: fixed sidebar on large screens, drawer on small ones, top bar, the screens. */
@@ -85,6 +86,7 @@ export default function AuthenticatedApp() {
                 <Route path="/bot-preview" component={BotPreviewPage} />
                 <Route path="/activity" component={ActivityPage} />
                 <Route path={ACCOUNT_PATH} component={AccountPage} />
+                <Route path="/staff" component={StaffPage} />
                 <Route component={NotFoundPage} />
               </Switch>
             </Suspense>

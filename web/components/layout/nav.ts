@@ -10,11 +10,14 @@ import {
   ShoppingCart,
   TicketPercent,
   Truck,
+  UserCog,
   Users,
   type LucideIcon,
 } from "lucide-react";
+import { type Permission, type Role, roleCan } from "../../../contract";
 
-export type NavItem = { href: string; label: string; icon: LucideIcon };
+/** `permission`: shown only to a role that has it (contract/team.ts); none: shown to every role. */
+export type NavItem = { href: string; label: string; icon: LucideIcon; permission?: Permission };
 
 /** The sidebar's entries, in docs/product.md §2's order. */
 export const NAV_ITEMS: NavItem[] = [
@@ -30,7 +33,13 @@ export const NAV_ITEMS: NavItem[] = [
   { href: "/broadcasts", label: "Broadcasts", icon: Megaphone },
   { href: "/bot-preview", label: "Bot Preview", icon: Bot },
   { href: "/activity", label: "Activity", icon: History },
+  { href: "/staff", label: "Staff", icon: UserCog, permission: "staff" },
 ];
+
+/** The entries a signed-in role sees; before the role is known, those every role sees. */
+export function navItemsFor(role: Role | undefined): NavItem[] {
+  return NAV_ITEMS.filter((item) => !item.permission || (role !== undefined && roleCan(role, item.permission)));
+}
 
 /** The top bar's titles. docs/product.md §2: /postage has no entry, so it (like any unknown path) shows Dashboard. */
 const TITLES: Record<string, string> = {
@@ -46,6 +55,7 @@ const TITLES: Record<string, string> = {
   "/bot-preview": "Bot Preview",
   "/activity": "Activity",
   "/account": "Your account",
+  "/staff": "Staff",
 };
 
 export function pageTitle(path: string): string {

@@ -1,13 +1,15 @@
 import { Bot } from "lucide-react";
 import { Link, useLocation } from "wouter";
 import { useLiveNavBadges } from "@/hooks/use-live-updates";
+import { useAuthStatus } from "@/lib/queries";
 import { cn } from "@/lib/utils";
-import { NAV_ITEMS } from "./nav";
+import { navItemsFor } from "./nav";
 
 /** The navigation; the same list in the fixed sidebar and in the phone drawer. */
 export function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
   const [location] = useLocation();
   const badges = useLiveNavBadges();
+  const role = useAuthStatus().data?.account?.role;
   return (
     <div className="flex h-full flex-col">
       <div className="flex h-16 items-center gap-3 border-b px-6">
@@ -20,7 +22,7 @@ export function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
         </div>
       </div>
       <nav aria-label="Main" className="flex-1 space-y-1 overflow-y-auto p-3">
-        {NAV_ITEMS.map(({ href, label, icon: Icon }) => {
+        {navItemsFor(role).map(({ href, label, icon: Icon }) => {
           const active = href === "/" ? location === "/" : location === href || location.startsWith(`${href}/`);
           const badge = badges[href];
           return (

@@ -16,6 +16,8 @@ const TARGET_NAMES: Record<string, string> = {
   "private-addresses": "Private addresses",
   // The log names a target by its path's segment when it has no singular of its own (server/http/audit.ts).
   broadcasts: "Broadcast",
+  staff: "Staff account",
+  session: "Session",
 };
 
 const VERB_NAMES: Record<string, string> = {
@@ -31,6 +33,8 @@ const VERB_NAMES: Record<string, string> = {
   block: "blocked",
   unblock: "unblocked",
   upload: "uploaded",
+  invite: "invited",
+  end: "ended",
 };
 
 const AUTH_ACTIONS: Record<string, string> = {
@@ -42,6 +46,10 @@ const AUTH_ACTIONS: Record<string, string> = {
   "two-factor.turned-off": "Two-factor turned off",
   "two-factor.step-up": "Two-factor code confirmed",
   "auth.logout": "Logged out",
+  // Staff (issue 25): whole phrases where "<target> <verb>" would read oddly.
+  "staff.new-invite-link": "New invite link made",
+  "staff.invite-accepted": "Invite accepted, password set",
+  "session.end-others": "Other sessions ended",
 };
 
 /**
