@@ -1,4 +1,5 @@
 import { ShieldAlert } from "lucide-react";
+import { SessionsCard } from "@/components/account/sessions-card";
 import { TeamSettingsCard } from "@/components/account/team-settings-card";
 import { TwoFactorCard } from "@/components/account/two-factor-card";
 import { ROLE_LABELS } from "../../contract";
@@ -30,6 +31,7 @@ export default function AccountPage() {
         </div>
       )}
       <TwoFactorCard />
+      <SessionsCard title="Your sessions" description="Where you are signed in. End a session you do not recognise." />
       {account?.role === "owner" && <TeamSettingsCard />}
     </div>
   );
