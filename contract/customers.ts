@@ -22,7 +22,8 @@ export type CustomerSort = (typeof CUSTOMER_SORTS)[number];
 
 export const CustomerListQuerySchema = PageQuerySchema.extend({
   q: searchText(
-    "Case-insensitive; matches the start of any @username or shipping name the customer used, or the whole Telegram user id",
+    "Case-insensitive; matches the start of any @username or shipping name the customer used (names only for roles " +
+      "with orders.addresses), or the whole Telegram user id",
   ),
   sort: z
     .enum(CUSTOMER_SORTS, { error: `must be one of ${CUSTOMER_SORTS.join(", ")}` })

@@ -204,7 +204,7 @@ export const OrderListQuerySchema = PageQuerySchema
       .meta({ description: "Only orders in this status (all: every status)" }),
     q: searchText(
       "Case-insensitive; matches the start of the order id (# optional), the @username, the customer's name or the " +
-        "postcode (spaces ignored), or the whole Telegram user id",
+        "postcode (spaces ignored; name and postcode only for roles with orders.addresses), or the whole Telegram user id",
     ),
     from: fromDate,
     to: toDate,

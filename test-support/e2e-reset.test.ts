@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as schema from "../server/db/schema";
 import { queryRows } from "../server/db/rows";
 import { seedRoutes } from "../e2e/support/seed-routes";
-import { startTestServer, type TestServer } from "./app";
+import { startTestServer, TEST_PASSWORD, type TestServer } from "./app";
 
 // The browser tests' reset (POST /api/test/reset, e2e/support/seed-routes.ts) truncates only the
 // tables holding rows (docs/PERFORMANCE.md "Third round"): every test must still start from an empty
-// shop, with the admin's password and sessions kept.
+// shop, with the owner's account (its password) and session kept, and no staff account left.
 
-const KEPT = ["admin_credentials", "sessions"];
+const KEPT = ["accounts", "sessions"];
 const TABLES = (Object.values(schema) as unknown[])
   .filter((value): value is Table => is(value, Table))
   .map((table) => getTableName(table))
@@ -51,6 +51,12 @@ async function fillShop(tag: string) {
     items: [{ productId: product.id, productName: product.name, price: "1.00" }],
   });
   await call("POST", "/api/test/messages", { telegramUserId: "9001", message: `hello ${tag}`, orderId: order.id });
+  await call("POST", "/api/test/accounts", { username: `packer-${tag}`, role: "packer", password: `packer password ${tag}` });
+}
+
+/** The roles of the accounts left. */
+async function accountRoles(): Promise<string[]> {
+  return (await server.database.db.select({ role: schema.accounts.role }).from(schema.accounts)).map((row) => row.role);
 }
 
 describe("POST /api/test/reset", () => {
@@ -64,7 +70,9 @@ describe("POST /api/test/reset", () => {
       expect(filled).toContain(table);
     }
 
+    expect((await accountRoles()).sort()).toEqual(["owner", "packer"]);
     const answer = await call("POST", "/api/test/reset");
+    expect(await accountRoles()).toEqual(["owner"]);
     // It still names every table it empties (the shop's tables but the kept ones).
     expect([...(answer.reset as string[])].sort()).toEqual(TABLES.filter((name) => !KEPT.includes(name)));
     expect(Object.keys(await filledTables()).sort()).toEqual(KEPT);
@@ -84,5 +92,14 @@ describe("POST /api/test/reset", () => {
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
     await call("POST", "/api/test/reset");
     expect(Object.keys(await filledTables()).sort()).toEqual(KEPT);
+    expect(await accountRoles()).toEqual(["owner"]);
+  });
+
+  it("turns the owner's two-factor off again, so the next test signs in by password", async () => {
+    await server.database.db.update(schema.accounts).set({ totpEnabled: true, totpSecret: "sealed-secret" });
+    await call("POST", "/api/test/reset");
+    const [owner] = await server.database.db.select().from(schema.accounts);
+    expect(owner).toMatchObject({ role: "owner", totpEnabled: false, totpSecret: null, totpLastStep: null });
+    expect((await server.request("POST", "/api/auth/login", { body: { password: TEST_PASSWORD } })).status).toBe(200);
   });
 });

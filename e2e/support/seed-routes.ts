@@ -1,10 +1,12 @@
-import { getTableName, is, sql, Table } from "drizzle-orm";
+import { and, eq, getTableName, is, isNotNull, ne, or, sql, Table } from "drizzle-orm";
 import { z } from "zod";
 import { ORDER_ADMIN_FLAGS, ORDER_STATUSES } from "../../contract";
+import { StaffRoleSchema, UsernameSchema } from "../../contract/team";
 import { queryRows } from "../../server/db/rows";
 import * as schema from "../../server/db/schema";
 import type { Routes } from "../../server/http/deps";
 import { protectNewAddress } from "../../server/shop/vaults";
+import { addTestAccount } from "../../test-support/admin-password";
 import { insertCustomerMessage, insertOrder } from "../../test-support/factories";
 
 // Test-only routes, mounted by the e2e server script and never by the real server: they reset the
@@ -84,6 +86,14 @@ const SeedMessageSchema = z.object({
   createdAt: dateOrNow,
 });
 
+/** A staff account with its password already set, as an accepted invite leaves it (issue 25). */
+const SeedAccountSchema = z.object({
+  username: UsernameSchema,
+  role: StaffRoleSchema,
+  password: z.string().min(1),
+  name: z.string().optional(),
+});
+
 /** A coupon's uses as checkouts and payments would have left them (the Coupons screen's "3 of 10 used", "+1 held"). */
 const SeedCouponUsesSchema = z.object({
   code: z.string(),
@@ -113,10 +123,15 @@ export const seedRoutes: Routes = (app, deps) => {
         );
         const names = filled.map((row) => `"${row.name}"`);
         if (names.length > 0) await tx.execute(sql.raw(`truncate table ${names.join(", ")} restart identity cascade`));
-        await tx.delete(schema.accounts).where(sql`${schema.accounts.role} <> 'owner'`);
-        await tx.execute(sql`update accounts set totp_enabled = false, totp_secret = null, totp_last_step = null where totp_secret is not null`);
       });
     }
+    // Every test starts with the owner alone, signed in by password only: staff go (their sessions
+    // cascade), and the owner's two-factor, when a test turned it on, is off again.
+    await deps.db.delete(schema.accounts).where(ne(schema.accounts.role, "owner"));
+    await deps.db
+      .update(schema.accounts)
+      .set({ totpEnabled: false, totpSecret: null, totpLastStep: null })
+      .where(and(eq(schema.accounts.role, "owner"), or(eq(schema.accounts.totpEnabled, true), isNotNull(schema.accounts.totpSecret))));
     return { reset: tables };
   });
 
@@ -143,6 +158,13 @@ export const seedRoutes: Routes = (app, deps) => {
       })),
     });
     return reply.code(201).send({ ...order, items: rows });
+  });
+
+  // Staff sign in through POST /api/auth/login with this username and password (e2e/roles.spec.ts).
+  app.post("/api/test/accounts", { schema: { body: SeedAccountSchema } }, async (request, reply) => {
+    const { username, role, password, name } = request.body;
+    const id = await addTestAccount(deps.db, { username, role, password, name });
+    return reply.code(201).send({ id, username, role });
   });
 
   app.post("/api/test/coupon-uses", { schema: { body: SeedCouponUsesSchema } }, async (request) => {

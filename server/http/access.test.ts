@@ -2,9 +2,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../../test-support/app";
+import { missingPermissionMessage, type Permission, type Role, ROLE_LABELS, ROLES, roleCan } from "../../contract/team";
+import { startTestServer, UNKNOWN_ID, type TestServer } from "../../test-support/app";
 import { fillPath, rawRequest, seedShop, spellings, type ShopIds } from "../../test-support/attack";
 import { databaseChecksum } from "../../test-support/checksum";
+import { insertOrder } from "../../test-support/factories";
+import type { Routes } from "./deps";
 import { registeredRoutes, type RegisteredRoute } from "./security";
 import { createWebRoutes } from "./web";
 
@@ -35,6 +38,39 @@ const OPEN_ROUTES: Record<string, "public" | "webhook"> = {
   "POST /api/payments/btcpay/webhook": "webhook",
 };
 
+/**
+ * The admin routes that name no permission, so only the owner may call them (security.ts: deny by
+ * default). A route added without `may(...)` fails the roles' first test until it is listed here:
+ * keeping a route from every staff role is a decision too. The one here is the test's own.
+ */
+const OWNER_ONLY_ROUTES = ["GET /api/test/undeclared", "HEAD /api/test/undeclared", "POST /api/test/undeclared"];
+
+/** A route that declares no permission, as a route someone forgot to give one would be. */
+const undeclaredRoutes: Routes = (app) => {
+  app.get("/api/test/undeclared", async () => ({ ok: true }));
+  app.post("/api/test/undeclared", async () => ({ ok: true }));
+};
+
+/** Whether `role` may call a route declaring `permission`, as security.ts decides (none declared: the owner alone). */
+const allows = (role: Role, permission: Permission | null) => (permission ? roleCan(role, permission) : role === "owner");
+
+/** The sentence a refused role gets: it names the missing permission, or says the route is the owner's. */
+const refusal = (role: Role, permission: Permission | null) =>
+  permission ? missingPermissionMessage(role, permission) : `Only the shop's owner can do this (your role: ${ROLE_LABELS[role]}).`;
+
+/** Ids that name nothing, for the writes a role may make: the access check is what is tested, the seeded shop stays. */
+const NOTHING: ShopIds = {
+  category: UNKNOWN_ID,
+  product: UNKNOWN_ID,
+  postage: UNKNOWN_ID,
+  order: UNKNOWN_ID,
+  message: UNKNOWN_ID,
+  settings: UNKNOWN_ID,
+  customer: "999999999",
+  broadcast: UNKNOWN_ID,
+  coupon: UNKNOWN_ID,
+};
+
 const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const NOT_FOUND = /^Not found: /;
 
@@ -43,14 +79,18 @@ describe("access to every route (generated from the router)", () => {
   let cookie: string;
   let ids: ShopIds;
   let routes: readonly RegisteredRoute[];
+  /** Each role's session: the owner's and one staff account per staff role (issue 25). */
+  const cookies = {} as Record<Role, string>;
 
   beforeAll(async () => {
     const dist = fs.mkdtempSync(path.join(os.tmpdir(), "shop-access-web-"));
     fs.writeFileSync(path.join(dist, "index.html"), "<!doctype html><title>app</title>");
-    server = await startTestServer({ app: { extraRoutes: [createWebRoutes(dist)] } });
+    server = await startTestServer({ app: { extraRoutes: [createWebRoutes(dist), undeclaredRoutes] } });
     cookie = await server.login();
     ids = await seedShop(server, cookie);
     routes = registeredRoutes(server.app);
+    cookies.owner = cookie;
+    for (const role of ["manager", "packer", "support"] as const) cookies[role] = (await server.loginAs(role)).cookie;
   });
   afterAll(() => server.close());
 
@@ -149,6 +189,166 @@ describe("access to every route (generated from the router)", () => {
       expect(answer.status, `${target}: ${answer.body}`).toBe(404);
       expect(answer.headers["content-type"]).toContain("application/json");
     }
+  });
+
+  // Roles (issue 25, contract/team.ts): every admin route, for every role, as the route table declares it.
+
+  it("names a permission on every admin route but those listed as the owner's", () => {
+    const undeclared = routes.filter((r) => r.access === "admin" && r.permission === null).map((r) => `${r.method} ${r.url}`);
+    expect(undeclared.sort()).toEqual([...OWNER_ONLY_ROUTES].sort());
+  });
+
+  it("refuses every admin route to each role without its permission, naming the permission, and changes nothing", async () => {
+    const before = await databaseChecksum(server.database.db);
+    let refused = 0;
+    for (const route of routes.filter((r) => r.access === "admin")) {
+      for (const role of ROLES.filter((role) => !allows(role, route.permission))) {
+        const what = `${role}: ${route.method} ${route.url}`;
+        const response = await server.request(route.method, fillPath(route.url, ids), {
+          cookie: cookies[role],
+          ...(UNSAFE.has(route.method) ? { body: {} } : {}),
+        });
+        expect(response.status, what).toBe(403);
+        // A refusal is not kept by any cache: another account's answer may differ.
+        expect(response.headers.get("cache-control"), what).toBe("no-store");
+        if (route.method !== "HEAD") expect(await response.json(), what).toEqual({ error: refusal(role, route.permission) });
+        refused++;
+      }
+    }
+    expect(refused).toBeGreaterThan(150);
+    expect(await databaseChecksum(server.database.db)).toBe(before);
+  });
+
+  it("refuses a packer in every spelling of the paths it may not take, and changes nothing", async () => {
+    const before = await databaseChecksum(server.database.db);
+    // The role is checked on the route the router matched: one route per permission and method the
+    // packer lacks shows whether any spelling reaches a route it may take (every route: ~10 s more).
+    const sample = new Map<string, RegisteredRoute>();
+    for (const route of routes.filter((r) => r.access === "admin" && !allows("packer", r.permission))) {
+      const key = `${route.permission} ${route.method}`;
+      if (!sample.has(key)) sample.set(key, route);
+    }
+    let tried = 0;
+    for (const route of sample.values()) {
+      for (const target of spellings(fillPath(route.url, ids))) {
+        const answer = await rawRequest(server.baseUrl, route.method, target, {
+          headers: { cookie: cookies.packer },
+          ...(UNSAFE.has(route.method) ? { body: "{}" } : {}),
+        });
+        expectRefused(answer, `${route.method} ${target}`);
+        tried++;
+      }
+    }
+    expect(tried).toBeGreaterThan(300);
+    expect(await databaseChecksum(server.database.db)).toBe(before);
+  });
+
+  it("lets each role through where its permission allows: every GET answers 200, no write is refused for its role", async () => {
+    let allowed = 0;
+    for (const route of routes.filter((r) => r.access === "admin" && r.method !== "HEAD" && !r.url.includes(":token"))) {
+      for (const role of ROLES.filter((role) => allows(role, route.permission))) {
+        const what = `${role}: ${route.method} ${route.url}`;
+        const unsafe = UNSAFE.has(route.method);
+        // Writes name nothing (ids of nothing, an empty body): the seeded shop stays for the other tests.
+        const response = await server.request(route.method, fillPath(route.url, unsafe ? NOTHING : ids), {
+          cookie: cookies[role],
+          ...(unsafe ? { body: {} } : {}),
+        });
+        // The live event stream (GET /api/events) never ends: its status is all there is to read.
+        const readBody = response.status !== 200 || unsafe;
+        const text = readBody ? await response.text() : "";
+        if (!readBody) await response.body?.cancel();
+        if (unsafe) expect([401, 403], `${what}: ${response.status} ${text}`).not.toContain(response.status);
+        else expect(response.status, `${what}: ${text}`).toBe(200);
+        allowed++;
+      }
+    }
+    expect(allowed).toBeGreaterThan(150);
+  });
+
+  /**
+   * What each role may do on a few routes that matter, written out rather than derived from
+   * contract/team.ts: a permission moved to the wrong route, or given to the wrong role, shows here.
+   */
+  const MATRIX: [route: string, allowed: Role[]][] = [
+    ["GET /api/orders", ["owner", "manager", "packer", "support"]],
+    ["GET /api/orders/:id/items", ["owner", "manager", "packer", "support"]],
+    ["PUT /api/orders/:id", ["owner", "manager", "packer"]],
+    ["POST /api/orders/:id/notify-dispatch", ["owner", "manager", "packer"]],
+    ["POST /api/orders/bulk-dispatch", ["owner", "manager", "packer"]],
+    ["POST /api/orders/:id/undo-dispatch", ["owner", "manager", "packer"]],
+    ["POST /api/orders/:id/cancel", ["owner", "manager"]],
+    ["POST /api/orders/:id/accept-payment", ["owner", "manager"]],
+    ["GET /api/orders/export.csv", ["owner", "manager"]],
+    ["GET /api/products", ["owner", "manager"]],
+    ["PUT /api/product-images", ["owner", "manager"]],
+    ["GET /api/coupons", ["owner", "manager"]],
+    ["GET /api/messages", ["owner", "manager", "support"]],
+    ["POST /api/messages", ["owner", "manager", "support"]],
+    ["GET /api/messages/unread-count", ["owner", "manager", "support"]],
+    ["GET /api/customers", ["owner", "manager", "support"]],
+    ["GET /api/customers/:telegramUserId", ["owner", "manager", "support"]],
+    ["PUT /api/customers/:telegramUserId/notes", ["owner", "manager"]],
+    ["POST /api/customers/:telegramUserId/forget", ["owner", "manager"]],
+    ["POST /api/broadcasts", ["owner", "manager"]],
+    ["GET /api/dashboard/stats", ["owner", "manager"]],
+    ["GET /api/audit-log", ["owner", "manager"]],
+    ["GET /api/bot-settings", ["owner", "manager"]],
+    ["GET /api/bot/simulator", ["owner", "manager"]],
+    ["GET /api/owner-alerts", ["owner", "manager"]],
+    ["GET /api/payment-gateways", ["owner"]],
+    ["PUT /api/payment-gateways", ["owner"]],
+    ["GET /api/privacy-settings", ["owner"]],
+    ["GET /api/private-addresses", ["owner"]],
+    ["PUT /api/private-addresses/passphrase", ["owner"]],
+    ["GET /api/events", ["owner", "manager", "packer", "support"]],
+    ["GET /api/openapi.json", ["owner", "manager"]],
+    ["GET /api/docs/", ["owner", "manager"]],
+    ["GET /api/docs/json", ["owner", "manager"]],
+  ];
+
+  it("gives each role exactly the key routes the roles' table says", async () => {
+    for (const [name, expected] of MATRIX) {
+      const [method, url] = name.split(" ") as [string, string];
+      const route = routes.find((r) => r.method === method && r.url === url);
+      expect(route, `${name} is registered`).toBeDefined();
+      for (const role of ROLES) {
+        const response = await server.request(method, fillPath(url, UNSAFE.has(method) ? NOTHING : ids), {
+          cookie: cookies[role],
+          ...(UNSAFE.has(method) ? { body: {} } : {}),
+        });
+        await response.body?.cancel();
+        expect(response.status === 403, `${role}: ${name} answered ${response.status}`).toBe(!expected.includes(role));
+      }
+    }
+  });
+
+  it("lets only the roles with \"bot\" use Bot Preview's tester through the Telegram webhook", async () => {
+    for (const role of ROLES) {
+      const response = await server.request("POST", "/api/telegram/webhook", {
+        cookie: cookies[role],
+        body: { message: { message_id: 1, date: 0, chat: { id: 1, type: "private" }, text: "/start" } },
+      });
+      const answer = (await response.json()) as { error?: string };
+      if (allows(role, "bot")) expect(response.status, `${role}: ${JSON.stringify(answer)}`).not.toBe(403);
+      else expect([response.status, answer], role).toEqual([403, { error: refusal(role, "bot") }]);
+    }
+  });
+
+  it("lets a packer dispatch an order, with its tracking, and hold the customer's message", async () => {
+    const { order } = await insertOrder(server.database.db, { status: "processing" });
+    const dispatched = await server.request("PUT", `/api/orders/${order.id}`, {
+      cookie: cookies.packer,
+      body: { status: "dispatched", trackingNumber: "AB 123", carrier: "Royal Mail" },
+    });
+    expect(dispatched.status, await dispatched.clone().text()).toBe(200);
+    expect(await dispatched.json()).toMatchObject({ status: "dispatched", trackingNumber: "AB 123" });
+    const notified = await server.request("POST", `/api/orders/${order.id}/notify-dispatch`, { cookie: cookies.packer, body: {} });
+    expect(notified.status, await notified.clone().text()).toBe(200);
+    // ...but not cancel it, nor take its money: those are the manager's.
+    const cancel = await server.request("POST", `/api/orders/${order.id}/cancel`, { cookie: cookies.packer, body: {} });
+    expect(cancel.status).toBe(403);
+    expect(await cancel.json()).toEqual({ error: 'Your role (Packer) does not have the "orders.manage" permission.' });
   });
 });
 

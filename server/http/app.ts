@@ -4,6 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from "fast
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { RequestLineLogController } from "../logging";
 import type { AppDeps, Routes } from "./deps";
+import { registerAddressWithholding } from "./address-withholding";
 import { registerAuditLog } from "./audit";
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from "./errors";
 import { registerSecurityHeaders } from "./headers";
@@ -108,6 +109,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
   registerSecurityHeaders(app, deps.config.publicUrl);
   registerErrorHandling(app);
   registerSecurity(app, deps);
+  // After the access hook has named the account: a role without "orders.addresses" gets orders without them.
+  registerAddressWithholding(app);
   registerInputGuard(app);
   // Before the routes: the admin's writes and the logins are recorded (issue 13, item 6).
   registerAuditLog(app, deps);

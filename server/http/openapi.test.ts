@@ -17,6 +17,7 @@ type Operation = {
   parameters?: { in: string; name: string }[];
   responses?: Record<string, { content?: Record<string, { schema?: unknown }>; headers?: Record<string, Header> }>;
   security?: unknown[];
+  "x-permission"?: string;
 };
 type Document = {
   openapi: string;
@@ -103,6 +104,8 @@ describe("the OpenAPI document", () => {
       expect(operation!.responses?.["4XX"]?.content?.["application/json"]?.schema, what).toEqual({ $ref: "#/components/schemas/ApiError" });
       // The open routes say so; the others need the session cookie the document's security scheme names.
       expect(operation!.security, what).toEqual(route.access === "admin" ? undefined : []);
+      // ...and a role with the route's permission (contract/team.ts), "owner" when it names none.
+      expect(operation!["x-permission"], what).toBe(route.access === "admin" ? (route.permission ?? "owner") : undefined);
     }
   });
 

@@ -4,15 +4,25 @@ import type { FastifyInstance } from "fastify";
 import { createJsonSchemaTransformObject, jsonSchemaTransform } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { ApiErrorSchema } from "../../contract";
+import type { Permission } from "../../contract/team";
 import type { Routes } from "./deps";
+import { may, mayInScope } from "./security";
 
 // The API reference (issue 11, item 4): an OpenAPI 3.1 document generated from the zod schemas the
 // routes declare (contract/), served at GET /api/openapi.json and rendered at /api/docs. Both need
-// the admin, like every route that declares no access; the rendered page runs under the app's own
-// CSP (swagger-ui's page loads its scripts, its initialiser included, as files from here).
+// the "insights" permission (API_DOCS_PERMISSION); the rendered page runs under the app's own CSP
+// (swagger-ui's page loads its scripts, its initialiser included, as files from here).
 
 export const OPENAPI_PATH = "/api/openapi.json";
 export const DOCS_PREFIX = "/api/docs";
+
+/**
+ * Who may read the API reference. No permission names it (contract/team.ts); it is for whoever runs
+ * the shop and builds on it: the owner and the manager. "insights" is the permission those two have
+ * and the narrow roles (packer, support) have not, and, like the reference, it only reads: the
+ * document holds no data, yet it maps every call a stolen packer's session could then try.
+ */
+export const API_DOCS_PERMISSION = "insights" satisfies Permission;
 
 /** The error answers every route may give (docs/product.md rule 8), declared beside each route's success answer. */
 export const ERROR_ANSWERS = { "4xx": ApiErrorSchema, "5xx": ApiErrorSchema } as const;
@@ -158,7 +168,7 @@ const isDocumented = (url: string) =>
   (url.startsWith("/api/") || url.startsWith("/objects/")) && !url.startsWith(DOCS_PREFIX) && !url.startsWith("/api/test/");
 
 type TransformInput = Parameters<typeof jsonSchemaTransform>[0] & {
-  route: { method: string | string[]; config?: { access?: string } };
+  route: { method: string | string[]; config?: { access?: string; permission?: Permission } };
 };
 
 /** What each answer means, for the reference's response list (instead of swagger's "Default Response"). */
@@ -167,7 +177,8 @@ const ANSWER_DESCRIPTIONS: Record<string, string> = {
   "201": "Created",
   "401": "Not logged in",
   "4xx":
-    "Refused; `error` says why (400 names the invalid field; 401 not logged in, 403 cross-site, 404, 409 conflict, " +
+    "Refused; `error` says why (400 names the invalid field; 401 not logged in, 403 cross-site or a role without " +
+    "the call's permission (x-permission), 404, 409 conflict, " +
     "413, 415, 429 with Retry-After)",
   "5xx": "Failed on the server's side (502: the payment gateway or Telegram did not answer); `error` says so",
 };
@@ -197,8 +208,9 @@ function transform(input: TransformInput) {
       ...schema,
       response: describeAnswers(schema?.response),
       tags: (schema?.tags as string[] | undefined) ?? [tag],
-      // Open routes (login, health, images, webhooks) need no session; everything else does.
-      ...(open ? { security: [] } : {}),
+      // Open routes (login, health, images, webhooks) need no session; everything else does, and a
+      // role with its permission (contract/team.ts; "owner" when it names none: the owner's alone).
+      ...(open ? { security: [] } : { "x-permission": input.route.config?.permission ?? "owner" }),
     },
   };
 }
@@ -248,7 +260,8 @@ export async function registerOpenApi(app: FastifyInstance) {
         version: "1",
         description:
           "The calls the admin dashboard makes (docs/product.md §7) and the webhooks. Every error answers `{ \"error\": \"<sentence>\" }`. " +
-          "Calls need the admin's session cookie (POST /api/auth/login sets it) unless marked as open; " +
+          "Calls need a signed-in session cookie (POST /api/auth/login sets it) unless marked as open, and a role " +
+          "with the call's permission (`x-permission`; contract/team.ts lists each role's); " +
           "writes from another site are refused (403).",
       },
       components: {
@@ -271,10 +284,14 @@ const OpenApiDocumentSchema = z
   })
   .meta({ description: "This document (OpenAPI 3.1)" });
 
-/** GET /api/openapi.json and the rendered reference at /api/docs; both admin only (they declare no access). */
+/** GET /api/openapi.json and the rendered reference at /api/docs; both need API_DOCS_PERMISSION. */
 export const openApiRoutes: Routes = async (app) => {
-  app.get(OPENAPI_PATH, { schema: { response: { 200: OpenApiDocumentSchema, ...ERROR_ANSWERS } } }, () =>
+  app.get(OPENAPI_PATH, { ...may(API_DOCS_PERMISSION), schema: { response: { 200: OpenApiDocumentSchema, ...ERROR_ANSWERS } } }, () =>
     app.swagger() as unknown as z.output<typeof OpenApiDocumentSchema>,
   );
-  await app.register(swaggerUi, { routePrefix: DOCS_PREFIX, uiConfig: { deepLinking: true } });
+  // swagger-ui adds its own routes (the page, its files, its copy of the document): its scope names their permission.
+  await app.register(async (docs) => {
+    mayInScope(docs, API_DOCS_PERMISSION);
+    await docs.register(swaggerUi, { routePrefix: DOCS_PREFIX, uiConfig: { deepLinking: true } });
+  });
 };

@@ -69,10 +69,6 @@ export async function signedInSession(request: FastifyRequest, deps: Pick<AppDep
   return typeof token === "string" && token.length > 0 && token.length <= 256 ? validateSession(deps.db, token, deps.now()) : null;
 }
 
-export async function hasAdminSession(request: FastifyRequest, deps: Pick<AppDeps, "db" | "now">): Promise<boolean> {
-  return (await signedInSession(request, deps)) !== null;
-}
-
 /** The signed-in account of an "admin" route's request (the access hook has checked it). */
 export function signedInAccount(request: FastifyRequest): ValidSession["account"] {
   if (!request.signedIn) throw new Error(`${request.method} ${request.url} has no signed-in account: is the route "admin"?`);
@@ -121,18 +117,40 @@ export function isCrossSite(request: FastifyRequest, publicUrl: string | undefin
  * the JSON 404.
  */
 export type RegisteredRoute = { method: string; url: string; access: RouteAccess; permission: Permission | null };
-const routeTables = new WeakMap<FastifyInstance, RegisteredRoute[]>();
+type RouteOptionsSeen = { method: string | string[]; url?: string; path?: string; config?: { access?: RouteAccess; permission?: Permission } };
+const routeTables = new WeakMap<FastifyInstance, RouteOptionsSeen[]>();
 
-/** Every route registered on the app with the access it declared: the access tests are generated from it. */
+/**
+ * Every route registered on the app with the access it declared: the access tests are generated from
+ * it. Read when asked, not when each route was added: a scope's own onRoute hook (mayInScope) runs
+ * after the app's and may still name a route's permission.
+ */
 export function registeredRoutes(app: FastifyInstance): readonly RegisteredRoute[] {
-  return routeTables.get(app) ?? [];
+  return (routeTables.get(app) ?? []).flatMap((route) =>
+    [route.method].flat().map((method) => ({
+      method,
+      url: route.url ?? route.path ?? "",
+      access: route.config?.access ?? "admin",
+      permission: route.config?.permission ?? null,
+    })),
+  );
+}
+
+/**
+ * Names the permission of every route registered in `scope` that names none: for routes a plugin
+ * registers itself with options we do not write (the API reference's pages, @fastify/swagger-ui).
+ */
+export function mayInScope(scope: FastifyInstance, permission: Permission): void {
+  scope.addHook("onRoute", (route) => {
+    route.config = { ...route.config, permission: route.config?.permission ?? permission };
+  });
 }
 
 export function registerSecurity(app: FastifyInstance, deps: AppDeps) {
-  const table: RegisteredRoute[] = [];
+  const table: RouteOptionsSeen[] = [];
   routeTables.set(app, table);
   app.addHook("onRoute", (route) => {
-    for (const method of [route.method].flat()) table.push({ method, url: route.url ?? route.path, access: route.config?.access ?? "admin", permission: route.config?.permission ?? null });
+    table.push(route);
   });
   app.addHook("onRequest", async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.is404) return;

@@ -2,6 +2,7 @@ import { AuditEntrySchema, AuditLogQuerySchema } from "../../../contract";
 import { listAuditLog } from "../../shop/common";
 import type { Routes } from "../deps";
 import { ERROR_ANSWERS, pagedList } from "../openapi";
+import { may } from "../security";
 import { sendPage } from "../paging";
 
 // GET /api/audit-log (issue 13, item 6): what the admin did, newest first, a page at a time; with
@@ -10,7 +11,7 @@ import { sendPage } from "../paging";
 export const auditLogRoutes: Routes = (app, deps) => {
   app.get(
     "/api/audit-log",
-    { schema: { querystring: AuditLogQuerySchema, response: { 200: pagedList(AuditEntrySchema), ...ERROR_ANSWERS } } },
+    { ...may("insights"), schema: { querystring: AuditLogQuerySchema, response: { 200: pagedList(AuditEntrySchema), ...ERROR_ANSWERS } } },
     async (request, reply) => sendPage(request, reply, await listAuditLog(deps.db, request.query)),
   );
 };

@@ -1,12 +1,14 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { botSettings } from "../../db/schema";
+import { eq } from "drizzle-orm";
+import { accounts, botSettings, sessions } from "../../db/schema";
 import { createSecretBox } from "../../crypto";
 import { getBotSettings } from "../../shop/settings";
 import { idleBot, startTestServer, type TestServer } from "../../../test-support/app";
 import { startShopWithBot, type ShopWithBot } from "../../../test-support/bot-harness";
 import { startFakeTelegram, telegramUser, textUpdate, type FakeTelegram } from "../../../test-support/fake-telegram";
 import { postIpn } from "../../../test-support/sign-ipn";
+import { databaseChecksum } from "../../../test-support/checksum";
 
 const SETTINGS = {
   botName: "Shop Bot",
@@ -480,5 +482,122 @@ describe("bot settings: secrets are answered masked, and a mask sent back keeps 
     expect((await put({ ...(await get()), nowpaymentsIpnSecret: twelve })).status).toBe(200);
     expect((await get()).nowpaymentsIpnSecret).toBe("••••••••-abc");
     expect((await put(BASE)).status).toBe(200);
+  });
+});
+
+describe("bot settings: what each role may change (issue 25)", () => {
+  // contract/team.ts: Bot Settings is "bot" (owner, manager); its token is "bot.token" and the
+  // NOWPayments keys are "payments", both the owner's alone.
+  const SECRETS = {
+    botToken: "7000000042:AAHq7mZ2xK9pLr4TvB8nWc3Jtokn",
+    nowpaymentsApiKey: "NPK7R2Q9-ZX4M8TB-0042",
+    nowpaymentsIpnSecret: "qH5vTw2PzL8rNc4JmX7b4242",
+  };
+  const BASE = { ...SETTINGS, ...SECRETS, acceptedCurrencies: ["BTC"] };
+  let telegram: FakeTelegram;
+  let server: TestServer;
+  let owner: string;
+  let manager: string;
+  let id: string;
+  beforeAll(async () => {
+    telegram = await startFakeTelegram();
+    server = await startTestServer({ config: { telegramApiRoot: telegram.apiRoot }, deps: { bot: idleBot() } });
+    owner = await server.login();
+    manager = (await server.loginAs("manager")).cookie;
+    const created = await server.request("POST", "/api/bot-settings", { cookie: owner, body: BASE });
+    expect(created.status).toBe(201);
+    id = ((await created.json()) as { id: string }).id;
+  });
+  afterAll(async () => {
+    await server?.close();
+    await telegram?.close();
+  });
+  const stored = () => getBotSettings(server.deps.db, server.deps.secrets);
+  const form = async (cookie: string) => (await (await server.request("GET", "/api/bot-settings", { cookie })).json()) as Record<string, unknown>;
+  const put = (cookie: string, body: unknown) => server.request("PUT", `/api/bot-settings/${id}`, { cookie, body });
+  const refusal = (permission: string) => ({ error: `Your role (Manager) does not have the "${permission}" permission.` });
+
+  it("lets a manager save the form with the secrets' masks as they came, and keeps the secrets", async () => {
+    const answer = await put(manager, { ...(await form(manager)), welcomeMessage: "Hello from the manager" });
+    expect(answer.status, await answer.clone().text()).toBe(200);
+    expect(await stored()).toMatchObject({ ...SECRETS, welcomeMessage: "Hello from the manager" });
+  });
+
+  it("refuses a manager's new token (bot.token) before Telegram is asked, and changes nothing", async () => {
+    const before = await databaseChecksum(server.database.db);
+    const getMeBefore = telegram.callsOf("getMe").length;
+    const answer = await put(manager, { ...(await form(manager)), botToken: "7000000043:AAHq7mZ2xK9pLr4TvB8nWc3Jnewt" });
+    expect(answer.status).toBe(403);
+    expect(await answer.json()).toEqual(refusal("bot.token"));
+    expect(telegram.callsOf("getMe").length).toBe(getMeBefore);
+    const created = await server.request("POST", "/api/bot-settings", { cookie: manager, body: { ...BASE, botToken: "7000000044:AAHq7mZ2xK9pLr4TvB8nWc3Jnewu" } });
+    expect(created.status).toBe(403);
+    expect(await created.json()).toEqual(refusal("bot.token"));
+    expect(await databaseChecksum(server.database.db)).toBe(before);
+  });
+
+  it("refuses exactly the manager's saves that change a secret, whatever else the form holds", async () => {
+    // Each secret kept as its mask, typed again in full (the same: no change), replaced, or cleared (the keys).
+    const choice = (field: keyof typeof SECRETS, options: ("mask" | "same" | "new" | "cleared")[]) =>
+      fc.record({ field: fc.constant(field), how: fc.constantFrom(...options) });
+    await fc.assert(
+      fc.asyncProperty(
+        choice("botToken", ["mask", "same", "new"]),
+        choice("nowpaymentsApiKey", ["mask", "same", "new", "cleared"]),
+        choice("nowpaymentsIpnSecret", ["mask", "same", "new", "cleared"]),
+        fc.string({ minLength: 1, maxLength: 40 }).filter((text) => text.trim() !== ""),
+        async (token, apiKey, ipnSecret, welcomeMessage) => {
+          const masked = await form(manager);
+          const body: Record<string, unknown> = { ...masked, welcomeMessage };
+          for (const { field, how } of [token, apiKey, ipnSecret]) {
+            body[field] = { mask: masked[field], same: SECRETS[field], new: `${SECRETS[field]}-changed`, cleared: null }[how];
+          }
+          const before = await databaseChecksum(server.database.db);
+          const answer = await put(manager, body);
+          const expected =
+            token.how === "new" ? refusal("bot.token") : [apiKey, ipnSecret].some(({ how }) => how === "new" || how === "cleared") ? refusal("payments") : null;
+          if (expected) {
+            expect([answer.status, await answer.json()]).toEqual([403, expected]);
+            expect(await databaseChecksum(server.database.db)).toBe(before);
+          } else {
+            expect(answer.status, await answer.clone().text()).toBe(200);
+            expect(await stored()).toMatchObject({ ...SECRETS, welcomeMessage: welcomeMessage.trim() });
+          }
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
+  it("asks an owner with two-factor on for a fresh code to change the token or a key, not to change the welcome", async () => {
+    const { db } = server.database;
+    await db.update(accounts).set({ totpEnabled: true }).where(eq(accounts.role, "owner"));
+    try {
+      const welcome = await put(owner, { ...(await form(owner)), welcomeMessage: "Owner's welcome" });
+      expect(welcome.status).toBe(200);
+      for (const change of [{ botToken: "7000000045:AAHq7mZ2xK9pLr4TvB8nWc3Jnewv" }, { nowpaymentsIpnSecret: "another-ipn-secret-4545" }]) {
+        const stale = await put(owner, { ...(await form(owner)), ...change });
+        expect(stale.status).toBe(403);
+        expect(await stale.json()).toEqual({ error: "Enter a fresh two-factor code to do this.", stepUpRequired: true });
+      }
+      expect(await stored()).toMatchObject(SECRETS);
+      // A code proved a minute ago (sign-in or POST /api/auth/step-up) is fresh.
+      const ownerId = (await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.role, "owner")))[0]!.id;
+      await db.update(sessions).set({ totpAt: new Date(Date.now() - 60_000) }).where(eq(sessions.accountId, ownerId));
+      const fresh = await put(owner, { ...(await form(owner)), nowpaymentsIpnSecret: "another-ipn-secret-4545" });
+      expect(fresh.status, await fresh.clone().text()).toBe(200);
+      expect(await stored()).toMatchObject({ nowpaymentsIpnSecret: "another-ipn-secret-4545" });
+    } finally {
+      await db.update(accounts).set({ totpEnabled: false }).where(eq(accounts.role, "owner"));
+    }
+  });
+
+  it("refuses Bot Settings to the roles without \"bot\"", async () => {
+    for (const role of ["packer", "support"] as const) {
+      const { cookie } = await server.loginAs(role);
+      const answer = await server.request("GET", "/api/bot-settings", { cookie });
+      expect(answer.status).toBe(403);
+      expect(await answer.json()).toEqual({ error: `Your role (${role === "packer" ? "Packer" : "Support"}) does not have the "bot" permission.` });
+    }
   });
 });

@@ -5,9 +5,10 @@ import { PAYMENT_WEBHOOK_PATH } from "../../shop/ordering";
 import { TELEGRAM_WEBHOOK_PATH, webhookUrlFor, type BotRuntime } from "../../telegram/runner";
 import type { AppDeps, Routes } from "../deps";
 import { ERROR_ANSWERS } from "../openapi";
+import { may } from "../security";
 
-// The bot's health for Bot Preview and Bot Settings (issue 14, item 2). Admin only, as every route
-// that does not say otherwise (security.ts). The runner and bot-health.ts decide; this only answers.
+// The bot's health for Bot Preview and Bot Settings (issue 14, item 2): the "bot" permission
+// (contract/team.ts). The runner and bot-health.ts decide; this only answers.
 
 type BotHealthSource = Pick<BotRuntime, "health" | "registerWebhook">;
 
@@ -29,6 +30,7 @@ export const botStatusRoutes: Routes = (app, deps) => {
   app.get(
     "/api/webhook-addresses",
     {
+      ...may("bot"),
       schema: {
         summary: "The Telegram and payment webhook addresses built from PUBLIC_URL (null without PUBLIC_URL)",
         response: { 200: WebhookAddressesSchema, ...ERROR_ANSWERS },
@@ -47,6 +49,7 @@ export const botStatusRoutes: Routes = (app, deps) => {
   app.get(
     "/api/bot/status",
     {
+      ...may("bot"),
       schema: {
         summary: "Whether the bot runs and Telegram answers: state, mode, webhook (getWebhookInfo), last update and last error",
         response: { 200: BotStatusSchema, ...ERROR_ANSWERS },
@@ -70,6 +73,7 @@ export const botStatusRoutes: Routes = (app, deps) => {
   app.post(
     "/api/bot/webhook",
     {
+      ...may("bot"),
       schema: {
         summary: "Register the webhook with Telegram now (setWebhook with this server's PUBLIC_URL and secret, as start-up does)",
         response: { 200: WebhookRegisteredSchema, ...ERROR_ANSWERS },

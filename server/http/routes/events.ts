@@ -5,9 +5,10 @@ import { createLiveFeed, type LiveEvent, type LiveFeed } from "../../shop/custom
 import type { Routes } from "../deps";
 import { HttpError } from "../errors";
 import { documentedOnly, ERROR_ANSWERS } from "../openapi";
+import { may } from "../security";
 
-// GET /api/events: the live dashboard's Server-Sent Events stream (issue 13), admin only like every
-// route that declares no access. One feed per server (shop/customers/live-events.ts) watches the database's
+// GET /api/events: the live dashboard's Server-Sent Events stream (issue 13), for every role ("live",
+// contract/team.ts): its events carry ids and totals, never an address or a message's text. One feed per server (shop/customers/live-events.ts) watches the database's
 // change notices and hands every event to each open stream; a browser's EventSource reconnects by
 // itself, sending the last id it saw (Last-Event-ID).
 
@@ -55,6 +56,7 @@ export const eventRoutes: Routes = (app, deps) => {
     {
       // Compression would hold events back until a buffer fills (and ETag has nothing to hash in a stream).
       compress: false,
+      ...may("live"),
       schema: {
         response: { 200: { description: "The event stream", content: { "text/event-stream": { schema: eventStream } } }, ...ERROR_ANSWERS },
       },

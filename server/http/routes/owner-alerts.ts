@@ -2,16 +2,17 @@ import { OwnerAlertsInputSchema, OwnerAlertsSchema, OwnerLinkCodeSchema } from "
 import { getOwnerAlerts, issueLinkCode, setOwnerAlertKinds, unlinkOwnerChat } from "../../shop/customers";
 import type { Routes } from "../deps";
 import { ERROR_ANSWERS } from "../openapi";
+import { may } from "../security";
 
 // Owner alerts in Bot Settings (issue 14, item 5): which chat gets them, which kinds, the one-time
-// link code. Admin only, as every route that does not say otherwise (security.ts). The sending runs
+// link code. The "bot" permission (contract/team.ts): they are part of Bot Settings. The sending runs
 // in the background (telegram/owner-alert-sender.ts), started and stopped with the server's other
 // background jobs (server/jobs.ts).
 
 export const ownerAlertRoutes: Routes = (app, deps) => {
   app.get(
     "/api/owner-alerts",
-    { schema: { summary: "The owner alerts: the linked Telegram chat and the kinds switched on", response: { 200: OwnerAlertsSchema, ...ERROR_ANSWERS } } },
+    { ...may("bot"), schema: { summary: "The owner alerts: the linked Telegram chat and the kinds switched on", response: { 200: OwnerAlertsSchema, ...ERROR_ANSWERS } } },
     async (_request, reply) => {
       reply.header("Cache-Control", "no-store");
       return getOwnerAlerts(deps.db);
@@ -21,6 +22,7 @@ export const ownerAlertRoutes: Routes = (app, deps) => {
   app.put(
     "/api/owner-alerts",
     {
+      ...may("bot"),
       schema: {
         summary: "Switch kinds of owner alert on or off (a kind left out stays as it is)",
         body: OwnerAlertsInputSchema,
@@ -33,6 +35,7 @@ export const ownerAlertRoutes: Routes = (app, deps) => {
   app.post(
     "/api/owner-alerts/link-code",
     {
+      ...may("bot"),
       schema: {
         summary: "A one-time code (valid 15 minutes) to send to the bot as /link 123456, from the chat that should get the alerts",
         response: { 200: OwnerLinkCodeSchema, ...ERROR_ANSWERS },
@@ -47,7 +50,7 @@ export const ownerAlertRoutes: Routes = (app, deps) => {
 
   app.delete(
     "/api/owner-alerts/link",
-    { schema: { summary: "Unlink the chat: no owner alert is sent until one is linked again", response: { 200: OwnerAlertsSchema, ...ERROR_ANSWERS } } },
+    { ...may("bot"), schema: { summary: "Unlink the chat: no owner alert is sent until one is linked again", response: { 200: OwnerAlertsSchema, ...ERROR_ANSWERS } } },
     async () => unlinkOwnerChat(deps.db, deps.now()),
   );
 };

@@ -6,10 +6,11 @@ import { BTCPAY_WEBHOOK_PATH } from "../../shop/ordering";
 import { btcpayConfigured, getBotSettings, getPaymentGatewaySettings, saveBtcpayWebhook, updatePaymentGateways } from "../../shop/settings";
 import type { AppDeps, Routes } from "../deps";
 import { ERROR_ANSWERS } from "../openapi";
+import { may } from "../security";
 
 // The Payment gateways card of Bot Settings (issue 24; docs/decisions/0035-btcpay-beside-nowpayments.md):
 // NOWPayments' keys (kept in Bot Settings), the owner's BTCPay Server and which gateway takes each coin.
-// Admin only (the default access). Secrets are answered masked, as Bot Settings' are (docs/SECURITY.md).
+// The "payments" permission: the owner's alone (contract/team.ts). Secrets are answered masked, as Bot Settings' are (docs/SECURITY.md).
 
 export const NO_PUBLIC_URL_MESSAGE =
   "The server has no PUBLIC_URL, so BTCPay Server cannot reach it: set PUBLIC_URL to register the webhook. Until then the shop asks BTCPay about open invoices every few minutes.";
@@ -37,14 +38,14 @@ async function answer(deps: Pick<AppDeps, "db" | "secrets" | "config">): Promise
 const answered = { 200: PaymentGatewaysSchema, ...ERROR_ANSWERS };
 
 export const paymentGatewayRoutes: Routes = (app, deps) => {
-  app.get("/api/payment-gateways", { schema: { response: answered } }, async (_request, reply) => {
+  app.get("/api/payment-gateways", { ...may("payments"), schema: { response: answered } }, async (_request, reply) => {
     reply.header("Cache-Control", "no-store");
     return reply.send(await answer(deps));
   });
 
   // Where the shop's money goes (keys, the BTCPay server and store, the coins' gateways): a fresh
   // two-factor code first when the account has two-factor on (issue 25, security.ts stepUp).
-  app.put("/api/payment-gateways", { config: { stepUp: true }, schema: { body: PaymentGatewaysInputSchema, response: answered } }, async (request, reply) => {
+  app.put("/api/payment-gateways", { config: { permission: "payments", stepUp: true }, schema: { body: PaymentGatewaysInputSchema, response: answered } }, async (request, reply) => {
     await updatePaymentGateways(deps, request.body, (btcpay) => checkBtcpayStore(btcpay));
     reply.header("Cache-Control", "no-store");
     return reply.send(await answer(deps));
@@ -52,7 +53,7 @@ export const paymentGatewayRoutes: Routes = (app, deps) => {
 
   // Registers the shop's webhook on the BTCPay store with a new secret; without PUBLIC_URL there is no
   // address BTCPay could post to (the rescue sweep polls instead).
-  app.post("/api/payment-gateways/btcpay/webhook", { schema: { response: answered } }, async (_request, reply) => {
+  app.post("/api/payment-gateways/btcpay/webhook", { ...may("payments"), schema: { response: answered } }, async (_request, reply) => {
     const { btcpay } = await getPaymentGatewaySettings(deps.db, deps.secrets);
     if (!deps.config.publicUrl) throw conflict(NO_PUBLIC_URL_MESSAGE);
     if (!btcpayConfigured(btcpay)) throw conflict("Connect BTCPay Server first: save its server address, store ID and API key.");

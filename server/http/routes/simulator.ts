@@ -10,9 +10,10 @@ import { simulatePayment, listSimulatorMessages, pendingSimulatedPayment, TEST_C
 import { resetSimulator, simulateTurn } from "../../telegram/simulator";
 import type { AppDeps, Routes } from "../deps";
 import { ERROR_ANSWERS } from "../openapi";
+import { may } from "../security";
 
-// Bot Preview's chat simulator (issue 14, item 1; docs/decisions/0023-chat-simulator.md). Admin only,
-// as every route that does not say otherwise. The bot's turn is handled before the answer (as the JSON
+// Bot Preview's chat simulator (issue 14, item 1; docs/decisions/0023-chat-simulator.md): the "bot"
+// permission (contract/team.ts). The bot's turn is handled before the answer (as the JSON
 // tester's is), so the answer carries what the bot did.
 
 async function stateOf(deps: AppDeps, events: SimulatorEvent[]): Promise<SimulatorState> {
@@ -25,7 +26,7 @@ const STATE = { 200: SimulatorStateSchema, ...ERROR_ANSWERS };
 export const simulatorRoutes: Routes = (app, deps) => {
   app.get(
     "/api/bot/simulator",
-    { schema: { summary: "The chat simulator: the test customer's chat as it stands, and their order waiting for a simulated payment", response: STATE } },
+    { ...may("bot"), schema: { summary: "The chat simulator: the test customer's chat as it stands, and their order waiting for a simulated payment", response: STATE } },
     async (_request, reply) => {
       reply.header("Cache-Control", "no-store");
       return stateOf(deps, []);
@@ -35,6 +36,7 @@ export const simulatorRoutes: Routes = (app, deps) => {
   app.post(
     "/api/bot/simulator/messages",
     {
+      ...may("bot"),
       schema: {
         summary: "Send a text as the test customer: the real bot answers into the simulator's chat, never to Telegram",
         body: SimulatorTextInputSchema,
@@ -50,6 +52,7 @@ export const simulatorRoutes: Routes = (app, deps) => {
   app.post(
     "/api/bot/simulator/presses",
     {
+      ...may("bot"),
       schema: {
         summary: "Press an inline button of one of the bot's messages in the simulator, as the test customer",
         body: SimulatorPressInputSchema,
@@ -66,6 +69,7 @@ export const simulatorRoutes: Routes = (app, deps) => {
   app.post(
     "/api/bot/simulator/payments",
     {
+      ...may("bot"),
       schema: {
         summary: "Mark a test order paid by simulation, through the path real payment confirmations take; refused for any real order",
         body: SimulatorPaymentInputSchema,
@@ -81,6 +85,7 @@ export const simulatorRoutes: Routes = (app, deps) => {
   app.post(
     "/api/bot/simulator/reset",
     {
+      ...may("bot"),
       schema: {
         summary: "Reset the test customer: their chat, conversation, cart, support messages and test orders go (stock back on sale)",
         response: STATE,

@@ -7,11 +7,11 @@ import { TELEGRAM_WEBHOOK_PATH } from "../../telegram/runner";
 import type { Routes } from "../deps";
 import { HttpError } from "../errors";
 import { documentedOnly, ERROR_ANSWERS } from "../openapi";
-import { hasAdminSession, isCrossSite, WEBHOOK } from "../security";
+import { isCrossSite, requirePermission, signedInSession, WEBHOOK } from "../security";
 
 // Telegram's webhook (docs/product.md rule 9). Open to anyone (WEBHOOK); the check is here: Telegram's
-// secret token header, or a logged-in admin (the Bot Preview tester, which gets back what the bot
-// would have sent instead of it going to Telegram).
+// secret token header, or a signed-in account whose role has "bot" (the Bot Preview tester, which
+// gets back what the bot would have sent instead of it going to Telegram; contract/team.ts).
 
 const SECRET_HEADER = "x-telegram-bot-api-secret-token";
 
@@ -71,9 +71,13 @@ export const telegramWebhookRoutes: Routes = (app, deps) => {
           request.log.warn("Telegram webhook call with a wrong secret token refused");
           throw new HttpError(401, "Invalid Telegram secret token.");
         }
-        if (await hasAdminSession(request, deps)) {
+        const signedIn = await signedInSession(request, deps);
+        if (signedIn) {
           // The tester posts with the admin's cookie; a page on another site must not be able to.
           if (isCrossSite(request, deps.config.publicUrl)) throw new HttpError(403, "Cross-site requests are not allowed.");
+          // It is Bot Preview's, like the simulator's routes: a packer's session does not drive the bot.
+          request.signedIn = signedIn;
+          requirePermission(request, "bot");
           return;
         }
         throw new HttpError(401, "Missing Telegram secret token.");

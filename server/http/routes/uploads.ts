@@ -5,7 +5,7 @@ import { confirmProductImage, createUploadUrl, detectImageType, receiveUpload } 
 import type { Routes } from "../deps";
 import { HttpError } from "../errors";
 import { documentedOnly, ERROR_ANSWERS } from "../openapi";
-import { PUBLIC } from "../security";
+import { may, PUBLIC } from "../security";
 
 const IMAGE_TOO_LARGE = "The image is too large: at most 5 MB (5,242,880 bytes).";
 const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -17,7 +17,7 @@ const imageBytes = { type: "string", format: "binary", description: "PNG, JPEG o
 const imageFile = Object.fromEntries(IMAGE_TYPES.map((type) => [type, { schema: documentedOnly(imageBytes) }]));
 
 export const uploadRoutes: Routes = async (app, deps) => {
-  app.post("/api/objects/upload", { schema: { response: { 200: UploadUrlSchema, ...ERROR_ANSWERS } } }, () =>
+  app.post("/api/objects/upload", { ...may("catalogue"), schema: { response: { 200: UploadUrlSchema, ...ERROR_ANSWERS } } }, () =>
     createUploadUrl(deps.db, deps.now()),
   );
 
@@ -48,6 +48,7 @@ export const uploadRoutes: Routes = async (app, deps) => {
       // The parser above enforces the image limit itself; this only stops Fastify's own early 413.
       {
         bodyLimit: DRAIN_LIMIT_BYTES,
+        ...may("catalogue"),
         schema: {
           params: TokenParamsSchema,
           // For the document only: the parser above reads the bytes, the handler checks them.
@@ -66,7 +67,7 @@ export const uploadRoutes: Routes = async (app, deps) => {
   });
 
   const confirmed = { 200: ObjectPathSchema, ...ERROR_ANSWERS };
-  app.put("/api/product-images", { schema: { body: ProductImageInputSchema, response: confirmed } }, (request) =>
+  app.put("/api/product-images", { ...may("catalogue"), schema: { body: ProductImageInputSchema, response: confirmed } }, (request) =>
     confirmProductImage(deps.db, deps.storage, request.body.imageURL),
   );
 

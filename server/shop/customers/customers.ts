@@ -15,7 +15,7 @@ import { blockedCustomers, customerMessages, orders } from "../../db/schema";
 import { notFound, afterKey, decodeCursor, escapeLike, type KeyPart, keyText, type Page, pageFromRows } from "../common";
 import { messageUsernameSearchKey } from "./message-list";
 import { messagesOf } from "./messages";
-import { usernameSearchKey, ordersOf } from "../orders";
+import { usernameSearchKey, ordersOf, type SearchScope } from "../orders";
 import { addressSearchCondition, revealAddresses } from "../vaults";
 import type { ReadCache } from "../catalogue";
 import { isRevenue } from "../insights";
@@ -31,6 +31,8 @@ const m = customerMessages;
 const b = blockedCustomers;
 
 const isUnread = sql`${m.isFromCustomer} and not ${m.isRead}`;
+
+const SEARCH_ALL: SearchScope = { byAddress: true };
 
 /** Each sort's key: the sorted value, then the user id, both descending. */
 const SORT_KEYS: Record<CustomerSort, KeyPart[]> = {
@@ -49,16 +51,17 @@ const SORT_KEYS: Record<CustomerSort, KeyPart[]> = {
 };
 
 /** The user ids of every customer, or of those `q` finds (anyCustomerIds); never Bot Preview's test customer. */
-async function customerIds(db: DbOrTx, q: string | undefined): Promise<SQL> {
+async function customerIds(db: DbOrTx, q: string | undefined, scope: SearchScope): Promise<SQL> {
   // Bot Preview's test customer is nobody's customer (docs/decisions/0023).
-  return sql`select telegram_user_id from (${await anyCustomerIds(db, q)}) as every_id where telegram_user_id <> ${TEST_CUSTOMER_SQL}`;
+  return sql`select telegram_user_id from (${await anyCustomerIds(db, q, scope)}) as every_id where telegram_user_id <> ${TEST_CUSTOMER_SQL}`;
 }
 
 /**
  * The user ids of every customer, or of those whose user id is `q`, whose @username starts with it, or
- * whose shipping name (or a word of it) or postcode is `q` (the blind index, as the Orders search has it).
+ * whose shipping name (or a word of it) or postcode is `q` (the blind index, as the Orders search has
+ * it; only with `scope.byAddress`, as there).
  */
-async function anyCustomerIds(db: DbOrTx, q: string | undefined): Promise<SQL> {
+async function anyCustomerIds(db: DbOrTx, q: string | undefined, scope: SearchScope): Promise<SQL> {
   if (!q) {
     return sql`select ${o.telegramUserId} as telegram_user_id from ${o}
       union select ${m.telegramUserId} from ${m}
@@ -67,7 +70,7 @@ async function anyCustomerIds(db: DbOrTx, q: string | undefined): Promise<SQL> {
   // "@ann" looks for usernames only; "ann" for usernames and names, as the Orders search does.
   const username = escapeLike(q.replace(/^@/, ""));
   const usernameStarts = (key: SQL) => (username === "" ? sql`false` : sql`${key} like lower(${username}) || '%' escape '\\'`);
-  const name = (q.startsWith("@") ? null : await addressSearchCondition(db, q)) ?? sql`false`;
+  const name = (q.startsWith("@") || !scope.byAddress ? null : await addressSearchCondition(db, q)) ?? sql`false`;
   return sql`select ${o.telegramUserId} as telegram_user_id from ${o}
       where ${o.telegramUserId} = ${q} or ${usernameStarts(usernameSearchKey)} or ${name}
     union select ${m.telegramUserId} from ${m}
@@ -209,16 +212,16 @@ async function toCustomers(db: DbOrTx, rows: CustomerRow[]): Promise<Customer[]>
 }
 
 /** Every customer matching `q`, in the chosen order (the list without `limit`). */
-export async function listCustomers(db: DbOrTx, query: Omit<CustomerListQuery, "limit" | "cursor">): Promise<Customer[]> {
-  const ids = await customerIds(db, query.q);
+export async function listCustomers(db: DbOrTx, query: Omit<CustomerListQuery, "limit" | "cursor">, scope: SearchScope = SEARCH_ALL): Promise<Customer[]> {
+  const ids = await customerIds(db, query.q, scope);
   const result = await customerRows(db, { ids, everyone: !query.q, sort: query.sort, after: null, limit: null });
   return toCustomers(db, rowsOf<CustomerRow>(result));
 }
 
 /** One page of the customers matching `q`, and how many match in all. */
-export async function listCustomerPage(db: DbOrTx, query: CustomerListQuery & { limit: number }): Promise<Page<Customer>> {
+export async function listCustomerPage(db: DbOrTx, query: CustomerListQuery & { limit: number }, scope: SearchScope = SEARCH_ALL): Promise<Page<Customer>> {
   const after = query.cursor ? decodeCursor(query.cursor, query.sort, SORT_KEYS[query.sort]) : null;
-  const ids = await customerIds(db, query.q);
+  const ids = await customerIds(db, query.q, scope);
   const [result, counted] = await Promise.all([
     customerRows(db, { ids, everyone: !query.q, sort: query.sort, after, limit: query.limit + 1 }),
     db.execute<{ total: number | string }>(sql`select count(*) as total from (${ids}) as ids`),

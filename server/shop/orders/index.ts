@@ -5,7 +5,7 @@ export { parcelLines } from "./carriers";
 export { countCouponUse, holdCouponUse } from "./coupon-uses";
 export { awaitingPayment, describeOrderStatus, getPaymentDetails, listCustomerOrders, paymentDeadline, paymentUri } from "./customer-orders";
 export { type OrderEventAction, recordOrderEvent } from "./order-events";
-export { filterConditions, listOrderPage, listOrdersMatching, type OrderFilters, orderPageQuery, usernameSearchKey } from "./order-list";
+export { filterConditions, listOrderPage, listOrdersMatching, type OrderFilters, type SearchScope, orderPageQuery, usernameSearchKey } from "./order-list";
 export { acceptPayment, cancelOrder, cleanupExpiredOrders, deleteOrder, getOrderEvents, getOrderItems, orderOf, ordersOf, reclaimOrderStock, updateOrderStatus, wasCancelledByOwner } from "./orders";
 export { bulkDispatch, DISPATCH_UNDO_WINDOW_MS, type DispatchNoticeDeps, holdDispatchNotice, sendDueDispatchNotices, createDispatchNoticeSender, type DispatchNoticeSender, undoDispatch } from "./dispatch-notices";
 export { paymentMessages } from "./payment-messages";

@@ -12,6 +12,14 @@ import { afterKey, decodeCursor, escapeLike, type KeyPart, keyText, type Page, p
 /** The filters, without the paging. */
 export type OrderFilters = Omit<OrderListQuery, "limit" | "cursor">;
 
+/**
+ * What a search may look at. Without `byAddress` the text is not looked up as a name or postcode: a
+ * caller that may not see addresses (the support role, contract/team.ts) would otherwise learn them
+ * by guessing ("does anyone at SW1A 1AA order from us?"). Ids, @usernames and Telegram ids still match.
+ */
+export type SearchScope = { byAddress: boolean };
+const SEARCH_ALL: SearchScope = { byAddress: true };
+
 const SORT_KEYS: Record<OrderSort, { parts: KeyPart[]; direction: "asc" | "desc" }> = {
   newest: { parts: [{ column: orders.createdAt, kind: "moment" }, { column: orders.id, kind: "uuid" }], direction: "desc" },
   oldest: { parts: [{ column: orders.createdAt, kind: "moment" }, { column: orders.id, kind: "uuid" }], direction: "asc" },
@@ -48,24 +56,24 @@ function idPrefixRange(text: string): { low: string; high: string } | null {
  * as its postcode, outward code, name or a word of the name (through the blind index: exact, not a
  * prefix, since no clear name or postcode is stored; docs/decisions/0024-encryption-at-rest.md).
  */
-async function searchCondition(db: DbOrTx, q: string): Promise<SQL> {
+async function searchCondition(db: DbOrTx, q: string, scope: SearchScope): Promise<SQL> {
   const matches: SQL[] = [eq(orders.telegramUserId, q)];
   const range = idPrefixRange(q);
   if (range) matches.push(sql`${orders.id} between ${range.low}::uuid and ${range.high}::uuid`);
   // "@ann" looks for usernames only; "ann" for usernames and names.
   const username = q.startsWith("@") ? q.slice(1) : q;
   if (username !== "") matches.push(sql`${usernameSearchKey} like lower(${escapeLike(username)}) || '%' escape '\\'`);
-  if (!q.startsWith("@")) {
+  if (scope.byAddress && !q.startsWith("@")) {
     const address = await addressSearchCondition(db, q);
     if (address) matches.push(address);
   }
   return or(...matches)!;
 }
 
-export async function filterConditions(db: DbOrTx, filters: OrderFilters): Promise<SQL[]> {
+export async function filterConditions(db: DbOrTx, filters: OrderFilters, scope: SearchScope = SEARCH_ALL): Promise<SQL[]> {
   const conditions: SQL[] = [];
   if (filters.status && filters.status !== "all") conditions.push(eq(orders.status, filters.status));
-  if (filters.q) conditions.push(await searchCondition(db, filters.q));
+  if (filters.q) conditions.push(await searchCondition(db, filters.q, scope));
   if (filters.from) conditions.push(gte(orders.createdAt, filters.from));
   if (filters.to) conditions.push(lt(orders.createdAt, filters.to));
   return conditions;
@@ -89,9 +97,9 @@ export function orderPageQuery(db: DbOrTx, query: OrderListQuery, filters: SQL[]
 }
 
 /** Every order matching the filters, in the chosen order (the list without `limit`, as docs/product.md §7 has it). */
-export async function listOrdersMatching(db: DbOrTx, filters: OrderFilters): Promise<Order[]> {
+export async function listOrdersMatching(db: DbOrTx, filters: OrderFilters, scope: SearchScope = SEARCH_ALL): Promise<Order[]> {
   const query = { ...filters, limit: undefined, cursor: undefined };
-  const rows = await orderPageQuery(db, query, await filterConditions(db, query));
+  const rows = await orderPageQuery(db, query, await filterConditions(db, query, scope));
   return ordersOf(
     db,
     rows.map((row) => row.order),
@@ -99,8 +107,8 @@ export async function listOrdersMatching(db: DbOrTx, filters: OrderFilters): Pro
 }
 
 /** One page of the orders matching the filters, and how many match in all. */
-export async function listOrderPage(db: DbOrTx, query: OrderListQuery & { limit: number }): Promise<Page<Order>> {
-  const conditions = await filterConditions(db, query);
+export async function listOrderPage(db: DbOrTx, query: OrderListQuery & { limit: number }, scope: SearchScope = SEARCH_ALL): Promise<Page<Order>> {
+  const conditions = await filterConditions(db, query, scope);
   const [rows, [counted]] = await Promise.all([
     orderPageQuery(db, query, conditions),
     db.select({ total: count() }).from(orders).where(and(...conditions)),
