@@ -7,9 +7,9 @@ import { startTestServer, type TestServer } from "./app";
 
 // The browser tests' reset (POST /api/test/reset, e2e/support/seed-routes.ts) truncates only the
 // tables holding rows (docs/PERFORMANCE.md "Third round"): every test must still start from an empty
-// shop, with the admin's password and sessions kept.
+// shop, with the owner's account and sessions kept (staff accounts a test made are deleted).
 
-const KEPT = ["admin_credentials", "sessions"];
+const KEPT = ["accounts", "sessions"];
 const TABLES = (Object.values(schema) as unknown[])
   .filter((value): value is Table => is(value, Table))
   .map((table) => getTableName(table))
@@ -59,6 +59,7 @@ describe("POST /api/test/reset", () => {
     expect(Object.keys(await filledTables()).sort()).toEqual(KEPT);
 
     await fillShop("one");
+    await call("POST", "/api/test/staff-account", { username: "pat", role: "packer", password: "pat's password here" });
     const filled = Object.keys(await filledTables());
     for (const table of ["bot_settings", "categories", "products", "postage_options", "orders", "order_items", "customer_messages", "audit_log"]) {
       expect(filled).toContain(table);
@@ -68,6 +69,8 @@ describe("POST /api/test/reset", () => {
     // It still names every table it empties (the shop's tables but the kept ones).
     expect([...(answer.reset as string[])].sort()).toEqual(TABLES.filter((name) => !KEPT.includes(name)));
     expect(Object.keys(await filledTables()).sort()).toEqual(KEPT);
+    // The owner's account stays; the staff accounts a test made go.
+    expect((await queryRows<{ role: string }>(server.database.db, sql`select role from accounts`)).map((row) => row.role)).toEqual(["owner"]);
     // The session survived: the same cookie still reads.
     expect(await call("GET", "/api/categories")).toEqual([]);
 

@@ -14,6 +14,7 @@ import {
 } from "../../../contract";
 import { bulkDispatch, acceptPayment, cancelOrder, cleanupExpiredOrders, deleteOrder, getOrderEvents, getOrderItems, holdDispatchNotice, orderOf, undoDispatch, updateOrderStatus, listOrderPage, listOrdersMatching } from "../../shop/orders";
 import type { Routes } from "../deps";
+import { may } from "../security";
 import { isPaged, sendPage } from "../paging";
 import { ERROR_ANSWERS, pagedList } from "../openapi";
 
@@ -23,17 +24,17 @@ const anOrder = answers(OrderSchema);
 const done = answers(SuccessSchema);
 
 export const orderRoutes: Routes = (app, deps) => {
-  app.get("/api/orders", { schema: { querystring: OrderListQuerySchema, ...answers(pagedList(OrderSchema)) } }, async (request, reply) =>
+  app.get("/api/orders", { ...may("orders.read"), schema: { querystring: OrderListQuerySchema, ...answers(pagedList(OrderSchema)) } }, async (request, reply) =>
     isPaged(request.query)
       ? sendPage(request, reply, await listOrderPage(deps.db, request.query))
       : listOrdersMatching(deps.db, request.query),
   );
 
-  app.get("/api/orders/:id/items", { schema: { params: IdParams, ...answers(z.array(OrderItemSchema)) } }, async (request) =>
+  app.get("/api/orders/:id/items", { ...may("orders.read"), schema: { params: IdParams, ...answers(z.array(OrderItemSchema)) } }, async (request) =>
     getOrderItems(deps.db, request.params.id),
   );
 
-  app.get("/api/orders/:id/events", { schema: { params: IdParams, ...answers(z.array(OrderEventSchema)) } }, async (request) =>
+  app.get("/api/orders/:id/events", { ...may("orders.read"), schema: { params: IdParams, ...answers(z.array(OrderEventSchema)) } }, async (request) =>
     getOrderEvents(deps.db, request.params.id),
   );
 
