@@ -6,13 +6,18 @@ import * as schema from "../../server/db/schema";
 import type { Routes } from "../../server/http/deps";
 import { protectNewAddress } from "../../server/shop/vaults";
 import { insertCustomerMessage, insertOrder } from "../../test-support/factories";
+import { addTestAccount } from "../../test-support/admin-password";
+import { STAFF_ROLES } from "../../contract/team";
 
 // Test-only routes, mounted by the e2e server script and never by the real server: they reset the
 // shop between tests and insert what the API cannot create (orders come from the bot, customer
 // messages from Telegram). Under /api, so they need the admin session like everything else.
 
-/** Tables the reset keeps: the admin's password and sessions. */
-const KEPT_TABLES = new Set(["admin_credentials", "sessions"]);
+/**
+ * Tables the reset keeps: the accounts and sessions, so the owner stays signed in (issue 25: the
+ * admin password is the owner's account). Staff accounts a test made are deleted (with their sessions).
+ */
+const KEPT_TABLES = new Set(["accounts", "sessions"]);
 
 const dateOrNow = z
   .string()
@@ -86,6 +91,14 @@ const SeedCouponUsesSchema = z.object({
   timesHeld: z.number().int().min(0),
 });
 
+/** A staff account with its password set, as an accepted invite leaves it (issue 25). */
+const SeedStaffAccountSchema = z.object({
+  username: z.string(),
+  role: z.enum(STAFF_ROLES),
+  password: z.string(),
+  name: z.string().optional(),
+});
+
 export const seedRoutes: Routes = (app, deps) => {
   app.post("/api/test/reset", async () => {
     const tables = (Object.values(schema) as unknown[])
@@ -108,6 +121,7 @@ export const seedRoutes: Routes = (app, deps) => {
         );
         const names = filled.map((row) => `"${row.name}"`);
         if (names.length > 0) await tx.execute(sql.raw(`truncate table ${names.join(", ")} restart identity cascade`));
+        await tx.delete(schema.accounts).where(sql`${schema.accounts.role} <> 'owner'`);
       });
     }
     return { reset: tables };
@@ -152,5 +166,10 @@ export const seedRoutes: Routes = (app, deps) => {
     const { createdAt, ...fields } = request.body;
     const row = await insertCustomerMessage(deps.db, { ...fields, ...(createdAt ? { createdAt } : {}) });
     return reply.code(201).send(row);
+  });
+
+  app.post("/api/test/staff-account", { schema: { body: SeedStaffAccountSchema } }, async (request, reply) => {
+    const id = await addTestAccount(deps.db, request.body);
+    return reply.code(201).send({ id });
   });
 };
