@@ -3,7 +3,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import {
   createOwnerKey,
   fromBase64,
+  grantOwnerKeys,
   isSealed,
+  openGrantedKey,
   openSealed,
   openSealedAddress,
   OWNER_KEY_ITERATIONS,
@@ -20,6 +22,7 @@ import {
   type OwnerKeySetup,
   type SealableAddress,
 } from "./owner-seal";
+import { encodingsOfPrivateKey, unwrapPrivateKeyForTest } from "../test-support/owner-seal";
 
 const PASSPHRASE = "correct horse battery staple";
 const ORDER = "6f1c2a54-0d7e-4d39-9a57-2b8f0c1d9e33";
@@ -206,5 +209,84 @@ describe("sealed addresses", () => {
     expect(await problemOf(openSealedAddress(owner, notAnAddress, ORDER))).toBe("damaged");
     const text = await sealForOwner(setup, "plain words", "somewhere");
     expect(await openSealed(owner, text, "somewhere")).toBe("plain words");
+  });
+});
+
+describe("grants: the owner's key sealed to a staff member's key (docs/decisions/0037)", () => {
+  const STAFF = "a3a1f0de-5b0e-4e5c-9d55-7c1d3f0b9e21";
+  const OTHER_STAFF = "c2b9d1a4-2f61-4d8c-8f0a-9e7b6c5d4e3f";
+  const STAFF_PASSPHRASE = "packer passphrase of their own";
+  let staffSetup: OwnerKeySetup;
+  let staff: OwnerKey;
+  let older: OwnerKeySetup;
+  beforeAll(async () => {
+    [staffSetup, older] = await Promise.all([createOwnerKey(STAFF_PASSPHRASE), createOwnerKey("the owner's older passphrase")]);
+    staff = await unlockOwnerKey(staffSetup, STAFF_PASSPHRASE);
+  });
+  const recipient = (accountId = STAFF) => ({ accountId, publicKey: staffSetup.publicKey, keyId: staffSetup.keyId });
+  const received = (sealedPrivateKey: string, key: OwnerKeySetup = setup) => ({ ownerKeyId: key.keyId, ownerPublicKey: key.publicKey, sealedPrivateKey });
+
+  it("opens, in the staff member's browser, into the owner's key: non-extractable, and it reads the owner's addresses", async () => {
+    const sealedAddress = await sealAddress(setup, ADDRESS, ORDER);
+    const { grants, notOpened } = await grantOwnerKeys([setup], PASSPHRASE, recipient());
+    expect(notOpened).toEqual([]);
+    expect(grants).toEqual([{ ownerKeyId: setup.keyId, sealedPrivateKey: expect.stringMatching(new RegExp(`^owner-seal:v1:${staffSetup.keyId}:`)) }]);
+    const opened = await openGrantedKey(staff, received(grants[0]!.sealedPrivateKey), STAFF);
+    expect(opened.keyId).toBe(setup.keyId);
+    expect(opened.privateKey.extractable).toBe(false);
+    await expect(crypto.subtle.exportKey("pkcs8", opened.privateKey)).rejects.toThrow();
+    expect(await openSealedAddress(opened, sealedAddress, ORDER)).toEqual(ADDRESS);
+  });
+
+  it("gives every key the passphrase opens, and names the keys kept under another passphrase", async () => {
+    const { grants, notOpened } = await grantOwnerKeys([setup, older], PASSPHRASE, recipient());
+    expect(grants.map((grant) => grant.ownerKeyId)).toEqual([setup.keyId]);
+    expect(notOpened).toEqual([older.keyId]);
+    const second = await grantOwnerKeys([setup, older], "the owner's older passphrase", recipient());
+    expect(second.grants.map((grant) => grant.ownerKeyId)).toEqual([older.keyId]);
+    const opened = await openGrantedKey(staff, received(second.grants[0]!.sealedPrivateKey, older), STAFF);
+    expect(opened.keyId).toBe(older.keyId);
+    expect(await problemOf(grantOwnerKeys([setup, older], "not any of the passphrases", recipient()))).toBe("wrong-passphrase");
+  });
+
+  it("refuses to seal to a key other than the one whose fingerprint the owner was shown", async () => {
+    // The server (or someone with its database) swapped the staff key after the owner compared fingerprints.
+    expect(await problemOf(grantOwnerKeys([setup], PASSPHRASE, { ...recipient(), publicKey: older.publicKey }))).toBe("mismatched-key");
+  });
+
+  it("does not open for another account, under another owner key, with a swapped public key, or with another staff key", async () => {
+    const [grant] = (await grantOwnerKeys([setup], PASSPHRASE, recipient())).grants;
+    // Moved to another account's row: the binding names the account.
+    expect(await problemOf(openGrantedKey(staff, received(grant!.sealedPrivateKey), OTHER_STAFF))).toBe("damaged");
+    // Relabelled as another owner key: the binding names the owner key too.
+    expect(await problemOf(openGrantedKey(staff, received(grant!.sealedPrivateKey, older), STAFF))).toBe("damaged");
+    // The right label, another public key beside it: the opened key is checked against it.
+    const swapped = { ownerKeyId: setup.keyId, ownerPublicKey: older.publicKey, sealedPrivateKey: grant!.sealedPrivateKey };
+    const error = await openGrantedKey(staff, swapped, STAFF).catch((e: unknown) => e);
+    expect((error as OwnerSealError).problem).toBe("mismatched-key");
+    expect((error as Error).message).toMatch(/Ask the owner/);
+    // Another staff member's key: sealed to someone else.
+    expect(await problemOf(openGrantedKey(owner, received(grant!.sealedPrivateKey), STAFF))).toBe("other-key");
+  });
+
+  it("refuses a grant with any byte changed", async () => {
+    const [grant] = (await grantOwnerKeys([setup], PASSPHRASE, recipient())).grants;
+    const parts = parseSealed(grant!.sealedPrivateKey)!;
+    const rebuilt = (p: typeof parts) => `owner-seal:v1:${p.keyId}:${p.ephemeral}:${p.nonce}:${p.ciphertext}`;
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom("ephemeral", "nonce", "ciphertext") as fc.Arbitrary<"ephemeral" | "nonce" | "ciphertext">, fc.nat(), fc.integer({ min: 1, max: 255 }), async (part, at, mask) => {
+        const bytes = fromB64Url(parts[part]);
+        bytes[at % bytes.length]! ^= mask;
+        expect(await problemOf(openGrantedKey(staff, received(rebuilt({ ...parts, [part]: toB64Url(bytes) })), STAFF))).toBe("damaged");
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it("holds nothing that opens without the staff member's passphrase: not the owner's private key in any encoding", async () => {
+    const [grant] = (await grantOwnerKeys([setup], PASSPHRASE, recipient())).grants;
+    const pkcs8 = await unwrapPrivateKeyForTest(setup, PASSPHRASE);
+    for (const encoded of encodingsOfPrivateKey(pkcs8)) expect(grant!.sealedPrivateKey).not.toContain(encoded);
+    expect(await problemOf(unlockOwnerKey(staffSetup, PASSPHRASE))).toBe("wrong-passphrase");
   });
 });

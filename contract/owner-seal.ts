@@ -228,7 +228,17 @@ export async function rewrapOwnerKey(setup: OwnerKeySetup, currentPassphrase: st
  * swapped it, new addresses would be sealed to them, and the owner must know.
  */
 export async function unlockOwnerKey(setup: OwnerKeySetup, passphrase: string): Promise<OwnerKey> {
-  const pkcs8 = await unwrapPrivateKey(setup, passphrase);
+  return importCheckedKey(await unwrapPrivateKey(setup, passphrase), setup);
+}
+
+const MISMATCHED_KEY_MESSAGE =
+  "The shop's stored public key does not belong to this private key, so new addresses may be sealed to someone else. Turn private addresses off and set them up again.";
+
+/**
+ * Imports a PKCS#8 private key as one that can never be exported again, and checks that `expected`
+ * (the public key and fingerprint the server keeps for it) is its own. Zeroes `pkcs8` either way.
+ */
+async function importCheckedKey(pkcs8: Uint8Array, expected: Pick<OwnerKeySetup, "publicKey" | "keyId">): Promise<OwnerKey> {
   let privateKey: CryptoKey;
   try {
     privateKey = await subtle().importKey("pkcs8", buffer(pkcs8), CURVE, false, ["deriveBits"]);
@@ -237,17 +247,12 @@ export async function unlockOwnerKey(setup: OwnerKeySetup, passphrase: string): 
   } finally {
     pkcs8.fill(0);
   }
-  const { point, keyId } = await readOwnerPublicKey(setup.publicKey);
+  const { point, keyId } = await readOwnerPublicKey(expected.publicKey);
   const key: OwnerKey = { keyId, privateKey, publicPoint: point };
   const probe = "owner-seal probe";
   const matches =
-    keyId === setup.keyId && (await openSealed(key, await sealForOwner(setup, probe, "probe"), "probe").catch(() => null)) === probe;
-  if (!matches) {
-    throw new OwnerSealError(
-      "mismatched-key",
-      "The shop's stored public key does not belong to this private key, so new addresses may be sealed to someone else. Turn private addresses off and set them up again.",
-    );
-  }
+    keyId === expected.keyId && (await openSealed(key, await sealForOwner(expected, probe, "probe"), "probe").catch(() => null)) === probe;
+  if (!matches) throw new OwnerSealError("mismatched-key", MISMATCHED_KEY_MESSAGE);
   return key;
 }
 
@@ -274,6 +279,10 @@ const additionalData = (keyId: string, ephemeral: string, binding: string) => ut
  * be moved to another order unnoticed.
  */
 export async function sealForOwner(owner: Pick<OwnerKeySetup, "publicKey">, plaintext: string, binding: string): Promise<string> {
+  return sealBytes(owner, utf8(plaintext), binding);
+}
+
+async function sealBytes(owner: Pick<OwnerKeySetup, "publicKey">, plaintext: Uint8Array, binding: string): Promise<string> {
   const { key: ownerKey, point: ownerPoint, keyId } = await readOwnerPublicKey(owner.publicKey);
   const ephemeral = await subtle().generateKey(CURVE, true, ["deriveBits"]);
   const ephemeralPoint = new Uint8Array(await subtle().exportKey("raw", ephemeral.publicKey));
@@ -282,7 +291,7 @@ export async function sealForOwner(owner: Pick<OwnerKeySetup, "publicKey">, plai
   const nonce = randomBytes(NONCE_BYTES);
   const ephemeralText = toBase64Url(ephemeralPoint);
   const ciphertext = new Uint8Array(
-    await subtle().encrypt({ name: "AES-GCM", iv: nonce, additionalData: additionalData(keyId, ephemeralText, binding) }, key, utf8(plaintext)),
+    await subtle().encrypt({ name: "AES-GCM", iv: nonce, additionalData: additionalData(keyId, ephemeralText, binding) }, key, buffer(plaintext)),
   );
   return `${SEALED_PREFIX}${keyId}:${ephemeralText}:${toBase64Url(nonce)}:${toBase64Url(ciphertext)}`;
 }
@@ -311,6 +320,15 @@ const DAMAGED_MESSAGE = "This sealed value could not be opened: it is damaged, o
 
 /** Opens a sealed value with an unlocked owner key; the binding must be the one it was sealed with. */
 export async function openSealed(owner: OwnerKey, sealed: string, binding: string): Promise<string> {
+  const plain = await openSealedBytes(owner, sealed, binding);
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(plain);
+  } catch {
+    throw new OwnerSealError("damaged", DAMAGED_MESSAGE);
+  }
+}
+
+async function openSealedBytes(owner: OwnerKey, sealed: string, binding: string): Promise<Uint8Array<ArrayBuffer>> {
   const parts = parseSealed(sealed);
   if (!parts) throw new OwnerSealError("damaged", DAMAGED_MESSAGE);
   if (parts.keyId !== owner.keyId) {
@@ -326,12 +344,13 @@ export async function openSealed(owner: OwnerKey, sealed: string, binding: strin
     const ephemeral = await subtle().importKey("raw", buffer(ephemeralPoint), CURVE, false, []);
     const shared = await subtle().deriveBits({ name: "ECDH", public: ephemeral }, owner.privateKey, 256);
     const key = await sealingKey(shared, ephemeralPoint, owner.publicPoint, "decrypt");
-    const plain = await subtle().decrypt(
-      { name: "AES-GCM", iv: buffer(nonce), additionalData: additionalData(parts.keyId, parts.ephemeral, binding) },
-      key,
-      buffer(ciphertext),
+    return new Uint8Array(
+      await subtle().decrypt(
+        { name: "AES-GCM", iv: buffer(nonce), additionalData: additionalData(parts.keyId, parts.ephemeral, binding) },
+        key,
+        buffer(ciphertext),
+      ),
     );
-    return new TextDecoder("utf-8", { fatal: true }).decode(plain);
   } catch {
     throw new OwnerSealError("damaged", DAMAGED_MESSAGE);
   }
@@ -375,4 +394,77 @@ export async function openSealedAddress(owner: OwnerKey, sealed: string, orderId
     postcode: field("postcode") as string,
     contact: (field("contact") as string | null) ?? null,
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Grants: a staff account reads sealed addresses too (docs/decisions/0037-sealed-address-grants.md)
+//
+// A staff account makes its own key pair exactly as the owner does (createOwnerKey, its own
+// passphrase). The owner's browser seals each of the owner's private keys to that public key; the
+// staff account's browser opens them with its own unlocked key. The server keeps only sealed text.
+
+/** What a grant is bound to: the account it was given to and the owner's key it holds. */
+export const grantBinding = (accountId: string, ownerKeyId: string) => `grant:${accountId}:owner-key:${ownerKeyId}`;
+
+/** A staff account's key as the owner's browser seals to it; keyId is the fingerprint the owner checked. */
+export type GrantRecipient = { accountId: string; publicKey: string; keyId: string };
+/** One of the owner's private keys, sealed to a staff account's public key. */
+export type SealedGrant = { ownerKeyId: string; sealedPrivateKey: string };
+
+/**
+ * The owner's browser gives a staff account the owner's keys: each key that `passphrase` opens is
+ * unwrapped (as bytes, inside this function only), checked against its public key, and sealed to the
+ * recipient. Keys this passphrase does not open (an older key kept under an earlier passphrase) are
+ * answered in `notOpened`; none opened is a wrong passphrase. The normal unlock stays non-extractable:
+ * this unwraps again from the passphrase instead of exporting an unlocked key.
+ */
+export async function grantOwnerKeys(
+  ownerKeys: readonly OwnerKeySetup[],
+  passphrase: string,
+  recipient: GrantRecipient,
+): Promise<{ grants: SealedGrant[]; notOpened: string[] }> {
+  const { keyId } = await readOwnerPublicKey(recipient.publicKey);
+  if (keyId !== recipient.keyId) {
+    throw new OwnerSealError("mismatched-key", "This staff key is not the one whose fingerprint was shown. Reload the page and check the fingerprint again.");
+  }
+  const grants: SealedGrant[] = [];
+  const notOpened: string[] = [];
+  for (const setup of ownerKeys) {
+    let pkcs8: Uint8Array;
+    try {
+      pkcs8 = await unwrapPrivateKey(setup, passphrase);
+    } catch (error) {
+      if (!(error instanceof OwnerSealError)) throw error;
+      notOpened.push(setup.keyId);
+      continue;
+    }
+    try {
+      // Only a key that belongs to its public key is handed on (importCheckedKey zeroes its copy).
+      await importCheckedKey(pkcs8.slice(), setup);
+      grants.push({ ownerKeyId: setup.keyId, sealedPrivateKey: await sealBytes(recipient, pkcs8, grantBinding(recipient.accountId, setup.keyId)) });
+    } finally {
+      pkcs8.fill(0);
+    }
+  }
+  if (grants.length === 0) throw new OwnerSealError("wrong-passphrase", WRONG_PASSPHRASE_MESSAGE);
+  return { grants, notOpened };
+}
+
+/** A grant as the staff account's browser reads it back (GET /api/private-addresses/my-grants). */
+export type ReceivedGrant = { ownerKeyId: string; ownerPublicKey: string; sealedPrivateKey: string };
+
+/**
+ * The staff account's browser opens a grant with its own unlocked key: the owner's private key,
+ * imported so that it can never be exported again, after checking that the owner's public key is its own.
+ */
+export async function openGrantedKey(recipient: OwnerKey, grant: ReceivedGrant, accountId: string): Promise<OwnerKey> {
+  const pkcs8 = await openSealedBytes(recipient, grant.sealedPrivateKey, grantBinding(accountId, grant.ownerKeyId));
+  try {
+    return await importCheckedKey(pkcs8, { publicKey: grant.ownerPublicKey, keyId: grant.ownerKeyId });
+  } catch (error) {
+    if (error instanceof OwnerSealError && error.problem === "mismatched-key") {
+      throw new OwnerSealError("mismatched-key", "The access the owner gave does not match the shop's key. Ask the owner to check Private addresses and grant access again.");
+    }
+    throw error;
+  }
 }

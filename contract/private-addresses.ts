@@ -84,3 +84,111 @@ export const OwnerPassphraseChangeSchema = z
   })
   .meta({ id: "OwnerPassphraseChange" });
 export type OwnerPassphraseChange = z.infer<typeof OwnerPassphraseChangeSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Staff access to sealed addresses (issue 25; docs/decisions/0037-sealed-address-grants.md): a staff
+// account with "orders.addresses" keeps its own key, made like the owner's; the owner's browser
+// seals the owner's keys to it.
+
+/** PUT /api/private-addresses/my-key: the signed-in staff account's own key pair, made in its browser. */
+export const StaffKeySetupSchema = z
+  .object({
+    publicKey: base64Bytes(26, 150).meta({ description: "SubjectPublicKeyInfo of a P-256 public key, base64" }),
+    wrappedPrivateKey: WrappedPrivateKeySchema,
+    salt: SaltSchema,
+    iterations: IterationsSchema,
+  })
+  .meta({ id: "StaffKeySetup" });
+export type StaffKeySetup = z.infer<typeof StaffKeySetupSchema>;
+
+/** A staff account's key: everything its browser needs to unlock it with the passphrase, nothing that opens it without. */
+export const StaffSealKeySchema = z
+  .object({
+    keyId: KeyIdSchema.meta({ description: "Fingerprint of the public key: the first 16 bytes of its SHA-256, hex" }),
+    publicKey: z.string(),
+    wrappedPrivateKey: z.string(),
+    salt: z.string(),
+    iterations: z.int(),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: "StaffSealKey" });
+export type StaffSealKey = z.infer<typeof StaffSealKeySchema>;
+
+/** GET /api/private-addresses/my-key: the signed-in account's own key, or null before it set one up. */
+export const MySealKeySchema = z.object({ key: StaffSealKeySchema.nullable() }).meta({ id: "MySealKey" });
+export type MySealKey = z.infer<typeof MySealKeySchema>;
+
+/** PUT /api/private-addresses/my-key's answer. */
+export const MySealKeyChangeSchema = z
+  .object({
+    key: StaffSealKeySchema,
+    /** Grants removed by this change: a new key pair cannot open what was sealed to the old one (the owner grants again). */
+    grantsRemoved: z.int(),
+  })
+  .meta({ id: "MySealKeyChange" });
+export type MySealKeyChange = z.infer<typeof MySealKeyChangeSchema>;
+
+/** The account a grant route names. */
+export const GrantAccountParamsSchema = z.object({ accountId: z.uuid({ message: "must be a valid id" }) });
+
+/** One of the owner's keys, sealed to a staff account's key, as that account reads it back. */
+export const ReceivedGrantSchema = z
+  .object({
+    ownerKeyId: KeyIdSchema,
+    /** The owner's public key: the browser checks that the private key it opens belongs to it. */
+    ownerPublicKey: z.string(),
+    /** owner-seal:v1 text sealed to the account's key; only its passphrase opens it. */
+    sealedPrivateKey: z.string(),
+    grantedAt: z.iso.datetime(),
+  })
+  .meta({ id: "ReceivedGrant" });
+
+/** GET /api/private-addresses/my-grants: the grants of the signed-in account (none: it sees addresses sealed). */
+export const MyGrantsSchema = z
+  .object({
+    accountId: z.string(),
+    grants: z.array(ReceivedGrantSchema),
+  })
+  .meta({ id: "MyGrants" });
+export type MyGrants = z.infer<typeof MyGrantsSchema>;
+
+/** A staff account as the owner's Staff access list shows it. */
+export const StaffAddressAccessSchema = z
+  .object({
+    accountId: z.string(),
+    username: z.string(),
+    name: z.string(),
+    role: z.string(),
+    disabled: z.boolean(),
+    /** Whether its role may read addresses ("orders.addresses"); false for an account whose role changed since it was granted access. */
+    eligible: z.boolean(),
+    /** Its key, once it set one up: the owner compares this fingerprint with the one the staff member sees. */
+    key: z.object({ keyId: z.string(), publicKey: z.string(), createdAt: z.iso.datetime() }).nullable(),
+    /** The owner's keys it was given, by fingerprint. */
+    grants: z.array(z.object({ ownerKeyId: z.string(), grantedAt: z.iso.datetime() })),
+  })
+  .meta({ id: "StaffAddressAccess" });
+export type StaffAddressAccess = z.infer<typeof StaffAddressAccessSchema>;
+
+/** GET /api/private-addresses/grants: every staff account that may read addresses, or holds access. */
+export const StaffAddressAccessListSchema = z
+  .object({ accounts: z.array(StaffAddressAccessSchema) })
+  .meta({ id: "StaffAddressAccessList" });
+export type StaffAddressAccessList = z.infer<typeof StaffAddressAccessListSchema>;
+
+/** An owner-seal:v1 value: its parts are checked by the server (contract/owner-seal.ts parseSealed). */
+const SealedPrivateKeySchema = z
+  .string({ error: "must be text" })
+  .max(2000, "is too long")
+  .meta({ description: "owner-seal:v1 text: the owner's PKCS#8 private key sealed (in the owner's browser) to the staff account's public key" });
+
+/** PUT /api/private-addresses/grants/{accountId}: adds or replaces the account's grants for these keys. */
+export const GrantInputSchema = z
+  .object({
+    grants: z
+      .array(z.object({ ownerKeyId: KeyIdSchema, sealedPrivateKey: SealedPrivateKeySchema }), { error: "must be a list" })
+      .min(1, "must hold at least one key")
+      .max(100, "must hold at most 100 keys"),
+  })
+  .meta({ id: "GrantInput" });
+export type GrantInput = z.infer<typeof GrantInputSchema>;

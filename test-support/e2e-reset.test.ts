@@ -65,6 +65,7 @@ describe("POST /api/test/reset", () => {
     expect(Object.keys(await filledTables()).sort()).toEqual(KEPT);
 
     await fillShop("one");
+    await call("POST", "/api/test/staff-account", { username: "pat", role: "packer", password: "pat's password here" });
     const filled = Object.keys(await filledTables());
     for (const table of ["bot_settings", "categories", "products", "postage_options", "orders", "order_items", "customer_messages", "audit_log"]) {
       expect(filled).toContain(table);
@@ -76,6 +77,8 @@ describe("POST /api/test/reset", () => {
     // It still names every table it empties (the shop's tables but the kept ones).
     expect([...(answer.reset as string[])].sort()).toEqual(TABLES.filter((name) => !KEPT.includes(name)));
     expect(Object.keys(await filledTables()).sort()).toEqual(KEPT);
+    // The owner's account stays; the staff accounts a test made go.
+    expect((await queryRows<{ role: string }>(server.database.db, sql`select role from accounts`)).map((row) => row.role)).toEqual(["owner"]);
     // The session survived: the same cookie still reads.
     expect(await call("GET", "/api/categories")).toEqual([]);
 

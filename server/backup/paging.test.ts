@@ -57,6 +57,7 @@ const shopArbitrary = fc.record({
   accounts: few(fc.uuid()),
   accountInvites: few(textKey),
   accountRecoveryCodes: few(fc.uuid()),
+  privateAddressGrants: few(fc.tuple(fc.nat(), fc.nat())),
   simulatorMessages: pages(spanning(INT_MAX)),
   broadcasts: few(fc.uuid()),
   broadcastRecipients: pages(fc.tuple(fc.nat(), textKey)),
@@ -109,6 +110,12 @@ function shopRows(shop: Shop): Record<string, Row[]> {
     accounts: shop.accounts.map((id, i) => ({ id, username: `staff${i}`, name: `Staff ${i}`, role: i === 0 ? "owner" : "packer", password_hash: i % 2 ? null : `scrypt$${i}` })),
     account_invites: shop.accountInvites.map((key, i) => ({ token_hash: key, account_id: pick(shop.accounts, i), expires_at: AT })),
     account_recovery_codes: shop.accountRecoveryCodes.map((id, i) => ({ id, account_id: pick(shop.accounts, i), code_hash: `sha256$${i}` })),
+    // Staff keys for sealed addresses (docs/decisions/0037): one per account; grants under them, one per owner key.
+    account_seal_keys: shop.accounts.map((id, i) => ({ account_id: id, public_key: "pk", wrapped_private_key: "wk", salt: "salt", iterations: "600000", key_id: `staff-key-${i}` })),
+    private_address_grants: underParents(
+      shop.accounts,
+      shop.privateAddressGrants.map(([account, key]) => [account, pick(shop.ownerSealKeys, key)] as [number, string]),
+    ).map(([account, ownerKey]) => ({ account_id: account, owner_key_id: ownerKey, sealed_private_key: "owner-seal:v1:sealed" })),
     team_settings: [{ id: "1", require_two_factor: "true" }],
     audit_log: shop.auditLog.map((id) => ({ id, action: "product.update", summary: "price 4.50 -> 4.75" })),
     blocked_customers: shop.blockedCustomers.map((key) => ({ telegram_user_id: key })),

@@ -852,6 +852,53 @@ export const ownerSealKeys = pgTable(
 );
 
 /**
+ * A staff account's own key for reading sealed addresses (docs/decisions/0037): made in its browser
+ * like the owner's, its private half wrapped by the staff member's passphrase. One per account.
+ */
+export const accountSealKeys = pgTable(
+  "account_seal_keys",
+  {
+    accountId: uuid("account_id")
+      .primaryKey()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    /** SubjectPublicKeyInfo of a P-256 point, base64. */
+    publicKey: text("public_key").notNull(),
+    /** The PKCS#8 private key under AES-256-GCM with the staff member's passphrase key: base64 of nonce and ciphertext. */
+    wrappedPrivateKey: text("wrapped_private_key").notNull(),
+    salt: text("salt").notNull(),
+    iterations: integer("iterations").notNull(),
+    /** The public key's fingerprint (contract/owner-seal.ts ownerKeyId), which the owner checks before granting. */
+    keyId: text("key_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("account_seal_keys_key_id_idx").on(t.keyId),
+    check("account_seal_keys_iterations_range", sql`${t.iterations} between 600000 and 10000000`),
+  ],
+);
+
+/**
+ * The owner's private keys, each sealed by the owner's browser to a staff account's key
+ * (contract/owner-seal.ts, "Grants"): only that account's passphrase opens it. Revoking deletes
+ * the rows; a new staff key deletes them too (they were sealed to the old one).
+ */
+export const privateAddressGrants = pgTable(
+  "private_address_grants",
+  {
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accountSealKeys.accountId, { onDelete: "cascade" }),
+    ownerKeyId: text("owner_key_id")
+      .notNull()
+      .references(() => ownerSealKeys.keyId, { onDelete: "cascade" }),
+    /** An owner-seal:v1 value sealed to the account's key, bound to grantBinding(accountId, ownerKeyId). */
+    sealedPrivateKey: text("sealed_private_key").notNull(),
+    grantedAt: timestamp("granted_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.ownerKeyId] }), index("private_address_grants_owner_key_idx").on(t.ownerKeyId)],
+);
+
+/**
  * Which master key (SECRET_KEY or DATA_DIR/secret.key) this shop's secrets and data keys are under
  * (shop/privacy/key-check.ts; docs/SECURITY.md "The secret key"): one row, an HMAC of a constant with the key,
  * written at the first start. A start with another key is refused instead of reading everything as

@@ -123,6 +123,26 @@ const SPECIAL: Record<string, Special | "not recorded"> = {
     action: "private-addresses.turned-off",
     summary: () => "New addresses are encrypted with the server's key; addresses sealed before stay sealed",
   },
+  // Staff access to sealed addresses (docs/decisions/0037): fingerprints only, never the keys or the sealed grants.
+  "PUT /api/private-addresses/my-key": {
+    action: "private-addresses.staff-key-set",
+    targetType: "account",
+    target: (request) => request.signedIn?.account.id ?? null,
+    summary: (_request, answer) => staffKeySummary(answer),
+  },
+  "PUT /api/private-addresses/grants/:accountId": {
+    action: "private-addresses.access-granted",
+    targetType: "account",
+    target: (request) => textField(request.params, "accountId"),
+    summary: (request, answer) => grantSummary(request.body, answer),
+  },
+  "DELETE /api/private-addresses/grants/:accountId": {
+    action: "private-addresses.access-revoked",
+    targetType: "account",
+    target: (request) => textField(request.params, "accountId"),
+    summary: (_request, answer) =>
+      `${textField(answer, "name") ?? "A staff account"} (${textField(answer, "username") ?? "?"}) can no longer open sealed addresses; what their browser opened before, it may have kept`,
+  },
   // No password, not even a wrong one, reaches the log (nor a two-factor code).
   "POST /api/auth/login": { summary: () => "" },
   // Two-factor (issue 25): what was done to whose sign-in; never a code, a secret or a recovery code.
@@ -221,6 +241,22 @@ export function replySummary(body: unknown): string {
   const text = textField(body, "message") ?? "";
   const orderId = textField(body, "orderId");
   return `A reply of ${text.length} ${text.length === 1 ? "character" : "characters"}${orderId ? ` about order ${orderId}` : ""}`;
+}
+
+/** "Key 1a2b ... set up (2 grants removed)": the staff key's fingerprint, from the answer. */
+function staffKeySummary(answer: Answer): string {
+  const key = answer?.key as Record<string, unknown> | undefined;
+  const removed = Number(answer?.grantsRemoved ?? 0);
+  const fingerprint = formatKeyId(textField(key, "keyId") ?? "");
+  return `Their own key for sealed addresses is ${fingerprint}${removed > 0 ? `; a new key pair, so the ${removed} ${removed === 1 ? "grant" : "grants"} sealed to the old one were removed` : ""}`;
+}
+
+/** "Jane (jane) was given the owner's keys 1a2b ..., sealed to their key 3c4d ...": fingerprints only. */
+function grantSummary(body: unknown, answer: Answer): string {
+  const grants = Array.isArray((body as { grants?: unknown } | null)?.grants) ? ((body as { grants: unknown[] }).grants) : [];
+  const ownerKeys = grants.map((grant) => formatKeyId(textField(grant, "ownerKeyId") ?? "?"));
+  const staffKey = formatKeyId(textField(answer?.key, "keyId") ?? "?");
+  return `${textField(answer, "name") ?? "A staff account"} (${textField(answer, "username") ?? "?"}) was given the owner's ${ownerKeys.length === 1 ? "key" : "keys"} ${ownerKeys.join(", ")}, sealed to their key ${staffKey}`;
 }
 
 function textField(value: unknown, field: string): string | null {

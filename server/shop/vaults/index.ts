@@ -4,5 +4,6 @@
 export { addressSearchCondition, ERASED_ADDRESS, protectAddress, protectNewAddress, readableAddress, revealAddress, revealAddresses, type RevealedAddress, tokenArray } from "./address-vault";
 export { messageBinding, messageSearchCondition, protectMessage, revealMessages } from "./message-vault";
 export { noteBinding, protectNote, revealNote } from "./note-vault";
+export { getMyGrants, getMySealKey, grantAddressAccess, listStaffAddressAccess, revokeAddressAccess, setMySealKey } from "./address-grants";
 export { changeOwnerPassphrase, disablePrivateAddresses, enablePrivateAddresses, getPrivateAddresses } from "./private-addresses";
 export { createDataKey, currentKey, open, seal, SERVER_KEY_PREFIX, unwrapDataKey, useMasterKey, VaultError, wrapDataKey } from "./vault";

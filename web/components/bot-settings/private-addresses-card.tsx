@@ -4,6 +4,7 @@ import { useId, useState, type FormEvent, type ReactNode } from "react";
 import type { OwnerSealKey, PrivateAddresses } from "../../../contract";
 import { checkPassphraseStrength, createOwnerKey, formatKeyId, rewrapOwnerKey } from "../../../contract/owner-seal";
 import { UnlockAddressesButton } from "@/components/orders/sealed-address";
+import { StaffAddressAccessSection } from "./staff-address-access";
 import {
   AlertDialog,
   AlertDialogAction,
@@ -60,6 +61,7 @@ export function PrivateAddressesCard() {
               </p>
             )}
             {state.data.enabled ? <EnabledState setup={state.data} /> : <TurnOnForm setup={state.data} />}
+            {state.data.keys.length > 0 && <StaffAddressAccessSection setup={state.data} />}
           </>
         )}
       </CardContent>
