@@ -8,7 +8,6 @@ import type { Routes } from "../../server/http/deps";
 import { protectNewAddress } from "../../server/shop/vaults";
 import { addTestAccount } from "../../test-support/admin-password";
 import { insertCustomerMessage, insertOrder } from "../../test-support/factories";
-import { addTestAccount } from "../../test-support/admin-password";
 import { STAFF_ROLES } from "../../contract/team";
 
 // Test-only routes, mounted by the e2e server script and never by the real server: they reset the

@@ -14,7 +14,6 @@ import {
 } from "../../../contract";
 import { bulkDispatch, acceptPayment, cancelOrder, cleanupExpiredOrders, deleteOrder, getOrderEvents, getOrderItems, holdDispatchNotice, orderOf, undoDispatch, updateOrderStatus, listOrderPage, listOrdersMatching } from "../../shop/orders";
 import type { Routes } from "../deps";
-import { may } from "../security";
 import { isPaged, sendPage } from "../paging";
 import { ERROR_ANSWERS, pagedList } from "../openapi";
 import { accountCan, may } from "../security";
