@@ -6,16 +6,17 @@ import { openPostgres, type Database } from "../db/client";
 import { loginThrottle } from "../db/schema";
 import { startTestServer, TEST_PASSWORD, type TestServer } from "../../test-support/app";
 import { createTestDatabase } from "../../test-support/database";
+import { TEST_STAFF_PASSWORD } from "../../test-support/admin-password";
 import { OWNER_USERNAME as ADMIN_LOGIN } from "../shop/team";
 import { createDeviceCookies, DEVICE_COOKIE, DEVICE_COOKIE_KEY_PURPOSE, DEVICE_COOKIE_LIFETIME_MS } from "./device-cookies";
-import { clientKey, CLIENT_WINDOW, DEVICE_WINDOW, GLOBAL_WINDOW } from "./login-throttle";
+import { ACCOUNT_WINDOW, clientKey, CLIENT_WINDOW, DEVICE_WINDOW, GLOBAL_WINDOW } from "./login-throttle";
 
 // Failed-login throttling through the real HTTP API (docs/product.md rule 9): atomic under parallel
 // bursts, blind to X-Forwarded-For unless TRUST_PROXY says otherwise, capped globally, and shared
 // by every server instance on one database.
 
-const login = (server: TestServer, password: string, headers: Record<string, string> = {}) =>
-  server.request("POST", "/api/auth/login", { body: { password }, headers });
+const login = (server: TestServer, password: string, headers: Record<string, string> = {}, username?: string) =>
+  server.request("POST", "/api/auth/login", { body: username === undefined ? { password } : { username, password }, headers });
 
 /** The device cookie ("device=...") a sign-in set. */
 function deviceCookieOf(response: Response): string {
@@ -73,10 +74,11 @@ describe("login throttling", () => {
   it("with TRUST_PROXY counts per forwarded client, and caps all clients together at 100 failures an hour", { timeout: 120_000 }, async () => {
     clock = new Date("2026-11-22T12:00:00Z");
     const server = await start({ config: { trustProxy: 1 } });
-    // 25 clients behind the proxy, 4 wrong guesses each: none hits its own limit, 100 failures in all.
+    // 25 clients behind the proxy, 4 wrong guesses each at an account of its own: none hits its own
+    // limit nor its account's, 100 failures in all.
     for (let client = 1; client <= 25; client++) {
       const counts = await statuses(
-        Array.from({ length: 4 }, (_, i) => login(server, `guess-${i}`, { "x-forwarded-for": `198.51.100.${client}` })),
+        Array.from({ length: 4 }, (_, i) => login(server, `guess-${i}`, { "x-forwarded-for": `198.51.100.${client}` }, `user${client}`)),
       );
       expect(counts).toEqual({ 401: 4 });
     }
@@ -92,7 +94,28 @@ describe("login throttling", () => {
     clock = new Date(clock.getTime() + GLOBAL_WINDOW.windowMs + 1000);
     await login(server, "one more wrong", { "x-forwarded-for": "192.0.2.78" });
     const rows = await server.database.db.select().from(loginThrottle);
-    expect(rows.map((row) => row.key).sort()).toEqual(["global", "ip:192.0.2.78"]);
+    expect(rows.map((row) => row.key).sort()).toEqual(["global", "ip:192.0.2.78", "login:owner"]);
+  });
+
+  it("caps the guesses at one account from many addresses; that account's own browser still gets in", async () => {
+    clock = new Date("2026-11-22T18:00:00Z");
+    const server = await start({ config: { trustProxy: 1 } });
+    const { cookie } = await server.loginAs("packer", "pat");
+    await server.request("POST", "/api/auth/logout", { cookie });
+    const device = deviceCookieOf(await login(server, TEST_STAFF_PASSWORD, {}, "pat"));
+    // 10 addresses, 3 guesses each at "pat" (none reaches its own limit): 20 are checked, then the account is closed to strangers.
+    const guesses = [];
+    for (let client = 1; client <= 10; client++) {
+      guesses.push(...Array.from({ length: 3 }, (_, i) => login(server, `guess-${i}`, { "x-forwarded-for": `198.51.100.${client}` }, "Pat")));
+    }
+    expect(ACCOUNT_WINDOW.maxFailures).toBe(20);
+    expect(await statuses(guesses)).toEqual({ 401: 20, 429: 10 });
+    const stranger = await login(server, TEST_STAFF_PASSWORD, { "x-forwarded-for": "192.0.2.9" }, "pat");
+    expect(stranger.status).toBe(429);
+    expect((await stranger.json()).error).toMatch(/^Too many failed attempts for this account\. Try again in \d+ minutes?\.$/);
+    // Other accounts are not affected, and pat's own browser (its device cookie) signs in.
+    expect((await login(server, TEST_PASSWORD, { "x-forwarded-for": "192.0.2.9" })).status).toBe(200);
+    expect((await login(server, TEST_STAFF_PASSWORD, { cookie: device, "x-forwarded-for": "192.0.2.10" }, "pat")).status).toBe(200);
   });
 
   it("a right password lets the client in and clears its failures", async () => {

@@ -17,6 +17,13 @@ export type ThrottleWindow = { maxFailures: number; windowMs: number };
 export const CLIENT_WINDOW: ThrottleWindow = { maxFailures: 5, windowMs: 15 * 60 * 1000 };
 /** All clients together: there is one admin account, so a botnet of addresses is capped too. */
 export const GLOBAL_WINDOW: ThrottleWindow = { maxFailures: 100, windowMs: 60 * 60 * 1000 };
+/**
+ * Per login name (issue 25: throttling applies per account), for attempts without that account's
+ * device cookie: many addresses guessing one account's password are capped below the shop's global
+ * cap. A browser that signed in as the account before (its device cookie) is never counted here, so
+ * guesses from elsewhere cannot lock the account's own person out.
+ */
+export const ACCOUNT_WINDOW: ThrottleWindow = { maxFailures: 20, windowMs: 60 * 60 * 1000 };
 /** Per device cookie: the owner's own browser may mistype as often as any client. */
 export const DEVICE_WINDOW: ThrottleWindow = { maxFailures: 5, windowMs: 15 * 60 * 1000 };
 const GLOBAL_KEY = "global";
@@ -24,7 +31,10 @@ const GLOBAL_KEY = "global";
 /** `trusted`: the attempt was counted against its device cookie only, not the address nor the shop. */
 export type ThrottleVerdict =
   | { allowed: true; trusted: boolean }
-  | { allowed: false; retryAfterSeconds: number; scope: "client" | "global" };
+  | { allowed: false; retryAfterSeconds: number; scope: "client" | "account" | "global" };
+
+/** The key a login name's failures are counted under (compared without case, as usernames are). */
+export const accountKey = (login: string) => `login:${login.trim().toLowerCase()}`;
 
 /** The key a device cookie's failures are counted under (its nonce is random, 128 bits). */
 export const deviceKey = (nonce: string) => `device:${nonce}`;
@@ -76,10 +86,11 @@ export function createLoginThrottle(db: DbOrTx, now: () => Date) {
   return {
     /**
      * Counts this attempt as a failure in advance and says whether it may be checked at all.
-     * `device` is the nonce of the attempt's valid device cookie, if it has one. Call `succeeded`
-     * when the password was right, which takes the count back.
+     * `device` is the nonce of the attempt's valid device cookie, if it has one; `login` the account
+     * the attempt names (a sign-in; none for an invite link). Call `succeeded` when the password was
+     * right, which takes the count back.
      */
-    async begin(ip: string, device?: string | null): Promise<ThrottleVerdict> {
+    async begin(ip: string, device?: string | null, login?: string): Promise<ThrottleVerdict> {
       const at = now();
       // Rows of windows long over are of no use; login is rare, so this small delete is cheap.
       await db.delete(loginThrottle).where(lt(loginThrottle.windowStartedAt, new Date(at.getTime() - GLOBAL_WINDOW.windowMs)));
@@ -93,9 +104,17 @@ export function createLoginThrottle(db: DbOrTx, now: () => Date) {
       if (client.failures > CLIENT_WINDOW.maxFailures) {
         return { allowed: false, scope: "client", retryAfterSeconds: retryAfter(client.windowStartedAt, CLIENT_WINDOW, at) };
       }
+      if (login !== undefined) {
+        const named = await countAttempt(db, accountKey(login), ACCOUNT_WINDOW, at);
+        if (named.failures > ACCOUNT_WINDOW.maxFailures) {
+          await uncount(db, key);
+          return { allowed: false, scope: "account", retryAfterSeconds: retryAfter(named.windowStartedAt, ACCOUNT_WINDOW, at) };
+        }
+      }
       const all = await countAttempt(db, GLOBAL_KEY, GLOBAL_WINDOW, at);
       if (all.failures > GLOBAL_WINDOW.maxFailures) {
         await uncount(db, key);
+        if (login !== undefined) await uncount(db, accountKey(login));
         return { allowed: false, scope: "global", retryAfterSeconds: retryAfter(all.windowStartedAt, GLOBAL_WINDOW, at) };
       }
       return { allowed: true, trusted: false };
@@ -106,10 +125,11 @@ export function createLoginThrottle(db: DbOrTx, now: () => Date) {
      * leaves the address alone: it counted nothing there, and an attacker sharing the address
      * must not get fresh guesses each time the owner signs in.
      */
-    async succeeded(ip: string, device: string | null | undefined, trusted: boolean): Promise<void> {
+    async succeeded(ip: string, device: string | null | undefined, trusted: boolean, login?: string): Promise<void> {
       if (device) await db.delete(loginThrottle).where(sql`${loginThrottle.key} = ${deviceKey(device)}`);
       if (trusted) return;
       await db.delete(loginThrottle).where(sql`${loginThrottle.key} = ${clientKey(ip)}`);
+      if (login !== undefined) await db.delete(loginThrottle).where(sql`${loginThrottle.key} = ${accountKey(login)}`);
       await uncount(db, GLOBAL_KEY);
     },
     /**

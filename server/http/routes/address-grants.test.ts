@@ -198,7 +198,7 @@ describe("staff access to sealed addresses", () => {
     for (const [method, url, body] of tries) {
       const response = await other.call(method, url, body);
       expect(response.status, `${method} ${url}`).toBe(403);
-      expect(await response.json()).toEqual({ error: "Only the shop's owner can do this (your role: Packer)." });
+      expect(await response.json()).toEqual({ error: 'Your role (Packer) does not have the "privacy" permission.' });
     }
     // Even holding the first packer's grant, the second packer's key does not open it: it was sealed to another key.
     const mine = await unlockOwnerKey(packer2Key, "second packer passphrase");

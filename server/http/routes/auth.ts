@@ -24,10 +24,11 @@ export const authRoutes: Routes = (app, deps) => {
     // Counted per account: a device cookie names the login it signed in as (the owner's when none is given).
     const login = request.body.username?.trim().toLowerCase() || OWNER_USERNAME;
     const device = deviceCookies.verify(request.cookies[DEVICE_COOKIE], login, deps.now());
-    const verdict = await throttle.begin(request.ip, device?.nonce);
+    const verdict = await throttle.begin(request.ip, device?.nonce, login);
     if (!verdict.allowed) {
       const minutes = Math.ceil(verdict.retryAfterSeconds / 60);
-      const who = verdict.scope === "global" ? "Too many failed logins on this shop" : "Too many failed attempts";
+      const who =
+        verdict.scope === "global" ? "Too many failed logins on this shop" : verdict.scope === "account" ? "Too many failed attempts for this account" : "Too many failed attempts";
       throw new HttpError(429, `${who}. Try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.`, {
         "Retry-After": String(verdict.retryAfterSeconds),
       });
@@ -54,7 +55,7 @@ export const authRoutes: Routes = (app, deps) => {
       if (!check.ok) throw refusedCode(check, 401);
       totpAt = deps.now();
     }
-    await throttle.succeeded(request.ip, device?.nonce, verdict.trusted);
+    await throttle.succeeded(request.ip, device?.nonce, verdict.trusted, login);
     // A fresh session id at every login; any old cookie is replaced.
     const old = request.cookies[SESSION_COOKIE];
     if (old) await deleteSession(deps.db, old);

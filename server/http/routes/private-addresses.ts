@@ -135,6 +135,7 @@ export const privateAddressRoutes: Routes = (app, deps) => {
   app.get(
     "/api/private-addresses/grants",
     {
+      ...may("privacy"),
       schema: {
         summary: "Staff access to sealed addresses: each account that may read addresses, its key's fingerprint and the owner's keys it was given",
         response: { 200: StaffAddressAccessListSchema, ...ERROR_ANSWERS },
@@ -146,6 +147,7 @@ export const privateAddressRoutes: Routes = (app, deps) => {
   app.put(
     "/api/private-addresses/grants/:accountId",
     {
+      ...may("privacy"),
       schema: {
         summary: "Give a staff account the owner's keys, each sealed in the owner's browser to that account's key (adds or replaces the grants for those keys)",
         params: GrantAccountParamsSchema,
@@ -159,6 +161,7 @@ export const privateAddressRoutes: Routes = (app, deps) => {
   app.delete(
     "/api/private-addresses/grants/:accountId",
     {
+      ...may("privacy"),
       schema: {
         summary: "Revoke a staff account's access to sealed addresses: its grants are deleted (what its browser already opened, it may have kept)",
         params: GrantAccountParamsSchema,
