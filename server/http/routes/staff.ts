@@ -17,7 +17,7 @@ import { acceptInvite, createStaff, deleteStaff, INVITE_GONE_MESSAGE, inviteGree
 import type { Routes } from "../deps";
 import { HttpError } from "../errors";
 import { ERROR_ANSWERS } from "../openapi";
-import { PUBLIC } from "../security";
+import { may, PUBLIC } from "../security";
 
 // The owner's staff (issue 25): the list, inviting, a new invite link, role and disabling, deleting.
 // No permission declared: the owner's alone (server/http/security.ts); every change needs a fresh
@@ -31,7 +31,7 @@ const link = { 200: InviteLinkSchema, ...ERROR_ANSWERS };
 const saved = { 200: StaffMemberSchema, ...ERROR_ANSWERS };
 const done = { 200: SuccessSchema, ...ERROR_ANSWERS };
 const greeting = { 200: InviteGreetingSchema, ...ERROR_ANSWERS };
-const SENSITIVE = { config: { stepUp: true } };
+const SENSITIVE = { config: { permission: "staff" as const, stepUp: true } };
 
 export const staffRoutes: Routes = (app, deps) => {
   const throttle = createLoginThrottle(deps.db, deps.now);
@@ -51,7 +51,7 @@ export const staffRoutes: Routes = (app, deps) => {
     }
   };
 
-  app.get("/api/staff", { schema: { response: list } }, () => listStaff(deps.db));
+  app.get("/api/staff", { ...may("staff"), schema: { response: list } }, () => listStaff(deps.db));
 
   app.post("/api/staff", { ...SENSITIVE, schema: { body: StaffInviteInputSchema, response: invited } }, async (request, reply) => {
     const { id, token } = await createStaff(deps.db, request.body, deps.now());

@@ -97,9 +97,9 @@ export const twoFactorRoutes: Routes = (app, deps) => {
   });
 
   // The owner's alone (no permission declared): whether staff must turn two-factor on.
-  app.get("/api/team-settings", { schema: { response: answers(TeamSettingsSchema) } }, async () => getTeamSettings(deps.db));
+  app.get("/api/team-settings", { ...may("staff"), schema: { response: answers(TeamSettingsSchema) } }, async () => getTeamSettings(deps.db));
 
-  app.put("/api/team-settings", { schema: { body: TeamSettingsSchema, response: answers(TeamSettingsSchema) } }, async (request) =>
+  app.put("/api/team-settings", { ...may("staff"), schema: { body: TeamSettingsSchema, response: answers(TeamSettingsSchema) } }, async (request) =>
     saveTeamSettings(deps.db, request.body),
   );
 };
