@@ -5,6 +5,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { toast } from "@/hooks/use-toast";
+import { useCan } from "@/lib/account";
 import { cn } from "@/lib/utils";
 import { useOwnerKeys, type ShownAddress } from "@/lib/owner-keys";
 
@@ -13,6 +14,11 @@ import { useOwnerKeys, type ShownAddress } from "@/lib/owner-keys";
 
 /** "Sealed: unlock to read", as every screen that shows an address says it. */
 export const SEALED_TEXT = "Sealed: unlock to read";
+/**
+ * What the other roles read instead: the keys are the owner's alone ("privacy", contract/team.ts), so
+ * a manager or packer cannot unlock, and is not offered to.
+ */
+export const SEALED_FOR_OWNER_TEXT = "Sealed: only the owner can read it";
 
 /** Asks for the passphrase and unlocks the owner's keys for this browser tab until reload or logout. */
 export function UnlockDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
@@ -91,6 +97,8 @@ export function UnlockDialog({ open, onOpenChange }: { open: boolean; onOpenChan
 export function UnlockAddressesButton({ size = "sm", showLock = false, className }: { size?: "sm" | "default"; showLock?: boolean; className?: string }) {
   const { keys, lock } = useOwnerKeys();
   const [open, setOpen] = useState(false);
+  const canUnlock = useCan("privacy");
+  if (!canUnlock) return null;
   if (keys.size > 0 && showLock) {
     return (
       <Button
@@ -121,12 +129,13 @@ export function UnlockAddressesButton({ size = "sm", showLock = false, className
 
 /** What stands where a sealed address would: locked (with the unlock button), opening, or not openable. */
 export function SealedAddressNotice({ shown, className }: { shown: ShownAddress; className?: string }) {
+  const canUnlock = useCan("privacy");
   if (shown.state === "locked") {
     return (
       <div className={cn("flex flex-wrap items-center gap-2 text-sm", className)} data-testid="sealed-address">
         <span className="inline-flex items-center gap-1.5 font-medium">
           <Lock className="size-4" aria-hidden="true" />
-          {SEALED_TEXT}
+          {canUnlock ? SEALED_TEXT : SEALED_FOR_OWNER_TEXT}
         </span>
         <UnlockAddressesButton />
       </div>
