@@ -1,19 +1,22 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { missingPermissionMessage, type Permission, type Role, ROLE_LABELS, ROLES, roleCan } from "../../contract/team";
 import { startTestServer, UNKNOWN_ID, type TestServer } from "../../test-support/app";
 import { fillPath, rawRequest, seedShop, spellings, type ShopIds } from "../../test-support/attack";
 import { databaseChecksum } from "../../test-support/checksum";
 import { insertOrder } from "../../test-support/factories";
+import { accounts, sessions } from "../db/schema";
 import type { Routes } from "./deps";
 import { registeredRoutes, type RegisteredRoute } from "./security";
 import { createWebRoutes } from "./web";
 
 // Access is decided on the matched route, deny by default (docs/product.md rule 9). These tests are
 // generated from the router itself: every route the app registers, in every spelling of its path,
-// without a session and from another site. A route added later is covered without editing this file.
+// without a session and from another site, and for every role against the permission the route
+// declares (issue 25, contract/team.ts). A route added later is covered without editing this file.
 
 /**
  * The routes anyone may call. A new route that declares itself public (or webhook) without being
@@ -81,6 +84,7 @@ describe("access to every route (generated from the router)", () => {
   let routes: readonly RegisteredRoute[];
   /** Each role's session: the owner's and one staff account per staff role (issue 25). */
   const cookies = {} as Record<Role, string>;
+  const accountIds = {} as Record<Role, string>;
 
   beforeAll(async () => {
     const dist = fs.mkdtempSync(path.join(os.tmpdir(), "shop-access-web-"));
@@ -90,7 +94,7 @@ describe("access to every route (generated from the router)", () => {
     ids = await seedShop(server, cookie);
     routes = registeredRoutes(server.app);
     cookies.owner = cookie;
-    for (const role of ["manager", "packer", "support"] as const) cookies[role] = (await server.loginAs(role)).cookie;
+    for (const role of ["manager", "packer", "support"] as const) ({ cookie: cookies[role], accountId: accountIds[role] } = await server.loginAs(role));
   });
   afterAll(() => server.close());
 
@@ -333,6 +337,24 @@ describe("access to every route (generated from the router)", () => {
       const answer = (await response.json()) as { error?: string };
       if (allows(role, "bot")) expect(response.status, `${role}: ${JSON.stringify(answer)}`).not.toBe(403);
       else expect([response.status, answer], role).toEqual([403, { error: refusal(role, "bot") }]);
+    }
+  });
+
+  it("asks a manager with two-factor on for a fresh code before the CSV export, and takes one proved a minute ago", async () => {
+    const { db } = server.database;
+    const exportCsv = () => server.request("GET", "/api/orders/export.csv", { cookie: cookies.manager });
+    await db.update(accounts).set({ totpEnabled: true }).where(eq(accounts.id, accountIds.manager));
+    try {
+      const stale = await exportCsv();
+      expect(stale.status).toBe(403);
+      expect(await stale.json()).toEqual({ error: "Enter a fresh two-factor code to do this.", stepUpRequired: true });
+      await db.update(sessions).set({ totpAt: new Date(Date.now() - 60_000) }).where(eq(sessions.accountId, accountIds.manager));
+      const fresh = await exportCsv();
+      expect(fresh.status, await fresh.clone().text()).toBe(200);
+      expect(fresh.headers.get("content-type")).toContain("text/csv");
+      await fresh.body?.cancel();
+    } finally {
+      await db.update(accounts).set({ totpEnabled: false }).where(eq(accounts.id, accountIds.manager));
     }
   });
 

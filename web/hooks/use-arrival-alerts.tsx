@@ -4,6 +4,7 @@ import type { CustomerMessage, Order } from "../../contract";
 import { displayName } from "@/components/messages/conversations";
 import { ToastAction } from "@/components/ui/toast";
 import { toast } from "@/hooks/use-toast";
+import { useCan } from "@/lib/account";
 import { addUnseen, isArrivalWorthTelling, kindsShownOn, markSeen, notifyArrival } from "@/lib/arrivals";
 import { useRecentCustomerMessages, useRecentOrders } from "@/lib/queries";
 import { formatGBP, shortId } from "@/lib/screen-helpers";
@@ -43,8 +44,9 @@ function useNewRows<T extends Row>(rows: T[] | undefined, onNew: (fresh: T[]) =>
 
 export function useArrivalAlerts() {
   const [location, navigate] = useLocation();
-  const orders = useRecentOrders().data;
-  const messages = useRecentCustomerMessages().data;
+  // Each role is told of what it may read (contract/team.ts): a packer of orders, support of both.
+  const orders = useRecentOrders(useCan("orders.read")).data;
+  const messages = useRecentCustomerMessages(useCan("messages")).data;
   const locationRef = useRef(location);
   useEffect(() => {
     locationRef.current = location;

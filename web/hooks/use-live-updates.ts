@@ -2,7 +2,8 @@ import { useQueryClient, type QueryKey } from "@tanstack/react-query";
 import { useEffect } from "react";
 import type { LiveEventName } from "../../contract";
 import { alertOrderPaid, connectLiveEvents, parseOrderPaid } from "@/lib/live";
-import { queryKeys, useDashboardStats } from "@/lib/queries";
+import { useCan } from "@/lib/account";
+import { queryKeys, useDashboardStats, useOrderCount, useUnreadCount } from "@/lib/queries";
 
 // What each live event reloads (react-query refetches the lists on screen now and marks the rest
 // stale). A prefix covers every key under it: ["/api/orders"] is the Orders pages, Recent Orders,
@@ -44,12 +45,20 @@ export type NavBadge = { count: number; label: string };
 /**
  * The sidebar's counts, from the dashboard's stats (kept current by the events above): orders
  * Ready to Dispatch beside Orders, unread customer messages beside Messages. Nothing while loading.
+ * A role without the dashboard ("insights": packer, support) counts what it may read itself: the
+ * orders Ready to Dispatch, or the unread messages (reloaded by the same events).
  */
 export function useLiveNavBadges(): Partial<Record<string, NavBadge>> {
-  const stats = useDashboardStats().data;
-  if (!stats) return {};
-  return {
-    "/orders": { count: stats.processingOrders, label: "ready to dispatch" },
-    "/messages": { count: stats.unreadMessages, label: "unread" },
-  };
+  const canInsights = useCan("insights");
+  const canOrders = useCan("orders.read");
+  const canMessages = useCan("messages");
+  const stats = useDashboardStats(canInsights).data;
+  const readyOrders = useOrderCount({ status: "processing" }, !canInsights && canOrders);
+  const unread = useUnreadCount(!canInsights && canMessages).data?.count ?? null;
+  const badges: Partial<Record<string, NavBadge>> = {};
+  const ready = stats?.processingOrders ?? readyOrders;
+  const unreadMessages = stats?.unreadMessages ?? unread;
+  if (ready !== null && ready !== undefined) badges["/orders"] = { count: ready, label: "ready to dispatch" };
+  if (unreadMessages !== null && unreadMessages !== undefined) badges["/messages"] = { count: unreadMessages, label: "unread" };
+  return badges;
 }

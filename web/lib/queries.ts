@@ -132,8 +132,9 @@ export function useLogout() {
 
 // --- Dashboard ---
 
-export function useDashboardStats() {
-  return useQuery<DashboardStats>({ queryKey: queryKeys.dashboardStats });
+/** `enabled` false for a role without "insights" (contract/team.ts): the server would refuse it. */
+export function useDashboardStats(enabled = true) {
+  return useQuery<DashboardStats>({ queryKey: queryKeys.dashboardStats, enabled });
 }
 
 /**
@@ -243,8 +244,8 @@ export function useSetProductImage() {
 // --- Orders ---
 
 /** The Dashboard's 3 most recent orders. */
-export function useRecentOrders() {
-  return useQuery<Order[]>({ queryKey: queryKeys.recentOrders });
+export function useRecentOrders(enabled = true) {
+  return useQuery<Order[]>({ queryKey: queryKeys.recentOrders, enabled });
 }
 
 /**
@@ -350,8 +351,8 @@ export function useUndoDispatch() {
 
 // --- Postage ---
 
-export function usePostageOptions() {
-  return useQuery<PostageOption[]>({ queryKey: queryKeys.postageOptions });
+export function usePostageOptions(enabled = true) {
+  return useQuery<PostageOption[]>({ queryKey: queryKeys.postageOptions, enabled });
 }
 
 export function useCreatePostageOption() {
@@ -376,8 +377,8 @@ export function useDeletePostageOption() {
 // --- Messages ---
 
 /** The Dashboard's 3 latest messages sent by customers. */
-export function useRecentCustomerMessages() {
-  return useQuery<CustomerMessage[]>({ queryKey: queryKeys.recentCustomerMessages });
+export function useRecentCustomerMessages(enabled = true) {
+  return useQuery<CustomerMessage[]>({ queryKey: queryKeys.recentCustomerMessages, enabled });
 }
 
 /** One page of conversations (one row per customer), latest first. */
@@ -396,8 +397,8 @@ export function useUserMessages(telegramUserId: string | null) {
   });
 }
 
-export function useUnreadCount() {
-  return useQuery<{ count: number }>({ queryKey: queryKeys.unreadCount });
+export function useUnreadCount(enabled = true) {
+  return useQuery<{ count: number }>({ queryKey: queryKeys.unreadCount, enabled });
 }
 
 export function useSendMessage() {

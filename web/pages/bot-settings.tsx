@@ -20,6 +20,7 @@ import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
 import { LoadingRows } from "@/components/loading-rows";
 import { toast } from "@/hooks/use-toast";
+import { IfCan, useCan } from "@/lib/account";
 import { useUnsavedChanges } from "@/lib/unsaved-changes";
 import { ApiError, describeError } from "@/lib/api";
 import { useBotSettings, useCreateBotSettings, useSetupChecklist, useUpdateBotSettings, useWebhookAddresses } from "@/lib/queries";
@@ -67,11 +68,16 @@ export default function BotSettingsPage() {
       ) : (
         <SettingsForm settings={settings.data ?? null} />
       )}
-      {/* Cards that save on their own, outside the bot's settings form and its Save button. */}
-      <PaymentGatewaysCard />
+      {/* Cards that save on their own, outside the bot's settings form and its Save button. The gateways
+          and the privacy cards are the owner's ("payments", "privacy": contract/team.ts). */}
+      <IfCan permission="payments">
+        <PaymentGatewaysCard />
+      </IfCan>
       <OwnerAlertsCard />
-      <PrivacyCard />
-      <PrivateAddressesCard />
+      <IfCan permission="privacy">
+        <PrivacyCard />
+        <PrivateAddressesCard />
+      </IfCan>
     </div>
   );
 }
@@ -134,6 +140,9 @@ function SettingsForm({ settings }: { settings: BotSettings | null }) {
   const reloadStatus = useReloadBotStatus();
   const addresses = useWebhookAddresses();
   const paymentsAddress = addresses.data?.paymentsWebhookUrl ?? paymentsWebhookUrl();
+  // A manager saves the rest of the form; the token and the gateway's keys stay as they are (issue 25).
+  const canChangeToken = useCan("bot.token");
+  const canChangeKeys = useCan("payments");
   // Telegram could not check the token at the last save: it was saved, and the owner should know.
   const [tokenWarning, setTokenWarning] = useState<string | null>(null);
 
@@ -201,7 +210,7 @@ function SettingsForm({ settings }: { settings: BotSettings | null }) {
                 render={({ field }) => (
                   <FormItem>
                     <FormLabel>Bot Token</FormLabel>
-                    <SecretInput label="Bot Token" placeholder="123456789:ABCdef..." saved={savedSecrets.botToken} field={field} />
+                    <SecretInput label="Bot Token" placeholder="123456789:ABCdef..." saved={savedSecrets.botToken} field={field} locked={!canChangeToken} />
                     <FormDescription>Get your bot token from @BotFather on Telegram</FormDescription>
                     <FormMessage />
                     {tokenWarning && (
@@ -310,7 +319,7 @@ function SettingsForm({ settings }: { settings: BotSettings | null }) {
                 render={({ field }) => (
                   <FormItem>
                     <FormLabel>API Key</FormLabel>
-                    <SecretInput label="API Key" placeholder="Your NOWPayments API key" saved={savedSecrets.nowpaymentsApiKey} field={field} />
+                    <SecretInput label="API Key" placeholder="Your NOWPayments API key" saved={savedSecrets.nowpaymentsApiKey} field={field} locked={!canChangeKeys} />
                     <FormMessage />
                   </FormItem>
                 )}
@@ -321,7 +330,7 @@ function SettingsForm({ settings }: { settings: BotSettings | null }) {
                 render={({ field }) => (
                   <FormItem>
                     <FormLabel>IPN Secret Key</FormLabel>
-                    <SecretInput label="IPN Secret Key" placeholder="Your IPN secret key" saved={savedSecrets.nowpaymentsIpnSecret} field={field} />
+                    <SecretInput label="IPN Secret Key" placeholder="Your IPN secret key" saved={savedSecrets.nowpaymentsIpnSecret} field={field} locked={!canChangeKeys} />
                     <FormDescription>Generate it in your NOWPayments dashboard under Store Settings → IPN</FormDescription>
                     <FormMessage />
                   </FormItem>

@@ -25,6 +25,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { LoadingRows } from "@/components/loading-rows";
 import { toast } from "@/hooks/use-toast";
+import { IfCan } from "@/lib/account";
 import { ApiError, describeError } from "@/lib/api";
 import { DESKTOP_QUERY, formatDate, formatDateTime, formatGBP, shortId, useMediaQuery } from "@/lib/screen-helpers";
 import { countOf } from "@/lib/utils";
@@ -236,9 +237,11 @@ function ConversationCard({ detail }: { detail: CustomerDetail }) {
     <Card className="gap-0 py-0">
       <CardHeader className="flex flex-row items-center justify-between border-b px-4 py-3 [.border-b]:pb-3">
         <CardTitle className="text-base">Conversation</CardTitle>
-        <Link href={`/messages?user=${customer.telegramUserId}`} className="text-primary text-sm font-medium hover:underline">
-          Reply in Messages
-        </Link>
+        <IfCan permission="messages">
+          <Link href={`/messages?user=${customer.telegramUserId}`} className="text-primary text-sm font-medium hover:underline">
+            Reply in Messages
+          </Link>
+        </IfCan>
       </CardHeader>
       <CardContent className="p-0">
         {customer.messagesCount > messages.length && (
@@ -311,10 +314,13 @@ export default function CustomerPage() {
             </p>
           </div>
         </div>
-        <div className="flex flex-col gap-2 sm:flex-row">
-          <ForgetButton customer={customer} />
-          <BlockButton customer={customer} />
-        </div>
+        {/* Erasing and blocking change the customer: "customers.manage" (contract/team.ts), not support's reading. */}
+        <IfCan permission="customers.manage">
+          <div className="flex flex-col gap-2 sm:flex-row">
+            <ForgetButton customer={customer} />
+            <BlockButton customer={customer} />
+          </div>
+        </IfCan>
       </div>
 
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">

@@ -32,6 +32,7 @@ import { Card, CardContent } from "@/components/ui/card";
 import { SkipLink } from "@/components/skip-link";
 import { useShortcuts } from "@/hooks/use-shortcuts";
 import { toast } from "@/hooks/use-toast";
+import { useCan } from "@/lib/account";
 import { describeError } from "@/lib/api";
 import { useCleanupExpiredOrders, useDeleteOrder, useOrder, useOrderCount, useOrderPage, useUpdateOrderStatus } from "@/lib/queries";
 import { DESKTOP_QUERY, dayEndIso, dayStartIso, isDay, shortId, useMediaQuery } from "@/lib/screen-helpers";
@@ -100,6 +101,11 @@ export default function OrdersPage() {
     onDay: setDay,
     onClearDates: () => url.setFilter({ from: null, to: null }),
   };
+  // What the account's role may do here (contract/team.ts): a packer dispatches, support only reads.
+  const canDispatch = useCan("orders.dispatch");
+  const canManage = useCan("orders.manage");
+  const canExport = useCan("orders.export");
+  const canSeeAddresses = useCan("orders.addresses");
   const deleteOrder = useDeleteOrder();
   const cleanup = useCleanupExpiredOrders();
   // Undo puts the order back to Ready to Dispatch: the focus goes to its row's dispatch button.
@@ -231,7 +237,7 @@ export default function OrdersPage() {
     },
     d: () => {
       const order = targetOrder();
-      if (order?.status === "processing") openDispatch(order, "row");
+      if (canDispatch && order?.status === "processing") openDispatch(order, "row");
     },
     "?": () => setShortcutsOpen(true),
   });
@@ -277,12 +283,13 @@ export default function OrdersPage() {
   const listProps = {
     orders,
     onView: (order: Order) => setViewingId(order.id),
-    onDispatch: (order: Order) => openDispatch(order, "row"),
-    onDelete: (order: Order) => setDeletingId(order.id),
+    onDispatch: canDispatch ? (order: Order) => openDispatch(order, "row") : undefined,
+    onDelete: canManage ? (order: Order) => setDeletingId(order.id) : undefined,
     dispatchingId,
     selectedIds,
-    onSelect: select,
-    onSelectAll: selectAll,
+    // Ticking is for the packing slips and the bulk dispatch: without the dispatch permission, no boxes.
+    onSelect: canDispatch ? select : undefined,
+    onSelectAll: canDispatch ? selectAll : undefined,
     currentId: current?.id ?? null,
   };
 
@@ -292,7 +299,11 @@ export default function OrdersPage() {
       onSearch={(text) => url.setFilter({ q: text })}
       label="Search orders"
       placeholder="Search orders..."
-      title="The start of an order number or @username, a whole customer name or one word of it, a postcode or its first half"
+      title={
+        canSeeAddresses
+          ? "The start of an order number or @username, a whole customer name or one word of it, a postcode or its first half"
+          : "The start of an order number or @username, or a Telegram user id"
+      }
       className="min-w-0 flex-1 md:min-w-60"
       inputClassName="w-full"
     />
@@ -314,12 +325,14 @@ export default function OrdersPage() {
           <div className="flex flex-wrap gap-2 md:shrink-0 md:justify-end">
             {/* How the table looks, beside what acts on the whole list: the filters' row has no room left at 1366 px. */}
             {isDesktop && <OrderDensityToggle />}
-            <Button variant="outline" onClick={runCleanup} disabled={cleanup.isPending}>
-              <Timer />
-              Cleanup Expired
-            </Button>
+            {canManage && (
+              <Button variant="outline" onClick={runCleanup} disabled={cleanup.isPending}>
+                <Timer />
+                Cleanup Expired
+              </Button>
+            )}
             {/* Export takes the filter, whatever is ticked: with "Select all N matching" that is the selection. */}
-            <ExportButton status={statusFilter} q={q} sort={sort} fromDay={from} toDay={to} />
+            {canExport && <ExportButton status={statusFilter} q={q} sort={sort} fromDay={from} toDay={to} />}
             <ShortcutsButton onClick={() => setShortcutsOpen(true)} />
           </div>
         </div>
@@ -344,43 +357,45 @@ export default function OrdersPage() {
         )}
 
         {/* The sentence, then the buttons together (on their own line when both do not fit). */}
-        <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:items-center" role="group" aria-label="Dispatch tools">
-          <SelectionBar
-            tickedCount={selected.length}
-            allShownTicked={orders.length > 0 && orders.every((order) => selectedIds.has(order.id))}
-            shownCount={orders.length}
-            matchingCount={matchingCount}
-            allMatching={allMatching}
-            onSelectAllMatching={selectAllMatching}
-          />
-          <div className="flex flex-wrap gap-2">
-            {/* Private addresses: unlocking here opens them for the details, View Address, slips and Export. */}
-            {orders.some((order) => order.sealedShippingAddress !== null) && <UnlockAddressesButton size="default" showLock />}
-            {(selected.length > 0 || allMatching) && (
-              <Button variant="ghost" onClick={() => clearSelection()}>
-                <X />
-                Clear selection
+        {canDispatch && (
+          <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:items-center" role="group" aria-label="Dispatch tools">
+            <SelectionBar
+              tickedCount={selected.length}
+              allShownTicked={orders.length > 0 && orders.every((order) => selectedIds.has(order.id))}
+              shownCount={orders.length}
+              matchingCount={matchingCount}
+              allMatching={allMatching}
+              onSelectAllMatching={selectAllMatching}
+            />
+            <div className="flex flex-wrap gap-2">
+              {/* Private addresses: unlocking here opens them for the details, View Address, slips and Export. */}
+              {orders.some((order) => order.sealedShippingAddress !== null) && <UnlockAddressesButton size="default" showLock />}
+              {(selected.length > 0 || allMatching) && (
+                <Button variant="ghost" onClick={() => clearSelection()}>
+                  <X />
+                  Clear selection
+                </Button>
+              )}
+              <Button variant="outline" asChild>
+                {/* With nothing ticked: every order Ready to Dispatch. */}
+                <Link
+                  href={
+                    allMatching
+                      ? packingSlipsForFilterHref({ status: statusFilter, q, sort, fromDay: from, toDay: to })
+                      : packingSlipsHref(selected.map((order) => order.id))
+                  }
+                >
+                  <Printer />
+                  Print packing slips
+                </Link>
               </Button>
-            )}
-            <Button variant="outline" asChild>
-              {/* With nothing ticked: every order Ready to Dispatch. */}
-              <Link
-                href={
-                  allMatching
-                    ? packingSlipsForFilterHref({ status: statusFilter, q, sort, fromDay: from, toDay: to })
-                    : packingSlipsHref(selected.map((order) => order.id))
-                }
-              >
-                <Printer />
-                Print packing slips
-              </Link>
-            </Button>
-            <Button onClick={() => setConfirmingBulkDispatch(true)} disabled={!readyCount || bulkDispatching}>
-              <Truck />
-              {bulkDispatching ? "Dispatching..." : `Dispatch selected (${readyCount ?? "…"})`}
-            </Button>
+              <Button onClick={() => setConfirmingBulkDispatch(true)} disabled={!readyCount || bulkDispatching}>
+                <Truck />
+                {bulkDispatching ? "Dispatching..." : `Dispatch selected (${readyCount ?? "…"})`}
+              </Button>
+            </div>
           </div>
-        </div>
+        )}
       </header>
 
       <Card
@@ -420,9 +435,9 @@ export default function OrdersPage() {
       <OrderDetailsDialog
         order={viewing}
         onOpenChange={(open) => !open && setViewingId(null)}
-        onDispatch={(order) => openDispatch(order, "details")}
+        onDispatch={canDispatch ? (order) => openDispatch(order, "details") : undefined}
         dispatching={dispatchingId !== null}
-        onComplete={complete}
+        onComplete={canDispatch ? complete : undefined}
         completing={updateStatus.isPending}
       />
 

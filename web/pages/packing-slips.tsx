@@ -11,6 +11,8 @@ import { describeError, getPageFn, PAGE_MARK, type ServerPage } from "@/lib/api"
 import { useOwnerKeys, useShownAddress } from "@/lib/owner-keys";
 import { queryKeys, usePostageOptions } from "@/lib/queries";
 import { dayEndIso, dayStartIso, formatDate, formatGBP, isDay, missingAddressText, shortId } from "@/lib/screen-helpers";
+import { RoleGuard } from "@/components/layout/role-guard";
+import { useCan } from "@/lib/account";
 
 // The packing slips print view (issue 13): one A4 page per order, to print and put in the parcel.
 // It stands outside the app's frame (web/app.tsx), so neither the screen nor the paper shows the
@@ -191,7 +193,16 @@ function PackingSlip({ order, items, postage }: { order: Order; items: OrderItem
   );
 }
 
+/** Slips carry the addresses, for packing: the dispatch permission (contract/team.ts, issue 25). */
 export default function PackingSlipsPage() {
+  return (
+    <RoleGuard permission="orders.dispatch">
+      <PackingSlips />
+    </RoleGuard>
+  );
+}
+
+function PackingSlips() {
   const [params] = useSearchParams();
   const ids = idsFromSearch(params.get("ids"));
   const filter = ids.length === 0 ? filterFromSearch(params) : null;
@@ -199,7 +210,8 @@ export default function PackingSlipsPage() {
   const itemQueries = useQueries({
     queries: orders.map((order) => ({ queryKey: queryKeys.orderItems(order.id) })),
   });
-  const postageQuery = usePostageOptions();
+  // The postage list is the catalogue's: a packer's slips name the postage from the order's own snapshot.
+  const postageQuery = usePostageOptions(useCan("catalogue"));
   const itemsLoading = itemQueries.some((query) => query.isLoading);
   // Sealed addresses whose key is not unlocked: the toolbar offers to unlock them all at once.
   const { keys } = useOwnerKeys();

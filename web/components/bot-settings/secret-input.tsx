@@ -1,4 +1,4 @@
-import { KeyRound, Undo2 } from "lucide-react";
+import { KeyRound, Lock, Undo2 } from "lucide-react";
 import { useId, useRef } from "react";
 import { useFormContext, type ControllerRenderProps, type FieldPath, type FieldPathValue, type FieldValues } from "react-hook-form";
 import { looksMasked, maskedHint } from "../../../contract";
@@ -19,6 +19,12 @@ type Props<TValues extends FieldValues, TName extends FieldPath<TValues>> = {
   /** What the server answered for this secret: its mask when one is stored, else "" or null. */
   saved: string | null | undefined;
   field: ControllerRenderProps<TValues, TName>;
+  /**
+   * The account's role may not change this secret (the token is "bot.token", the NOWPayments keys
+   * "payments": the owner's, contract/team.ts): shown as set or not, with no way to replace it. The
+   * form then sends the mask back, which keeps the secret (the server refuses any other value).
+   */
+  locked?: boolean;
 };
 
 export function SecretInput<TValues extends FieldValues, TName extends FieldPath<TValues>>({
@@ -26,6 +32,7 @@ export function SecretInput<TValues extends FieldValues, TName extends FieldPath
   placeholder,
   saved,
   field,
+  locked = false,
 }: Props<TValues, TName>) {
   const statusId = useId();
   const form = useFormContext<TValues>();
@@ -44,6 +51,18 @@ export function SecretInput<TValues extends FieldValues, TName extends FieldPath
   };
   const stored = typeof saved === "string" && looksMasked(saved) ? saved : null;
   const value = typeof field.value === "string" ? field.value : "";
+
+  if (locked) {
+    const hint = stored !== null ? maskedHint(stored) : null;
+    return (
+      <p data-testid={`${field.name}-locked`} className="bg-muted/50 text-muted-foreground flex h-9 min-w-0 items-center gap-2 rounded-md border px-3 text-sm">
+        <Lock className="size-4 shrink-0" aria-hidden="true" />
+        <span className="truncate">
+          {stored === null ? "not set" : hint ? `set (…${hint})` : "set"} · only the owner can change it
+        </span>
+      </p>
+    );
+  }
 
   if (stored !== null && value === stored) {
     const hint = maskedHint(stored);

@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/hooks/use-toast";
+import { useCan } from "@/lib/account";
 import { describeError } from "@/lib/api";
 import { formatDateTime } from "@/lib/screen-helpers";
 import { useUnsavedChanges } from "@/lib/unsaved-changes";
@@ -24,11 +25,13 @@ const characters = (text: string) => [...text.trim()].length;
 export function CustomerNotes({ telegramUserId }: { telegramUserId: string }) {
   const query = useCustomerNote(telegramUserId);
   const save = useSaveCustomerNote(telegramUserId);
+  // Support reads the note; writing it is "customers.manage" (contract/team.ts).
+  const canEdit = useCan("customers.manage");
   // null while the owner has not typed: the box then shows the stored note as it reloads.
   const [draft, setDraftState] = useState<string | null>(() => drafts.get(telegramUserId) ?? null);
   const stored = query.data?.note ?? "";
   const text = draft ?? stored;
-  const dirty = draft !== null && draft !== stored;
+  const dirty = canEdit && draft !== null && draft !== stored;
   const length = characters(text);
   const tooLong = length > CUSTOMER_NOTE_MAX;
   useUnsavedChanges(dirty);
@@ -89,9 +92,10 @@ export function CustomerNotes({ telegramUserId }: { telegramUserId: string }) {
           className="max-h-72 min-h-24"
           value={text}
           disabled={query.isLoading}
-          placeholder={query.isLoading ? "Loading note..." : "Only you see this: preferences, what was agreed..."}
+          readOnly={!canEdit}
+          placeholder={query.isLoading ? "Loading note..." : canEdit ? "Only you see this: preferences, what was agreed..." : "No note"}
           aria-invalid={tooLong || undefined}
-          aria-describedby={`${fieldId}-count`}
+          aria-describedby={canEdit ? `${fieldId}-count` : undefined}
           onChange={(event) => setDraft(event.target.value)}
           onKeyDown={(event) => {
             // Ctrl+Enter (or Cmd+Enter) saves, as a reply box would send; Enter alone is a new line.
@@ -101,22 +105,24 @@ export function CustomerNotes({ telegramUserId }: { telegramUserId: string }) {
             }
           }}
         />
-        <div className="flex flex-wrap items-center justify-between gap-2">
-          <p id={`${fieldId}-count`} className={tooLong ? "text-destructive text-xs" : "text-muted-foreground text-xs"}>
-            {length} / {CUSTOMER_NOTE_MAX} characters
-          </p>
-          <div className="ml-auto flex items-center gap-3">
-            {status && (
-              <span className="text-muted-foreground inline-flex items-center gap-1 text-xs" data-testid="customer-note-status" aria-live="polite">
-                {!dirty && !save.isPending && <Check className="size-3" aria-hidden="true" />}
-                {status}
-              </span>
-            )}
-            <Button type="submit" size="sm" disabled={!dirty || tooLong || save.isPending}>
-              Save
-            </Button>
+        {canEdit && (
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <p id={`${fieldId}-count`} className={tooLong ? "text-destructive text-xs" : "text-muted-foreground text-xs"}>
+              {length} / {CUSTOMER_NOTE_MAX} characters
+            </p>
+            <div className="ml-auto flex items-center gap-3">
+              {status && (
+                <span className="text-muted-foreground inline-flex items-center gap-1 text-xs" data-testid="customer-note-status" aria-live="polite">
+                  {!dirty && !save.isPending && <Check className="size-3" aria-hidden="true" />}
+                  {status}
+                </span>
+              )}
+              <Button type="submit" size="sm" disabled={!dirty || tooLong || save.isPending}>
+                Save
+              </Button>
+            </div>
           </div>
-        </div>
+        )}
       </form>
     </Card>
   );

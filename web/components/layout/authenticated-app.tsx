@@ -7,6 +7,7 @@ import { useLiveUpdates } from "@/hooks/use-live-updates";
 import { titleWithUnseen, useUnseenArrivals } from "@/lib/arrivals";
 import { ACCOUNT_PATH, clearTwoFactorRequired, useTwoFactorRequired } from "@/lib/two-factor";
 import { documentTitle } from "./nav";
+import { HomeGuard, RoleGuard } from "./role-guard";
 import { SignInAgainDialog } from "./sign-in-again-dialog";
 import { SidebarNav } from "./sidebar";
 import { StepUpDialog } from "./step-up-dialog";
@@ -71,22 +72,80 @@ export default function AuthenticatedApp() {
           <TopBar />
           <main id="main" tabIndex={-1} className="flex-1 p-4 outline-none sm:p-6">
             <Suspense fallback={<LoadingRows label="Loading..." />}>
+              {/* Each screen behind the permission its reads need (contract/team.ts, as the sidebar's entries): a
+                  role without it is told so instead of shown a screen the server would refuse (issue 25). */}
               <Switch>
-                <Route path="/" component={DashboardPage} />
-                <Route path="/bot-settings" component={BotSettingsPage} />
-                <Route path="/categories" component={CategoriesPage} />
-                <Route path="/products" component={ProductsPage} />
-                <Route path="/postage" component={PostagePage} />
-                <Route path="/coupons" component={CouponsPage} />
-                <Route path="/orders" component={OrdersPage} />
-                <Route path="/messages" component={MessagesPage} />
-                <Route path="/customers" component={CustomersPage} />
-                <Route path="/customers/:telegramUserId" component={CustomerPage} />
-                <Route path="/broadcasts" component={BroadcastsPage} />
-                <Route path="/bot-preview" component={BotPreviewPage} />
-                <Route path="/activity" component={ActivityPage} />
+                <Route path="/">
+                  <HomeGuard>
+                    <DashboardPage />
+                  </HomeGuard>
+                </Route>
+                <Route path="/bot-settings">
+                  <RoleGuard permission="bot">
+                    <BotSettingsPage />
+                  </RoleGuard>
+                </Route>
+                <Route path="/categories">
+                  <RoleGuard permission="catalogue">
+                    <CategoriesPage />
+                  </RoleGuard>
+                </Route>
+                <Route path="/products">
+                  <RoleGuard permission="catalogue">
+                    <ProductsPage />
+                  </RoleGuard>
+                </Route>
+                <Route path="/postage">
+                  <RoleGuard permission="catalogue">
+                    <PostagePage />
+                  </RoleGuard>
+                </Route>
+                <Route path="/coupons">
+                  <RoleGuard permission="catalogue">
+                    <CouponsPage />
+                  </RoleGuard>
+                </Route>
+                <Route path="/orders">
+                  <RoleGuard permission="orders.read">
+                    <OrdersPage />
+                  </RoleGuard>
+                </Route>
+                <Route path="/messages">
+                  <RoleGuard permission="messages">
+                    <MessagesPage />
+                  </RoleGuard>
+                </Route>
+                <Route path="/customers">
+                  <RoleGuard permission="customers.read">
+                    <CustomersPage />
+                  </RoleGuard>
+                </Route>
+                <Route path="/customers/:telegramUserId">
+                  <RoleGuard permission="customers.read">
+                    <CustomerPage />
+                  </RoleGuard>
+                </Route>
+                <Route path="/broadcasts">
+                  <RoleGuard permission="customers.manage">
+                    <BroadcastsPage />
+                  </RoleGuard>
+                </Route>
+                <Route path="/bot-preview">
+                  <RoleGuard permission="bot">
+                    <BotPreviewPage />
+                  </RoleGuard>
+                </Route>
+                <Route path="/activity">
+                  <RoleGuard permission="insights">
+                    <ActivityPage />
+                  </RoleGuard>
+                </Route>
                 <Route path={ACCOUNT_PATH} component={AccountPage} />
-                <Route path="/staff" component={StaffPage} />
+                <Route path="/staff">
+                  <RoleGuard permission="staff">
+                    <StaffPage />
+                  </RoleGuard>
+                </Route>
                 <Route component={NotFoundPage} />
               </Switch>
             </Suspense>

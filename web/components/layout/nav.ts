@@ -16,29 +16,30 @@ import {
 } from "lucide-react";
 import { type Permission, type Role, roleCan } from "../../../contract";
 
-/** `permission`: shown only to a role that has it (contract/team.ts); none: shown to every role. */
-export type NavItem = { href: string; label: string; icon: LucideIcon; permission?: Permission };
+/** A screen of the sidebar, and the permission (contract/team.ts) its reads need: a role without it does not see the entry. */
+export type NavItem = { href: string; label: string; icon: LucideIcon; permission: Permission };
 
 /** The sidebar's entries, in docs/product.md §2's order. */
 export const NAV_ITEMS: NavItem[] = [
-  { href: "/", label: "Dashboard", icon: LayoutDashboard },
-  { href: "/bot-settings", label: "Bot Settings", icon: Settings },
-  { href: "/categories", label: "Categories", icon: FolderTree },
-  { href: "/products", label: "Products", icon: Package },
-  { href: "/postage", label: "Postage", icon: Truck },
-  { href: "/coupons", label: "Coupons", icon: TicketPercent },
-  { href: "/orders", label: "Orders", icon: ShoppingCart },
-  { href: "/messages", label: "Messages", icon: MessageSquare },
-  { href: "/customers", label: "Customers", icon: Users },
-  { href: "/broadcasts", label: "Broadcasts", icon: Megaphone },
-  { href: "/bot-preview", label: "Bot Preview", icon: Bot },
-  { href: "/activity", label: "Activity", icon: History },
+  { href: "/", label: "Dashboard", icon: LayoutDashboard, permission: "insights" },
+  { href: "/bot-settings", label: "Bot Settings", icon: Settings, permission: "bot" },
+  { href: "/categories", label: "Categories", icon: FolderTree, permission: "catalogue" },
+  { href: "/products", label: "Products", icon: Package, permission: "catalogue" },
+  { href: "/postage", label: "Postage", icon: Truck, permission: "catalogue" },
+  { href: "/coupons", label: "Coupons", icon: TicketPercent, permission: "catalogue" },
+  { href: "/orders", label: "Orders", icon: ShoppingCart, permission: "orders.read" },
+  { href: "/messages", label: "Messages", icon: MessageSquare, permission: "messages" },
+  { href: "/customers", label: "Customers", icon: Users, permission: "customers.read" },
+  // Every broadcast route needs customers.manage, its list too (server/http/routes/broadcasts.ts).
+  { href: "/broadcasts", label: "Broadcasts", icon: Megaphone, permission: "customers.manage" },
+  { href: "/bot-preview", label: "Bot Preview", icon: Bot, permission: "bot" },
+  { href: "/activity", label: "Activity", icon: History, permission: "insights" },
   { href: "/staff", label: "Staff", icon: UserCog, permission: "staff" },
 ];
 
-/** The entries a signed-in role sees; before the role is known, those every role sees. */
-export function navItemsFor(role: Role | undefined): NavItem[] {
-  return NAV_ITEMS.filter((item) => !item.permission || (role !== undefined && roleCan(role, item.permission)));
+/** The sidebar's entries `role` may open. */
+export function navItemsFor(role: Role): NavItem[] {
+  return NAV_ITEMS.filter((item) => roleCan(role, item.permission));
 }
 
 /** The top bar's titles. docs/product.md §2: /postage has no entry, so it (like any unknown path) shows Dashboard. */

@@ -1,7 +1,8 @@
 import { Bot } from "lucide-react";
 import { Link, useLocation } from "wouter";
+import { ROLE_LABELS } from "../../../contract";
 import { useLiveNavBadges } from "@/hooks/use-live-updates";
-import { useAuthStatus } from "@/lib/queries";
+import { useAccount } from "@/lib/account";
 import { cn } from "@/lib/utils";
 import { navItemsFor } from "./nav";
 
@@ -9,7 +10,9 @@ import { navItemsFor } from "./nav";
 export function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
   const [location] = useLocation();
   const badges = useLiveNavBadges();
-  const role = useAuthStatus().data?.account?.role;
+  const account = useAccount();
+  // Only the screens the account's role can open (contract/team.ts); the server refuses the rest anyway.
+  const items = account ? navItemsFor(account.role) : [];
   return (
     <div className="flex h-full flex-col">
       <div className="flex h-16 items-center gap-3 border-b px-6">
@@ -22,7 +25,7 @@ export function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
         </div>
       </div>
       <nav aria-label="Main" className="flex-1 space-y-1 overflow-y-auto p-3">
-        {navItemsFor(role).map(({ href, label, icon: Icon }) => {
+        {items.map(({ href, label, icon: Icon }) => {
           const active = href === "/" ? location === "/" : location === href || location.startsWith(`${href}/`);
           const badge = badges[href];
           return (
@@ -57,7 +60,16 @@ export function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
           );
         })}
       </nav>
-      <div className="text-muted-foreground border-t px-6 py-4 text-xs">Payments by NOWPayments · GBP</div>
+      <div className="text-muted-foreground space-y-1 border-t px-6 py-4 text-xs">
+        {account && (
+          // Who is signed in, and so what this dashboard shows them (issue 25).
+          <p data-testid="signed-in-account" className="leading-tight">
+            <span className="text-foreground block truncate text-sm font-medium">{account.name}</span>
+            <span>{ROLE_LABELS[account.role]}</span>
+          </p>
+        )}
+        <p>Payments by NOWPayments · GBP</p>
+      </div>
     </div>
   );
 }

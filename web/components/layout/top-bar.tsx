@@ -16,6 +16,7 @@ import {
 } from "@/components/ui/dropdown-menu";
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from "@/components/ui/sheet";
 import { setPaidOrderAlerts, usePaidOrderAlerts } from "@/lib/live";
+import { useAccount, useRoleLabel } from "@/lib/account";
 import { useLogout } from "@/lib/queries";
 import { setThemeChoice, type ThemeChoice, useThemeChoice } from "@/lib/theme";
 import { AllowNotifications } from "./allow-notifications";
@@ -28,6 +29,8 @@ export function TopBar() {
   const logout = useLogout();
   const paidOrderAlerts = usePaidOrderAlerts();
   const theme = useThemeChoice();
+  const account = useAccount();
+  const roleLabel = useRoleLabel();
 
   return (
     <header className="bg-background/95 supports-[backdrop-filter]:bg-background/80 sticky top-0 z-40 flex h-16 items-center gap-3 border-b px-4 backdrop-blur sm:px-6">
@@ -62,8 +65,8 @@ export function TopBar() {
         </DropdownMenuTrigger>
         <DropdownMenuContent align="end" className="w-48">
           <DropdownMenuLabel>
-            <p className="text-sm font-medium">Administrator</p>
-            <p className="text-muted-foreground text-xs font-normal">Signed in</p>
+            <p className="truncate text-sm font-medium">{account?.name ?? "Administrator"}</p>
+            <p className="text-muted-foreground text-xs font-normal">{roleLabel ? `Signed in as ${roleLabel}` : "Signed in"}</p>
           </DropdownMenuLabel>
           <DropdownMenuSeparator />
           {/* Issue 25: the account's own sign-in settings (two-factor). */}

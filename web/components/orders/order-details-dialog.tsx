@@ -4,6 +4,7 @@ import { itemDisplayName, type Order } from "../../../contract";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Separator } from "@/components/ui/separator";
+import { useCan } from "@/lib/account";
 import { useOrderItems, usePostageOptions } from "@/lib/queries";
 import { describeError } from "@/lib/api";
 import { formatDateTime, formatGBP, missingAddressText, shortId } from "@/lib/screen-helpers";
@@ -28,7 +29,8 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 }
 
 function PostageLine({ order }: { order: Order }) {
-  const postageQuery = usePostageOptions();
+  // The postage list is the catalogue's: a role without it reads the order's own snapshot only.
+  const postageQuery = usePostageOptions(useCan("catalogue"));
   const option = order.postageOptionId ? postageQuery.data?.find((o) => o.id === order.postageOptionId) : undefined;
   let title: string;
   let detail: string | null = null;
@@ -147,13 +149,18 @@ export function OrderDetailsDialog({
   /** The order shown; null closes the dialog. */
   order: Order | null;
   onOpenChange: (open: boolean) => void;
-  /** Opens the dispatch dialog for the order (carrier, tracking number, the customer's message). */
-  onDispatch: (order: Order) => void;
+  /** Opens the dispatch dialog for the order (carrier, tracking number, the customer's message); absent for a role that may not dispatch. */
+  onDispatch?: (order: Order) => void;
   dispatching: boolean;
-  onComplete: (order: Order) => void;
+  onComplete?: (order: Order) => void;
   completing: boolean;
 }) {
   const itemsQuery = useOrderItems(order?.id ?? null);
+  // What the account's role may see and do here (contract/team.ts); the server refuses the rest anyway.
+  const canSeeAddress = useCan("orders.addresses");
+  const canSettle = useCan("orders.manage");
+  const canSeeHistory = useCan("insights");
+  const canMessage = useCan("messages");
   const [showAddress, setShowAddress] = useState(false);
   const viewAddressButton = useRef<HTMLButtonElement>(null);
   // Sealed to the owner's key (private addresses), the address shows once this tab is unlocked.
@@ -190,7 +197,13 @@ export function OrderDetailsDialog({
                   <Field label="Username">
                     {order.isTest ? customerLabel(order) : order.telegramUsername ? `@${order.telegramUsername}` : order.telegramUserId}
                   </Field>
-                  {sealed ? (
+                  {!canSeeAddress ? (
+                    <Field label="Address">
+                      <span className="text-muted-foreground" data-testid="address-hidden">
+                        Not shown to your role
+                      </span>
+                    </Field>
+                  ) : sealed ? (
                     <Field label="Address">
                       <SealedAddressNotice shown={shown} className="justify-end" />
                     </Field>
@@ -275,30 +288,33 @@ export function OrderDetailsDialog({
             </section>
 
             <div className="flex flex-wrap gap-2">
-              {order.status === "processing" && (
+              {onDispatch && order.status === "processing" && (
                 <Button onClick={() => onDispatch(order)} disabled={dispatching} data-details-next-step>
                   <Truck />
                   {dispatching ? "Dispatching..." : "Mark as Dispatched"}
                 </Button>
               )}
-              {order.status === "dispatched" && (
+              {onComplete && order.status === "dispatched" && (
                 <Button onClick={() => onComplete(order)} disabled={completing} data-details-next-step>
                   <CheckCircle2 />
                   {completing ? "Completing..." : "Mark as Completed"}
                 </Button>
               )}
-              <SettleActions order={order} />
-              <Button ref={viewAddressButton} variant="outline" onClick={() => setShowAddress(true)}>
-                <MapPin />
-                View Address
-              </Button>
+              {canSettle && <SettleActions order={order} />}
+              {canSeeAddress && (
+                <Button ref={viewAddressButton} variant="outline" onClick={() => setShowAddress(true)}>
+                  <MapPin />
+                  View Address
+                </Button>
+              )}
             </div>
-            <AddressDialog order={order} open={showAddress} onOpenChange={setShowAddress} opener={viewAddressButton} />
+            {canSeeAddress && <AddressDialog order={order} open={showAddress} onOpenChange={setShowAddress} opener={viewAddressButton} />}
 
             <OrderActivity orderId={order.id} />
-            <OrderHistory orderId={order.id} />
+            {/* The admin history is the activity log's ("insights"). */}
+            {canSeeHistory && <OrderHistory orderId={order.id} />}
 
-            <SendMessagePanel key={order.id} order={order} />
+            {canMessage && <SendMessagePanel key={order.id} order={order} />}
           </>
         )}
       </DialogContent>

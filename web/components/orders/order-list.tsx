@@ -11,16 +11,19 @@ import { AdminFlagBadge, TestOrderBadge, customerLabel, OrderStatusBadge, Paymen
 import { useOrderDensity } from "./order-density";
 import { OrderItemsSummaryText } from "./order-items-summary";
 
+// An action left out (undefined) is one the account's role may not take (contract/team.ts): its
+// button is not shown.
 type ListProps = {
   orders: Order[];
   onView: (order: Order) => void;
-  onDispatch: (order: Order) => void;
-  onDelete: (order: Order) => void;
+  onDispatch?: (order: Order) => void;
+  onDelete?: (order: Order) => void;
   dispatchingId: string | null;
   /** The orders ticked for packing slips or a bulk dispatch. */
   selectedIds: ReadonlySet<string>;
-  onSelect: (order: Order, selected: boolean) => void;
-  onSelectAll: (selected: boolean) => void;
+  /** Without them, no boxes to tick (a role that can neither print slips nor dispatch). */
+  onSelect?: (order: Order, selected: boolean) => void;
+  onSelectAll?: (selected: boolean) => void;
   /** The order the keyboard's j and k moved to (issue 22 item 11): its row is marked. */
   currentId?: string | null;
 };
@@ -35,6 +38,7 @@ const currentRow = (order: Order, currentId: string | null | undefined) => ({
 const CURRENT_ROW_CLASS = "aria-[current=true]:bg-accent/60 aria-[current=true]:outline-2 aria-[current=true]:-outline-offset-2 aria-[current=true]:outline-ring";
 
 function SelectOrder({ order, selectedIds, onSelect }: Pick<ListProps, "selectedIds" | "onSelect"> & { order: Order }) {
+  if (!onSelect) return null;
   return (
     <Checkbox
       checked={selectedIds.has(order.id)}
@@ -46,6 +50,7 @@ function SelectOrder({ order, selectedIds, onSelect }: Pick<ListProps, "selected
 
 /** Ticks every order shown; unticks them all once they all are. */
 function SelectAllOrders({ orders, selectedIds, onSelectAll }: Pick<ListProps, "orders" | "selectedIds" | "onSelectAll">) {
+  if (!onSelectAll) return null;
   const allTicked = orders.length > 0 && orders.every((order) => selectedIds.has(order.id));
   return <Checkbox checked={allTicked} onCheckedChange={() => onSelectAll(!allTicked)} aria-label="Select all orders shown" />;
 }
@@ -59,7 +64,7 @@ function RowActions({ order, onView, onDispatch, onDelete, dispatchingId, compac
       <Button variant="ghost" size="icon" className={size} onClick={() => onView(order)} aria-label={`View order ${ref}`} title="View details" data-action="view">
         <Eye />
       </Button>
-      {order.status === "processing" && (
+      {onDispatch && order.status === "processing" && (
         <Button
           variant="ghost"
           size="icon"
@@ -73,7 +78,7 @@ function RowActions({ order, onView, onDispatch, onDelete, dispatchingId, compac
           <Truck />
         </Button>
       )}
-      {(order.status === "failed" || order.isTest) && (
+      {onDelete && (order.status === "failed" || order.isTest) && (
         <Button
           variant="ghost"
           size="icon"
@@ -184,10 +189,12 @@ export function OrderCards({ orders, selectedIds, onSelect, onSelectAll, current
   const now = useMinuteClock();
   return (
     <ul className="divide-y">
-      <li className="text-muted-foreground flex items-center gap-3 px-4 py-2 text-sm">
-        <SelectAllOrders orders={orders} selectedIds={selectedIds} onSelectAll={onSelectAll} />
-        <span aria-hidden="true">Select all</span>
-      </li>
+      {onSelectAll && (
+        <li className="text-muted-foreground flex items-center gap-3 px-4 py-2 text-sm">
+          <SelectAllOrders orders={orders} selectedIds={selectedIds} onSelectAll={onSelectAll} />
+          <span aria-hidden="true">Select all</span>
+        </li>
+      )}
       {orders.map((order) => (
         <li key={order.id} className={`space-y-1 px-4 py-3 ${CURRENT_ROW_CLASS}`} data-testid="order-card" {...currentRow(order, currentId)} data-state={selectedIds.has(order.id) ? "selected" : undefined}>
           <div className="flex items-center justify-between gap-2">

@@ -6,6 +6,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { toast } from "@/hooks/use-toast";
+import { useCan } from "@/lib/account";
 import { cn } from "@/lib/utils";
 import { describeError } from "@/lib/api";
 import {
@@ -25,6 +26,11 @@ import { AskOwnerForAccess, CheckKeyForm, SetUpKeyForm } from "./staff-key";
 
 /** "Sealed: unlock to read", as every screen that shows an address says it. */
 export const SEALED_TEXT = "Sealed: unlock to read";
+/**
+ * What the other roles read instead: the keys are the owner's alone ("privacy", contract/team.ts), so
+ * a manager or packer cannot unlock, and is not offered to.
+ */
+export const SEALED_FOR_OWNER_TEXT = "Sealed: only the owner can read it";
 
 /** What a staff member's unlock dialog asks for (docs/decisions/0037): their own key first, then the owner's access. */
 type StaffStage = "loading" | "failed" | "set-up" | "new-key" | "ask" | "unlock";
@@ -192,6 +198,10 @@ export function UnlockAddressesButton({
 }) {
   const { keys, lock } = useOwnerKeys();
   const [open, setOpen] = useState(false);
+  // The owner unlocks with the shop's key; staff who may read addresses with their own key and the
+  // owner's grant (docs/decisions/0037).
+  const canUnlock = useCan("orders.addresses");
+  if (!canUnlock) return null;
   if (keys.size > 0 && showLock) {
     return (
       <Button
@@ -224,6 +234,7 @@ export function UnlockAddressesButton({
 export function SealedAddressNotice({ shown, className }: { shown: ShownAddress; className?: string }) {
   const mayUnlock = useMayUnlock(shown.state === "locked" ? shown.keyId : null);
   const myKey = useMySealKey();
+  const canUnlock = useCan("orders.addresses");
   if (shown.state === "locked" && mayUnlock === false) {
     // Staff without access to the key this address was sealed to: the owner gives it (docs/decisions/0037).
     return (
@@ -242,7 +253,7 @@ export function SealedAddressNotice({ shown, className }: { shown: ShownAddress;
       <div className={cn("flex flex-wrap items-center gap-2 text-sm", className)} data-testid="sealed-address">
         <span className="inline-flex items-center gap-1.5 font-medium">
           <Lock className="size-4" aria-hidden="true" />
-          {SEALED_TEXT}
+          {canUnlock ? SEALED_TEXT : SEALED_FOR_OWNER_TEXT}
         </span>
         <UnlockAddressesButton />
       </div>
