@@ -54,7 +54,7 @@ test("the owner grants a packer access to sealed addresses, the packer reads one
   await expect(access).toContainText("No staff account may read addresses yet");
 
   const order = await seed.order({ telegramUserId: "6101", status: "processing", paymentStatus: "confirmed", shippingAddress: ADDRESS });
-  await api.post("/api/test/staff-account", PACKER);
+  await api.post("/api/test/accounts", PACKER);
 
   // The packer, in a browser of their own, signed in through the API (the login page is another helper's).
   const packerContext = await browser.newContext({ baseURL, viewport: DESKTOP });

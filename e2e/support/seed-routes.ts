@@ -8,7 +8,6 @@ import type { Routes } from "../../server/http/deps";
 import { protectNewAddress } from "../../server/shop/vaults";
 import { addTestAccount } from "../../test-support/admin-password";
 import { insertCustomerMessage, insertOrder } from "../../test-support/factories";
-import { STAFF_ROLES } from "../../contract/team";
 
 // Test-only routes, mounted by the e2e server script and never by the real server: they reset the
 // shop between tests and insert what the API cannot create (orders come from the bot, customer
@@ -103,13 +102,6 @@ const SeedCouponUsesSchema = z.object({
 });
 
 /** A staff account with its password set, as an accepted invite leaves it (issue 25). */
-const SeedStaffAccountSchema = z.object({
-  username: z.string(),
-  role: z.enum(STAFF_ROLES),
-  password: z.string(),
-  name: z.string().optional(),
-});
-
 export const seedRoutes: Routes = (app, deps) => {
   app.post("/api/test/reset", async () => {
     const tables = (Object.values(schema) as unknown[])
@@ -191,10 +183,5 @@ export const seedRoutes: Routes = (app, deps) => {
     const { createdAt, ...fields } = request.body;
     const row = await insertCustomerMessage(deps.db, { ...fields, ...(createdAt ? { createdAt } : {}) });
     return reply.code(201).send(row);
-  });
-
-  app.post("/api/test/staff-account", { schema: { body: SeedStaffAccountSchema } }, async (request, reply) => {
-    const id = await addTestAccount(deps.db, request.body);
-    return reply.code(201).send({ id });
   });
 };
