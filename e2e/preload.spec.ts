@@ -16,6 +16,8 @@ function scriptsAskedFor(page: Page): string[] {
 }
 
 const APP_CHUNK = /\/authenticated-app-[\w-]+\.js$/;
+/** The signed-in shell around it (the owner's keys, the packing slips route: web/components/layout/signed-in-app.tsx). */
+const SHELL_CHUNK = /\/signed-in-app-[\w-]+\.js$/;
 const ORDERS_CHUNK = /\/orders-[\w-]+\.js$/;
 
 test.describe("preloading the first screen", () => {
@@ -34,6 +36,7 @@ test.describe("preloading the first screen", () => {
     await page.reload();
     await expect(page.getByRole("status", { name: "Checking your session" })).toBeVisible();
     await expect.poll(() => scripts.some((path) => APP_CHUNK.test(path))).toBe(true);
+    await expect.poll(() => scripts.some((path) => SHELL_CHUNK.test(path))).toBe(true);
     await expect.poll(() => scripts.some((path) => ORDERS_CHUNK.test(path))).toBe(true);
     release();
     await expect(page.getByText("No orders found")).toBeVisible();
@@ -45,7 +48,7 @@ test.describe("preloading the first screen", () => {
     await expect(page.getByRole("button", { name: "Access Dashboard" })).toBeVisible();
     // Anything the app would load for later has been asked for within a second of the login showing.
     await page.waitForTimeout(1000);
-    expect(scripts.filter((path) => APP_CHUNK.test(path) || ORDERS_CHUNK.test(path))).toEqual([]);
+    expect(scripts.filter((path) => APP_CHUNK.test(path) || SHELL_CHUNK.test(path) || ORDERS_CHUNK.test(path))).toEqual([]);
     expect(scripts.length).toBeGreaterThan(0);
   });
 });

@@ -45,6 +45,7 @@ export function rememberSignedIn(signedIn: boolean): void {
 export function preloadSignedInScreen(path: string): void {
   if (!readHint()) return;
   const ignore = () => {}; // a failed preload is retried by the lazy route itself
+  import("@/components/layout/signed-in-app").catch(ignore);
   import("@/components/layout/authenticated-app").catch(ignore);
   const screen = path === "/" ? () => import("@/pages/dashboard") : SCREENS.find(([prefix]) => path.startsWith(prefix))?.[1];
   screen?.().catch(ignore);
