@@ -22,7 +22,9 @@ export function SignInAgainDialog() {
   const [open, setOpen] = useState(false);
   const [password, setPassword] = useState("");
   const [code, setCode] = useState<string | null>(null);
-  const username = useAuthStatus().data?.account?.username;
+  // Staff sign in again by their username; the owner by the password alone, as on the login page.
+  const account = useAuthStatus().data?.account;
+  const username = account && account.role !== "owner" ? account.username : undefined;
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   const answer = useRef<((signedIn: boolean) => void) | null>(null);
