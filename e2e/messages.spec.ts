@@ -101,7 +101,9 @@ test.describe("messages", () => {
     expect(thread.filter((m) => !m.isFromCustomer).map((m) => m.message)).toEqual(["Yes, send me the new one.", "Thanks!"]);
 
     // Telegram refuses: the failure toast, nothing stored, the text stays to try again.
-    telegram.failNext("sendMessage", { error_code: 403, description: "Forbidden: bot was blocked by the user" });
+    // Refused for this chat alone: a sendMessage of another test's background work (the worker
+    // shares one fake Telegram) must not take the refusal instead.
+    telegram.failChat("8675309", { error_code: 403, description: "Forbidden: bot was blocked by the user" });
     await reply.fill("Hello again");
     await reply.press("Enter");
     const toast = await expectToast(page, "Failed to send message");

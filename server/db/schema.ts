@@ -15,6 +15,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import type { Language, NameTranslations, TextTranslations } from "../../contract/languages";
 import { TEST_CUSTOMER_ID } from "../../contract/simulator";
 
 // Field names follow docs/product.md §3 (camelCase in code, snake_case in SQL).
@@ -41,6 +42,12 @@ export const botSettings = pgTable("bot_settings", {
   webhookUrl: text("webhook_url"),
   // A paid status with less than (100 - this)% of the amount due is a short payment (docs/product.md rule 3).
   underpaymentTolerancePercent: numeric("underpayment_tolerance_percent", { precision: 4, scale: 2 }).notNull().default("1"),
+  /** The languages the shop offers its customers (issue 26; contract/languages.ts), the default first among equals. */
+  languages: jsonb("languages").$type<Language[]>().notNull().default(sql`'["en"]'::jsonb`),
+  /** What a customer whose Telegram language the shop does not offer gets, and what a missing translation falls back to. */
+  defaultLanguage: text("default_language").$type<Language>().notNull().default("en"),
+  welcomeMessageTranslations: jsonb("welcome_message_translations").$type<TextTranslations>().notNull().default(sql`'{}'::jsonb`),
+  faqContentTranslations: jsonb("faq_content_translations").$type<TextTranslations>().notNull().default(sql`'{}'::jsonb`),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -62,7 +69,7 @@ export const paymentGatewaySettings = pgTable(
     btcpayWebhookUrl: text("btcpay_webhook_url"),
     btcpayWebhookSecret: text("btcpay_webhook_secret"),
     /** Coin ("BTC") to gateway ("nowpayments" | "btcpay"); a coin left out is NOWPayments'. */
-    coinGateways: jsonb("coin_gateways").$type<Record<string, string>>().notNull().default({}),
+    coinGateways: jsonb("coin_gateways").$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -78,6 +85,8 @@ export const categories = pgTable(
     icon: text("icon"),
     // Restrict: a category with subcategories is refused a delete (docs/product.md rule 5).
     parentId: uuid("parent_id").references((): AnyPgColumn => categories.id, { onDelete: "restrict" }),
+    /** Name and description in other languages (issue 26): { "de": { "name": "…" } }; missing falls back to these. */
+    translations: jsonb("translations").$type<NameTranslations>().notNull().default(sql`'{}'::jsonb`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -106,6 +115,8 @@ export const products = pgTable(
     lowStockThreshold: integer("low_stock_threshold").notNull().default(3),
     /** Its options in order (issue 23): [{ name: "Size", values: ["S", "M"] }]; [] for a product sold in one kind. */
     options: jsonb("options").$type<{ name: string; values: string[] }[]>().notNull().default(sql`'[]'::jsonb`),
+    /** Name and description in other languages (issue 26): { "de": { "name": "…" } }; missing falls back to these. */
+    translations: jsonb("translations").$type<NameTranslations>().notNull().default(sql`'{}'::jsonb`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -162,6 +173,8 @@ export const postageOptions = pgTable("postage_options", {
   description: text("description"),
   estimatedDays: integer("estimated_days"),
   isActive: boolean("is_active").notNull().default(true),
+  /** Name and description in other languages (issue 26). */
+  translations: jsonb("translations").$type<NameTranslations>().notNull().default(sql`'{}'::jsonb`),
   createdAt: createdAt(),
 });
 
@@ -346,6 +359,8 @@ export const orderItems = pgTable(
     /** Its label and SKU as bought (issue 23): the order keeps them whatever happens to the product. */
     variantLabel: text("variant_label"),
     sku: text("sku"),
+    /** The product's name as the customer saw it, when their language was not the shop's default (issue 26). */
+    shownName: text("shown_name"),
     quantity: integer("quantity").notNull(),
     price: money("price").notNull(),
     createdAt: createdAt(),
@@ -653,6 +668,13 @@ export const botCustomers = pgTable("bot_customers", {
   startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
   optedOutAt: timestamp("opted_out_at", { withTimezone: true }),
   unreachableAt: timestamp("unreachable_at", { withTimezone: true }),
+  /**
+   * The language the bot speaks to them (issue 26): their Telegram language_code when the shop offers
+   * it, or what they chose with /language; null until first seen with one (the shop's default then).
+   */
+  language: text("language").$type<Language>(),
+  /** They chose it themselves (/language): their Telegram language_code no longer changes it. */
+  languageChosen: boolean("language_chosen").notNull().default(false),
 });
 
 /** Who a broadcast goes to (contract/broadcasts.ts); "restock" is a restock alert's waiting customers. */
@@ -673,6 +695,8 @@ export const broadcasts = pgTable(
     id: id(),
     kind: text("kind").$type<"broadcast" | "restock">().notNull().default("broadcast"),
     text: text("text").notNull(),
+    /** The text in other languages (issue 26): each customer gets theirs, else `text`. */
+    textTranslations: jsonb("text_translations").$type<TextTranslations>().notNull().default(sql`'{}'::jsonb`),
     imageUrl: text("image_url"),
     audience: jsonb("audience").$type<BroadcastAudienceRow>().notNull(),
     /** A restock alert's product: its message carries a button that opens the product in the bot. */
