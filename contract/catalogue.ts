@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DateTimestampSchema, MoneySchema, OBJECT_PATH_PATTERN, wholeNumber } from "./common";
 import { IdSchema, listSort, MAX_MONEY, MoneyTextSchema, optionalText, searchText, uuidOrNull } from "./fields";
+import { NameTranslationsSchema } from "./languages";
 import { PageQuerySchema } from "./paging";
 
 // The catalogue: categories, products, their images, and the product list's query.
@@ -15,6 +16,8 @@ export const CategoryInputSchema = z.object({
   description: optionalText,
   icon: optionalText,
   parentId: uuidOrNull,
+  /** Issue 26: the name and description in other languages; left out on an edit, kept as they are. */
+  translations: NameTranslationsSchema.optional(),
 });
 export type CategoryInput = z.input<typeof CategoryInputSchema>;
 export const CategorySchema = z
@@ -25,6 +28,7 @@ export const CategorySchema = z
     icon: z.string().nullable(),
     /** null for a main category. */
     parentId: IdSchema.nullable(),
+    translations: NameTranslationsSchema,
     createdAt: DateTimestampSchema,
     updatedAt: DateTimestampSchema,
   })
@@ -93,6 +97,8 @@ export const ProductInputSchema = z.object({
    * and a change made from a stale form answers 409 (docs/product.md rule 2, docs/decisions/0007).
    */
   expectedStock: wholeNumber("Stock shown in the form", 0).optional(),
+  /** Issue 26: the name and description in other languages; left out on an edit, kept as they are. */
+  translations: NameTranslationsSchema.optional(),
 });
 export type ProductInput = z.input<typeof ProductInputSchema>;
 // --- Options and variants (issue 23; docs/decisions/0034-product-variants.md) ---
@@ -252,6 +258,7 @@ export const ProductSchema = z
      * With options, stock is the sum of the active variants' stock.
      */
     variants: z.array(ProductVariantSchema),
+    translations: NameTranslationsSchema,
     createdAt: DateTimestampSchema,
     updatedAt: DateTimestampSchema,
   })

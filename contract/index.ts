@@ -9,6 +9,7 @@ export * from "./team";
 export * from "./auth";
 export * from "./two-factor";
 export * from "./staff";
+export * from "./languages";
 export * from "./settings";
 export * from "./catalogue";
 export * from "./postage";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DateTimestampSchema } from "./common";
 import { IdSchema, MAX_MONEY, MoneyTextSchema, optionalText } from "./fields";
+import { NameTranslationsSchema } from "./languages";
 
 // Postage options, as the owner sets them and checkout offers them.
 
@@ -41,6 +42,8 @@ export const PostageOptionInputSchema = z.object({
   price: postagePrice,
   estimatedDays,
   isActive: z.boolean().default(true),
+  /** Issue 26: the name and description in other languages. */
+  translations: NameTranslationsSchema.optional(),
 });
 export const PostageOptionPatchSchema = z
   .object({
@@ -49,6 +52,7 @@ export const PostageOptionPatchSchema = z
     price: postagePrice,
     estimatedDays,
     isActive: z.boolean(),
+    translations: NameTranslationsSchema,
   })
   .partial()
   .refine((patch) => Object.keys(patch).length > 0, "Nothing to update");
@@ -61,6 +65,7 @@ export const PostageOptionSchema = z
     price: MoneyTextSchema,
     estimatedDays: z.int().nullable(),
     isActive: z.boolean(),
+    translations: NameTranslationsSchema,
     createdAt: DateTimestampSchema,
   })
   .meta({ id: "PostageOption" });

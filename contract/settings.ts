@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CURRENCIES, CurrencySchema, TimestampSchema } from "./common";
 import { IdSchema, optionalText } from "./fields";
+import { DEFAULT_LANGUAGE, LanguageSchema, LANGUAGES, TextTranslationsSchema } from "./languages";
 
 // The bot's settings (one record).
 
@@ -28,6 +29,21 @@ export const BotSettingsInputSchema = z.object({
       return Number(text);
     })
     .default(1),
+  /**
+   * Issue 26: the languages the shop offers (at least one; in the bot's menu order) and the default,
+   * which must be one of them. Left out: as stored (English alone on a new shop).
+   */
+  languages: z
+    .array(LanguageSchema)
+    .min(1, "Offer at least one language")
+    .transform((list) => LANGUAGES.filter((language) => list.includes(language)))
+    .optional(),
+  defaultLanguage: LanguageSchema.optional(),
+  welcomeMessageTranslations: TextTranslationsSchema.optional(),
+  faqContentTranslations: TextTranslationsSchema.optional(),
+}).refine((input) => !input.languages || !input.defaultLanguage || input.languages.includes(input.defaultLanguage), {
+  message: "The default language must be one of the languages offered",
+  path: ["defaultLanguage"],
 });
 export type BotSettingsInput = z.input<typeof BotSettingsInputSchema>;
 /**
@@ -48,6 +64,10 @@ export const BotSettingsSchema = z
     nowpaymentsIpnSecret: z.string().nullable().meta({ description: `${MASKED}. null when unset` }),
     webhookUrl: z.string().nullable(),
     underpaymentTolerancePercent: z.number(),
+    languages: z.array(LanguageSchema).meta({ examples: [[DEFAULT_LANGUAGE, "de"]] }),
+    defaultLanguage: LanguageSchema,
+    welcomeMessageTranslations: TextTranslationsSchema,
+    faqContentTranslations: TextTranslationsSchema,
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
   })
