@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DateTimestampSchema, MoneySchema, OBJECT_PATH_PATTERN, wholeNumber } from "./common";
 import { IdSchema, listSort, MAX_MONEY, MoneyTextSchema, optionalText, searchText, uuidOrNull } from "./fields";
-import { NameTranslationsSchema } from "./languages";
+import { NameTranslationsInputSchema, NameTranslationsSchema } from "./languages";
 import { PageQuerySchema } from "./paging";
 
 // The catalogue: categories, products, their images, and the product list's query.
@@ -17,7 +17,7 @@ export const CategoryInputSchema = z.object({
   icon: optionalText,
   parentId: uuidOrNull,
   /** Issue 26: the name and description in other languages; left out on an edit, kept as they are. */
-  translations: NameTranslationsSchema.optional(),
+  translations: NameTranslationsInputSchema.optional(),
 });
 export type CategoryInput = z.input<typeof CategoryInputSchema>;
 export const CategorySchema = z
@@ -98,7 +98,7 @@ export const ProductInputSchema = z.object({
    */
   expectedStock: wholeNumber("Stock shown in the form", 0).optional(),
   /** Issue 26: the name and description in other languages; left out on an edit, kept as they are. */
-  translations: NameTranslationsSchema.optional(),
+  translations: NameTranslationsInputSchema.optional(),
 });
 export type ProductInput = z.input<typeof ProductInputSchema>;
 // --- Options and variants (issue 23; docs/decisions/0034-product-variants.md) ---

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DateTimestampSchema } from "./common";
 import { IdSchema, MAX_MONEY, MoneyTextSchema, optionalText } from "./fields";
-import { NameTranslationsSchema } from "./languages";
+import { NameTranslationsInputSchema, NameTranslationsSchema } from "./languages";
 
 // Postage options, as the owner sets them and checkout offers them.
 
@@ -43,7 +43,7 @@ export const PostageOptionInputSchema = z.object({
   estimatedDays,
   isActive: z.boolean().default(true),
   /** Issue 26: the name and description in other languages. */
-  translations: NameTranslationsSchema.optional(),
+  translations: NameTranslationsInputSchema.optional(),
 });
 export const PostageOptionPatchSchema = z
   .object({
@@ -52,7 +52,7 @@ export const PostageOptionPatchSchema = z
     price: postagePrice,
     estimatedDays,
     isActive: z.boolean(),
-    translations: NameTranslationsSchema,
+    translations: NameTranslationsInputSchema,
   })
   .partial()
   .refine((patch) => Object.keys(patch).length > 0, "Nothing to update");

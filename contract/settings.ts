@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { CURRENCIES, CurrencySchema, TimestampSchema } from "./common";
 import { IdSchema, optionalText } from "./fields";
-import { DEFAULT_LANGUAGE, LanguageSchema, LANGUAGES, TextTranslationsSchema } from "./languages";
+import { DEFAULT_LANGUAGE, LanguageSchema, LANGUAGES, TextTranslationsInputSchema, TextTranslationsSchema } from "./languages";
 
 // The bot's settings (one record).
 
@@ -39,8 +39,8 @@ export const BotSettingsInputSchema = z.object({
     .transform((list) => LANGUAGES.filter((language) => list.includes(language)))
     .optional(),
   defaultLanguage: LanguageSchema.optional(),
-  welcomeMessageTranslations: TextTranslationsSchema.optional(),
-  faqContentTranslations: TextTranslationsSchema.optional(),
+  welcomeMessageTranslations: TextTranslationsInputSchema.optional(),
+  faqContentTranslations: TextTranslationsInputSchema.optional(),
 }).refine((input) => !input.languages || !input.defaultLanguage || input.languages.includes(input.defaultLanguage), {
   message: "The default language must be one of the languages offered",
   path: ["defaultLanguage"],
