@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import type { Category, PostageOption, Product } from "../contract";
+import { expectNoSeriousViolations } from "./support/axe";
 import { ADMIN_PASSWORD, type Api, DESKTOP, expect, PHONE, saveScreenshot, type Seed, test } from "./support/fixtures";
 
 // Issue 13 item 7, issue 22 item 10: axe-core (WCAG 2.0 and 2.1, A and AA) finds no serious or
@@ -67,29 +67,8 @@ async function seedShop(api: Api, seed: Seed) {
   return { order };
 }
 
-/**
- * Runs axe on the page (or one part of it) and fails on any serious or critical violation.
- *
- * In axe's "legacy mode": axe.run in the page itself. The default mode runs axe in each frame and
- * then opens a new blank page in the browser to merge their results, for every pass; that page cost
- * half the time of the passes here (24 passes per scheme and size). Measured on the same screens,
- * both modes gave the same violations, passes and incomplete checks (docs/PERFORMANCE.md "Third
- * round"). What legacy mode leaves out is cross-origin frames, and the app has no frame at all.
- */
-async function expectNoSeriousViolations(page: Page, where: string, include?: string) {
-  let builder = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).setLegacyMode();
-  if (include) builder = builder.include(include);
-  const { violations } = await builder.analyze();
-  const serious = violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => ({
-      rule: violation.id,
-      impact: violation.impact,
-      help: violation.help,
-      nodes: violation.nodes.map((node) => `${node.target.join(" ")}: ${node.failureSummary ?? ""}`.slice(0, 400)),
-    }));
-  expect.soft(serious, `axe: serious or critical violations on ${where}`).toEqual([]);
-}
+/** axe on the page or one part of it (e2e/support/axe.ts); soft: the walk goes on and reports every screen that fails. */
+const expectAccessible = (page: Page, where: string, include?: string) => expectNoSeriousViolations(page, where, include, { soft: true });
 
 /**
  * Waits until the screen has loaded its code and data (no loading rows, spinner or loading text)
@@ -168,17 +147,17 @@ for (const scheme of ["light", "dark"] as const) {
         await seedShop(api, seed);
         await page.goto("/");
         await expect(page.getByRole("button", { name: "Access Dashboard" })).toBeVisible();
-        await expectNoSeriousViolations(page, "the login screen");
+        await expectAccessible(page, "the login screen");
 
         // Signed in through the form: the app shows the Dashboard without loading again.
         await page.getByLabel("Password").fill(ADMIN_PASSWORD);
         await page.getByRole("button", { name: "Access Dashboard" }).click();
         await expect(page).toHaveTitle(/^(\(\d+\) )?Dashboard · Shop Admin$/);
         await settle(page);
-        await expectNoSeriousViolations(page, "/");
+        await expectAccessible(page, "/");
         for (const route of Object.keys(SCREENS).filter((route) => route !== "/")) {
           await openScreen(page, route);
-          await expectNoSeriousViolations(page, route);
+          await expectAccessible(page, route);
         }
       });
 
@@ -196,18 +175,18 @@ for (const scheme of ["light", "dark"] as const) {
         await settle(page);
         await page.getByRole("button", { name: "Add Product" }).click();
         const addProduct = await openedDialog(page);
-        await expectNoSeriousViolations(page, "the Add Product dialog", '[role="dialog"]');
+        await expectAccessible(page, "the Add Product dialog", '[role="dialog"]');
         // Sent empty: the form's error messages, read against the dialog's background.
         await addProduct.getByRole("button", { name: "Create Product" }).click();
         await expect(addProduct.locator('[data-slot="form-message"]').first()).toBeVisible();
-        await expectNoSeriousViolations(page, "the Add Product dialog with its errors", '[role="dialog"]');
+        await expectAccessible(page, "the Add Product dialog with its errors", '[role="dialog"]');
         await saveScreenshot(page, `a11y-form-errors-${scheme}-${sizeName}`, { fullPage: false });
         await page.keyboard.press("Escape");
         await expect(page.getByRole("dialog")).toHaveCount(0);
         await page.getByRole("button", { name: "Edit Smartphone X" }).filter({ visible: true }).first().click();
         const editProduct = await openedDialog(page);
         await expect(editProduct.getByTestId("product-image")).toHaveCount(2);
-        await expectNoSeriousViolations(page, "the Edit Product dialog", '[role="dialog"]');
+        await expectAccessible(page, "the Edit Product dialog", '[role="dialog"]');
         await editProduct.getByTestId("product-image").first().scrollIntoViewIfNeeded();
         await saveScreenshot(page, `a11y-product-photos-${scheme}-${sizeName}`, { fullPage: false });
         await page.keyboard.press("Escape");
@@ -216,35 +195,35 @@ for (const scheme of ["light", "dark"] as const) {
         await openScreen(page, "/categories");
         await page.getByRole("button", { name: "Add Category" }).click();
         await openedDialog(page);
-        await expectNoSeriousViolations(page, "the category dialog", '[role="dialog"]');
+        await expectAccessible(page, "the category dialog", '[role="dialog"]');
         await page.keyboard.press("Escape");
         await expect(page.getByRole("dialog")).toHaveCount(0);
 
         await openScreen(page, "/postage");
         await page.getByRole("button", { name: "Add Postage Option" }).click();
         await openedDialog(page);
-        await expectNoSeriousViolations(page, "the postage dialog", '[role="dialog"]');
+        await expectAccessible(page, "the postage dialog", '[role="dialog"]');
         await page.keyboard.press("Escape");
         await expect(page.getByRole("dialog")).toHaveCount(0);
 
         await openScreen(page, "/coupons");
         await page.getByRole("button", { name: "Add Coupon" }).click();
         const addCoupon = await openedDialog(page);
-        await expectNoSeriousViolations(page, "the Add Coupon dialog", '[role="dialog"]');
+        await expectAccessible(page, "the Add Coupon dialog", '[role="dialog"]');
         // Sent empty: the errors, read against the dialog's background.
         await addCoupon.getByRole("button", { name: "Add Coupon" }).click();
         await expect(addCoupon.locator('[data-slot="form-message"]').first()).toBeVisible();
-        await expectNoSeriousViolations(page, "the Add Coupon dialog with its errors", '[role="dialog"]');
+        await expectAccessible(page, "the Add Coupon dialog with its errors", '[role="dialog"]');
         await page.keyboard.press("Escape");
         await expect(page.getByRole("dialog")).toHaveCount(0);
         await page.getByRole("button", { name: "Edit WELCOME10" }).filter({ visible: true }).first().click();
         await openedDialog(page);
-        await expectNoSeriousViolations(page, "the Edit Coupon dialog", '[role="dialog"]');
+        await expectAccessible(page, "the Edit Coupon dialog", '[role="dialog"]');
         await page.keyboard.press("Escape");
         await expect(page.getByRole("dialog")).toHaveCount(0);
         await page.getByRole("button", { name: "Delete PAUSED" }).filter({ visible: true }).first().click();
         await expect(page.getByRole("alertdialog")).toBeVisible();
-        await expectNoSeriousViolations(page, "the delete coupon confirmation", '[role="alertdialog"]');
+        await expectAccessible(page, "the delete coupon confirmation", '[role="alertdialog"]');
         await page.keyboard.press("Escape");
         await expect(page.getByRole("alertdialog")).toHaveCount(0);
 
@@ -252,7 +231,7 @@ for (const scheme of ["light", "dark"] as const) {
         await page.getByRole("checkbox", { name: `Select order ${short}` }).filter({ visible: true }).first().check();
         await page.getByRole("button", { name: "Dispatch selected (1)" }).click();
         await expect(page.getByRole("alertdialog")).toBeVisible();
-        await expectNoSeriousViolations(page, "the bulk dispatch confirmation", '[role="alertdialog"]');
+        await expectAccessible(page, "the bulk dispatch confirmation", '[role="alertdialog"]');
         await page.keyboard.press("Escape");
         await expect(page.getByRole("alertdialog")).toBeHidden();
 
@@ -260,12 +239,12 @@ for (const scheme of ["light", "dark"] as const) {
         const details = await openedDialog(page);
         await expect(details.getByText("Smartphone X")).toBeVisible();
         await expect(details.getByRole("button", { name: "Mark as Dispatched" })).toBeVisible();
-        await expectNoSeriousViolations(page, "the order details dialog", '[role="dialog"]');
+        await expectAccessible(page, "the order details dialog", '[role="dialog"]');
 
         await details.getByRole("button", { name: "View Address" }).click();
         const address = page.getByRole("dialog", { name: `Shipping Address - #${short}` });
         await expect(address).toBeVisible();
-        await expectNoSeriousViolations(page, "the shipping address dialog", '[role="dialog"]');
+        await expectAccessible(page, "the shipping address dialog", '[role="dialog"]');
         await address.getByRole("button", { name: "Close" }).click();
         await expect(address).toHaveCount(0);
 
@@ -275,11 +254,11 @@ for (const scheme of ["light", "dark"] as const) {
         await expect(dispatch.getByRole("status", { name: "Message to the customer" })).toBeVisible();
         await dispatch.getByLabel("Carrier (optional)").fill("Royal Mail");
         await dispatch.getByLabel("Tracking number (optional)").fill("AB123456789GB");
-        await expectNoSeriousViolations(page, "the dispatch dialog with the customer's message previewed", '[role="dialog"]');
+        await expectAccessible(page, "the dispatch dialog with the customer's message previewed", '[role="dialog"]');
         await dispatch.getByRole("button", { name: "Dispatch and notify" }).click();
         await expect(dispatch).toHaveCount(0);
         await expect(details.getByRole("link", { name: /AB123456789GB/ })).toBeVisible();
-        await expectNoSeriousViolations(page, "the order details dialog with its tracking link", '[role="dialog"]');
+        await expectAccessible(page, "the order details dialog with its tracking link", '[role="dialog"]');
         await saveScreenshot(page, `a11y-tracking-link-${scheme}-${sizeName}`, { fullPage: false });
         await details.getByRole("button", { name: "Close" }).click();
         await expect(page.getByRole("dialog")).toHaveCount(0);
@@ -287,7 +266,7 @@ for (const scheme of ["light", "dark"] as const) {
         await openScreen(page, "/bot-settings");
         await page.getByRole("button", { name: "Replace Bot Token" }).click();
         await expect(page.getByRole("button", { name: "Cancel replacing Bot Token" })).toBeVisible();
-        await expectNoSeriousViolations(page, "Bot Settings replacing the bot token");
+        await expectAccessible(page, "Bot Settings replacing the bot token");
       });
     });
   }

@@ -1,7 +1,7 @@
 import path from "node:path";
-import { AxeBuilder } from "@axe-core/playwright";
 import { telegramUser, textUpdate } from "../test-support/fake-telegram";
 import { createBotSettings } from "./fixtures/ui";
+import { expectNoSeriousViolations } from "./support/axe";
 import { expect, expectToast, PHONE, saveScreenshot, test } from "./support/fixtures";
 
 // The Broadcasts screen (issue 14, item 3): the owner writes a message, sees its preview, picks an
@@ -59,9 +59,7 @@ test.describe("broadcasts", () => {
     await saveScreenshot(page, "broadcasts-done");
 
     // The screen passes axe (WCAG 2 A and AA) as the others do (e2e/a11y.spec.ts).
-    // Legacy mode: axe.run in the page, no blank page opened per pass (e2e/a11y.spec.ts says why).
-    const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).setLegacyMode().analyze();
-    expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    await expectNoSeriousViolations(page, "the Broadcasts screen");
   });
 
   test("an audience with nobody in it cannot be sent to, and the server says so", async ({ adminPage: page }) => {

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { AxeBuilder } from "@axe-core/playwright";
 import type { Locator, Page } from "@playwright/test";
+import { expectNoSeriousViolations } from "./support/axe";
 import { expect, guardedTest as test } from "./support/fixtures";
 import { TEST_CUSTOMER_ID } from "../contract/simulator";
 import { startFakeNowPayments, type FakeNowPayments } from "../test-support/fake-nowpayments";
@@ -127,9 +127,7 @@ test.describe("chat simulator", () => {
     await expect(chat).toContainText("Total: £13.00");
     await screenshot(page, "chat-simulator-desktop");
     // A full chat (bubbles, a photo, keyboards, a notice) passes axe as the other screens do (e2e/a11y.spec.ts).
-    // Legacy mode: axe.run in the page, no blank page opened per pass (e2e/a11y.spec.ts says why).
-    const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).include('[data-testid="bot-simulator"]').setLegacyMode().analyze();
-    expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    await expectNoSeriousViolations(page, "the chat simulator", '[data-testid="bot-simulator"]');
     await button(chat, /Confirm and pay/).click();
     await expect(chat).toContainText("To pay, send exactly");
     await expect(chat).toContainText("SIMULATION-ONLY");

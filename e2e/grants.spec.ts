@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import { AxeBuilder } from "@axe-core/playwright";
 import type { Locator, Page } from "@playwright/test";
 import { settle } from "./fixtures/ui";
+import { expectNoSeriousViolations } from "./support/axe";
 import { DESKTOP, expect, expectToast, test } from "./support/fixtures";
 
 // Staff access to sealed addresses (issue 25; docs/decisions/0037-sealed-address-grants.md): the owner
@@ -17,13 +17,6 @@ const ADDRESS = { name: "Jane Smith", streetAddress: "1 High Street, London", po
 const SHOTS = "/tmp/shots-grants";
 const short = (id: string) => id.slice(0, 8);
 
-/** axe (WCAG 2 A and AA) on one part of the page: no serious or critical violation, as e2e/a11y.spec.ts asks. */
-async function expectNoSeriousViolations(page: Page, where: string, include: string) {
-  // Legacy mode: axe.run in the page, no blank page opened per pass (e2e/a11y.spec.ts says why).
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).setLegacyMode().include(include).analyze();
-  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  expect(serious, `axe on ${where}`).toEqual([]);
-}
 
 /** A screenshot of the viewport (or of one part) to look at by eye; the assertions are the test. */
 async function shot(page: Page, name: string, part?: Locator) {

@@ -1,7 +1,6 @@
-import { AxeBuilder } from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
 import type { Order } from "../contract";
 import { createBotSettings, inBatches, settle } from "./fixtures/ui";
+import { expectNoSeriousViolations } from "./support/axe";
 import { DESKTOP, expect, expectToast, PHONE, saveScreenshot, test } from "./support/fixtures";
 
 // Issue 22 item 4 ("Select all N matching" acts on every order the filter matches: bulk dispatch,
@@ -11,12 +10,6 @@ import { DESKTOP, expect, expectToast, PHONE, saveScreenshot, test } from "./sup
 const short = (id: string) => id.slice(0, 8);
 const MINUTE = 60_000;
 
-/** axe (WCAG 2.1 A and AA, as e2e/a11y.spec.ts) finds nothing serious or critical in `include`. */
-async function expectAccessible(page: Page, include: string) {
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).include(include).analyze();
-  const serious = violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
-  expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
-}
 
 test.describe("orders: select all matching and the keyboard", () => {
   test("Select all N matching: the count, every page ticked, packing slips (capped), export and bulk dispatch take the whole filter", async ({
@@ -58,7 +51,7 @@ test.describe("orders: select all matching and the keyboard", () => {
     await expect(bulk).toHaveText("Dispatch selected (31)");
     await settle(page);
     await saveScreenshot(page, "orders-all-matching-desktop");
-    await expectAccessible(page, "main");
+    await expectNoSeriousViolations(page, "the Orders screen", "main");
     // More than the print view takes at once: it says so, and prints nothing rather than some.
     await expect(slipsLink).toHaveAttribute("href", "/orders/packing-slips?matching=1");
     await slipsLink.click();
@@ -166,7 +159,7 @@ test.describe("orders: select all matching and the keyboard", () => {
     }
     await settle(page);
     await saveScreenshot(page, "orders-shortcuts-desktop");
-    await expectAccessible(page, '[role="dialog"]');
+    await expectNoSeriousViolations(page, "the dialog", '[role="dialog"]');
     await page.keyboard.press("Escape");
     await expect(help).toHaveCount(0);
     await page.getByRole("button", { name: "Keyboard shortcuts" }).click();

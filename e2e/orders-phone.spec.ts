@@ -1,6 +1,6 @@
-import { AxeBuilder } from "@axe-core/playwright";
 import type { Locator, Page } from "@playwright/test";
 import { choose, settle, urlParams } from "./fixtures/ui";
+import { expectNoSeriousViolations } from "./support/axe";
 import { DESKTOP, expect, PHONE, saveScreenshot, type Seed, test } from "./support/fixtures";
 
 // Issue 22, item 6: Orders on a phone, one order per screen no more. The filters wait in a sheet,
@@ -60,12 +60,7 @@ async function screenshotsInBothSchemes(page: Page, name: string, axe?: { includ
     await settle(page);
     await saveScreenshot(page, `${name}-${colorScheme}`, { fullPage: false });
     if (!axe) continue;
-    const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).include(axe.include).analyze();
-    const serious = violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
-    expect(
-      serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`),
-      `axe on ${name} in ${colorScheme}`,
-    ).toEqual([]);
+    await expectNoSeriousViolations(page, `${name} in ${colorScheme}`, axe.include);
   }
 }
 

@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import { AxeBuilder } from "@axe-core/playwright";
 import type { Page, Route } from "@playwright/test";
 import {
   maskSecret,
@@ -9,6 +8,7 @@ import {
   type PaymentGateways,
   type PaymentGatewaysInput,
 } from "../contract";
+import { expectNoSeriousViolations } from "./support/axe";
 import { type Api, DESKTOP, expect, expectToast, PHONE, test } from "./support/fixtures";
 
 // The Payment gateways card of Bot Settings (issue 24). The states that need a connected BTCPay store
@@ -102,10 +102,6 @@ const saveButton = (page: Page) => card(page).getByRole("button", { name: "Save 
 const fieldMessage = (page: Page, label: string) =>
   card(page).locator('[data-slot="form-item"]').filter({ hasText: label }).locator('[data-slot="form-message"]');
 
-async function seriousA11yViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).include("#payment-gateways").analyze();
-  return violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map((violation) => violation.id);
-}
 
 /**
  * The whole page, and the card cut from it: taken from the top, as one piece (an element's shot is
@@ -157,17 +153,17 @@ test.describe("payment gateways card", () => {
     for (const secret of [STORED_API_KEY, STORED_WEBHOOK_SECRET, "NP-STORED-KEY-0001", "stored-ipn-secret-9876"]) expect(html).not.toContain(secret.slice(0, -4));
     await expect(card(page).locator("input[value*='•']")).toHaveCount(0);
 
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await expectNoSeriousViolations(page, "the payment gateways card", "#payment-gateways");
     await shoot(page, "payment-gateways-desktop");
 
     await page.setViewportSize(PHONE);
     await expect(card(page)).toBeVisible();
     // Nothing wider than the phone: no sideways scrolling.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await expectNoSeriousViolations(page, "the payment gateways card", "#payment-gateways");
     await shoot(page, "payment-gateways-phone");
     await page.emulateMedia({ colorScheme: "dark" });
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await expectNoSeriousViolations(page, "the payment gateways card", "#payment-gateways");
     await shoot(page, "payment-gateways-phone-dark");
     await page.emulateMedia({ colorScheme: "light" });
     await page.setViewportSize(DESKTOP);

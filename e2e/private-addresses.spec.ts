@@ -1,8 +1,7 @@
 import fs from "node:fs";
 import type { Order, PrivateAddresses } from "../contract";
 import { createBotSettings, settle } from "./fixtures/ui";
-import { AxeBuilder } from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
+import { expectNoSeriousViolations } from "./support/axe";
 import { ADMIN_PASSWORD, DESKTOP, expect, expectToast, PHONE, saveScreenshot, test } from "./support/fixtures";
 
 // Private addresses, the owner-only mode (issue 15, item 2): the owner sets a passphrase in Bot
@@ -15,15 +14,6 @@ const PASSPHRASE = "amber falcon quietly sings";
 const ADDRESS = { name: "Jane Smith", streetAddress: "1 High Street, London", postcode: "SW1A 1AA", contact: "07700 900123" };
 const short = (id: string) => id.slice(0, 8);
 
-/** axe (WCAG 2 A and AA) on the page or a part of it: no serious or critical violation, as e2e/a11y.spec.ts asks. */
-async function expectNoSeriousViolations(page: Page, where: string, include?: string) {
-  // Legacy mode: axe.run in the page, no blank page opened per pass (e2e/a11y.spec.ts says why).
-  let builder = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).setLegacyMode();
-  if (include) builder = builder.include(include);
-  const { violations } = await builder.analyze();
-  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  expect(serious, `axe on ${where}`).toEqual([]);
-}
 
 test.describe("private addresses", () => {
   test("set up in Bot Settings, sealed until unlocked, then shown everywhere and dispatched in one click", async ({ adminPage: page, seed, api, telegram }) => {

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
+import { expectNoSeriousViolations } from "./support/axe";
 import { ADMIN_PASSWORD, expect, expectToast, test } from "./support/fixtures";
 
 // Two-factor sign-in in the browser (issue 25): the owner turns it on under Your account (the key is
@@ -14,11 +14,6 @@ const SHOTS = "/tmp/shots-twofactor";
 fs.mkdirSync(SHOTS, { recursive: true });
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 
-/** axe-core (WCAG 2.0/2.1 A and AA, as e2e/a11y.spec.ts checks every screen): no serious or critical violation. */
-async function expectAccessible(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).setLegacyMode().analyze();
-  expect(violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map((violation) => violation.id)).toEqual([]);
-}
 
 /** The code an app shows for `secret`, `steps` time steps from now (the server takes the one before and after too). */
 const codeFor = (secret: string, steps = 0) =>
@@ -59,7 +54,7 @@ test("the owner turns two-factor on, then signs in with a code; a recovery code 
   const secret = ((await page.getByTestId("totp-secret").textContent()) ?? "").replace(/\s/g, "");
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
   await shot(page, "account-setup");
-  await expectAccessible(page);
+  await expectNoSeriousViolations(page, "the page");
 
   // A wrong code leaves it off, and says why.
   const codeField = page.getByLabel("Code from the app");
@@ -77,7 +72,7 @@ test("the owner turns two-factor on, then signs in with a code; a recovery code 
   await expect(page.getByText("Save your recovery codes now")).toBeVisible();
   await expect(page.getByRole("button", { name: "Download" })).toBeVisible();
   await shot(page, "account-recovery-codes");
-  await expectAccessible(page);
+  await expectNoSeriousViolations(page, "the page");
   await page.getByRole("button", { name: "I have saved them" }).click();
   await expect(page.getByTestId("recovery-codes-left")).toHaveText("10 of 10 recovery codes left.");
   await shot(page, "account-on");
@@ -89,7 +84,7 @@ test("the owner turns two-factor on, then signs in with a code; a recovery code 
   await expect(page.getByLabel("Two-factor code")).toBeVisible();
   await expect(page.getByText("Login failed")).toHaveCount(0);
   await shot(page, "login-code-step");
-  await expectAccessible(page);
+  await expectNoSeriousViolations(page, "the page");
   // The code of the next time step: the one the setup took cannot be used again.
   await page.getByLabel("Two-factor code").fill(codeFor(secret, 1));
   await page.getByRole("button", { name: "Access Dashboard" }).click();
@@ -131,7 +126,7 @@ test("a sensitive action on a session without a fresh code asks for one over the
   await expect(dialog).toBeVisible();
   await expect(dialog.getByRole("heading", { name: "Confirm it is you" })).toBeVisible();
   await shot(page, "step-up-dialog");
-  await expectAccessible(page);
+  await expectNoSeriousViolations(page, "the page");
 
   // A wrong code is refused in the dialog; nothing is downloaded.
   const accepted = new Set([-1, 0, 1, 2].map((steps) => codeFor(secret, steps)));

@@ -1,8 +1,7 @@
 import path from "node:path";
-import { AxeBuilder } from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
 import type { Product, ProductVariantInput } from "../contract";
 import { settle } from "./fixtures/ui";
+import { expectNoSeriousViolations } from "./support/axe";
 import { type Api, expect, expectToast, PHONE, saveScreenshot, test } from "./support/fixtures";
 
 // Issue 23, the dashboard's side of product variants: the product dialog's "Options & variants"
@@ -12,15 +11,6 @@ import { type Api, expect, expectToast, PHONE, saveScreenshot, test } from "./su
 const PNG = path.join(import.meta.dirname, "fixtures/product.png");
 const short = (id: string) => id.slice(0, 8);
 
-/** axe (WCAG 2 A and AA) on the open dialog: no serious or critical violation, as e2e/a11y.spec.ts asks of every dialog. */
-async function expectNoSeriousViolations(page: Page, where: string) {
-  // Legacy mode: axe.run in the page, no blank page opened per pass (e2e/a11y.spec.ts says why).
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).setLegacyMode().include('[role="dialog"]').analyze();
-  const serious = violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => ({ rule: violation.id, nodes: violation.nodes.map((node) => `${node.target.join(" ")}: ${node.failureSummary ?? ""}`.slice(0, 400)) }));
-  expect(serious, `axe on ${where}`).toEqual([]);
-}
 
 /** The product as the server holds it now. */
 const stored = (api: Api, id: string) => api.get<Product>(`/api/products/${id}`);
@@ -113,7 +103,7 @@ test.describe("variants", () => {
     await expect(section.getByLabel("Stock of S / Black")).toHaveValue("5");
     await expect(stock).toHaveValue("25");
     await settle(page);
-    await expectNoSeriousViolations(page, "the Edit Product dialog with its variants");
+    await expectNoSeriousViolations(page, "the Edit Product dialog with its variants", '[role="dialog"]');
     await section.scrollIntoViewIfNeeded();
     await saveScreenshot(page, "variants-dialog", { fullPage: false });
 
