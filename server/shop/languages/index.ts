@@ -13,5 +13,5 @@ export {
   resolveLanguage,
   type StoredLanguage,
 } from "./customer-language";
-export { inLanguage, localizedDescription, localizedName, localizedText } from "./localized";
+export { inLanguage, localizedDescription, localizedName, localizedText, translatedProductNames } from "./localized";
 export { i18n, INTL_LOCALES, LOCALES_DIRECTORY, type TextVariables, type Translator, translatorFor } from "./translator";

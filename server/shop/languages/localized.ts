@@ -1,4 +1,7 @@
+import { inArray } from "drizzle-orm";
 import type { Language, NameTranslations, TextTranslations } from "../../../contract";
+import type { DbOrTx } from "../../db/client";
+import { products } from "../../db/schema";
 
 // The owner's own texts (catalogue names, the welcome message, the FAQ, a broadcast) in the
 // customer's language. The row's own fields are the default language's: a language, or a field of
@@ -24,4 +27,20 @@ export function inLanguage<T extends Translated>(entity: T, language: Language):
   const texts = entity.translations?.[language];
   if (!texts?.name?.trim() && !texts?.description?.trim()) return entity;
   return { ...entity, name: localizedName(entity, language), description: localizedDescription(entity, language) };
+}
+
+/**
+ * The products' names in a language, by product id, for lines that carry only the product's own name
+ * (cart lines, checkout lines). Only products with a translation in that language are listed.
+ */
+export async function translatedProductNames(db: DbOrTx, productIds: readonly string[], language: Language): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  const ids = [...new Set(productIds)];
+  if (ids.length === 0) return found;
+  const rows = await db.select({ id: products.id, name: products.name, translations: products.translations }).from(products).where(inArray(products.id, ids));
+  for (const row of rows) {
+    const name = localizedName(row, language);
+    if (name !== row.name) found.set(row.id, name);
+  }
+  return found;
 }
