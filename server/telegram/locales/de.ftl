@@ -1,247 +1,246 @@
-# The bot's English texts: the shop's product strings, checked word for word by the bot's tests.
-# Every other file here has the same keys and uses the same variables (locales.test.ts).
+# Die Texte des Bots auf Deutsch. Gleiche Schlüssel und Variablen wie en.ftl (locales.test.ts).
 
-## Main menu and shared buttons
-menu-browse = Browse Products
-menu-cart = My Cart
-menu-orders = My Orders
-menu-support = Contact Support
-menu-about = About
-main-menu-text = Main menu: what would you like to do?
-main-menu-button = « Main menu
-back-button = « Back
-cancel-button = Cancel
-pager-previous = ‹ Previous
-pager-page = Page { $page } of { $pages }
-pager-next = Next ›
+## Hauptmenü und gemeinsame Knöpfe
+menu-browse = Produkte ansehen
+menu-cart = Warenkorb
+menu-orders = Meine Bestellungen
+menu-support = Kundenservice
+menu-about = Über uns
+main-menu-text = Hauptmenü: Was möchtest du tun?
+main-menu-button = « Hauptmenü
+back-button = « Zurück
+cancel-button = Abbrechen
+pager-previous = ‹ Zurück
+pager-page = Seite { $page } von { $pages }
+pager-next = Weiter ›
 warning = ⚠️ { $text }
-error-generic = Sorry, something went wrong. Please try again.
-blocked = Sorry, this shop is not available to you.
-button-invalid = That button is no longer valid. Here is the main menu.
-not-understood = Sorry, I didn't understand that. Please choose an option from the menu:
+error-generic = Entschuldigung, da ist etwas schiefgelaufen. Bitte versuche es noch einmal.
+blocked = Entschuldigung, dieser Shop steht dir nicht zur Verfügung.
+button-invalid = Dieser Knopf gilt nicht mehr. Hier ist das Hauptmenü.
+not-understood = Entschuldigung, das habe ich nicht verstanden. Bitte wähle etwas aus dem Menü:
 
 ## /start, /stop
-welcome-default = Welcome to our shop! Browse our products, place orders and pay securely with cryptocurrency.
-opted-in = You will receive our announcements again. Send /stop to turn them off.
-opted-out = You will no longer receive our announcements. Send /start to receive them again.
+welcome-default = Willkommen in unserem Shop! Stöbere in unseren Produkten, bestelle und bezahle sicher mit Kryptowährung.
+opted-in = Du bekommst unsere Neuigkeiten wieder. Mit /stop schaltest du sie ab.
+opted-out = Du bekommst keine Neuigkeiten mehr von uns. Mit /start bekommst du sie wieder.
 
-## Commands and /help
-command-start = the welcome message and the main menu
-command-menu = the main menu
-command-help = this list
-command-language = choose the language I speak
-command-cancel = leave the checkout or Contact Support (your cart is kept)
-command-stop = no more announcements from the shop
-command-forgetme = erase your data from this shop
-help-title = Help
-help-intro = Use the buttons of the main menu to browse products, see your cart and orders, or contact us.
-help-commands = Commands:
-left-support = You have left Contact Support. What you sent is with our team, and replies still arrive in this chat.
-nothing-to-cancel = There is nothing to cancel. Main menu: what would you like to do?
+## Befehle und /help
+command-start = Begrüßung und Hauptmenü
+command-menu = das Hauptmenü
+command-help = diese Liste
+command-language = die Sprache wählen, in der ich schreibe
+command-cancel = Bestellung oder Kundenservice verlassen (der Warenkorb bleibt)
+command-stop = keine Neuigkeiten mehr vom Shop
+command-forgetme = deine Daten in diesem Shop löschen
+help-title = Hilfe
+help-intro = Über die Knöpfe im Hauptmenü siehst du Produkte, deinen Warenkorb und deine Bestellungen oder schreibst uns.
+help-commands = Befehle:
+left-support = Du hast den Kundenservice verlassen. Deine Nachrichten sind bei unserem Team, und Antworten kommen weiter in diesen Chat.
+nothing-to-cancel = Es gibt nichts abzubrechen. Hauptmenü: Was möchtest du tun?
 
-## Language
-language-button = 🌐 Language
-language-choose = Choose your language:
-language-only-one = This shop speaks { $language } only.
-language-chosen = From now on I will write to you in English.
+## Sprache
+language-button = 🌐 Sprache
+language-choose = Wähle deine Sprache:
+language-only-one = Dieser Shop spricht nur { $language }.
+language-chosen = Ab jetzt schreibe ich dir auf Deutsch.
 
-## About, My data
-about-empty = No information has been added yet.
-my-data-button = 🔒 My data
-forget-button = 🗑 Erase my data
-forget-confirm-button = Yes, erase my data
-about-back-button = « About
-my-data-title = My data
-my-data-kept = What this shop keeps about you:
-my-data-telegram-id = • Your Telegram id, to answer you here
-my-data-telegram-id-username = • Your Telegram id and username @{ $username }, to answer you here
+## Über uns, Meine Daten
+about-empty = Hier gibt es noch keine Informationen.
+my-data-button = 🔒 Meine Daten
+forget-button = 🗑 Meine Daten löschen
+forget-confirm-button = Ja, meine Daten löschen
+about-back-button = « Über uns
+my-data-title = Meine Daten
+my-data-kept = Das speichert dieser Shop über dich:
+my-data-telegram-id = • Deine Telegram-ID, um dir hier zu antworten
+my-data-telegram-id-username = • Deine Telegram-ID und dein Benutzername @{ $username }, um dir hier zu antworten
 my-data-orders = • { $count ->
-    [one] { $count } order
-   *[other] { $count } orders
-  }: amounts, items and status
+    [one] { $count } Bestellung
+   *[other] { $count } Bestellungen
+  }: Beträge, Artikel und Status
 my-data-orders-addresses = • { $count ->
-    [one] { $count } order
-   *[other] { $count } orders
-  }: amounts, items and status, { $addresses ->
-    [one] { $addresses } with a delivery address
-   *[other] { $addresses } with delivery addresses
+    [one] { $count } Bestellung
+   *[other] { $count } Bestellungen
+  }: Beträge, Artikel und Status, { $addresses ->
+    [one] { $addresses } davon mit Lieferadresse
+   *[other] { $addresses } davon mit Lieferadressen
   }
 my-data-messages = • { $count ->
-    [one] { $count } support message
-   *[other] { $count } support messages
+    [one] { $count } Nachricht an den Kundenservice
+   *[other] { $count } Nachrichten an den Kundenservice
   }
-my-data-note = • A note the shop keeps about you, to serve you
-my-data-broadcasts-on = • Announcements: on (send /stop to turn them off)
-my-data-broadcasts-off = • Announcements: off (send /start to turn them on)
-my-data-retention = Delivery addresses are erased { $days ->
-    [one] { $days } day
-   *[other] { $days } days
-  } after an order is completed or cancelled.
-my-data-kept-with-orders = Delivery addresses are kept with their orders.
-my-data-forget-hint = Send /forgetme, or tap below, to erase your addresses, messages and username now. Amounts stay for the shop's accounts.
-forget-confirm = Erase your data?
-forget-confirm-details = This erases your delivery addresses (an order still on its way keeps its address until it is dispatched), your support messages and your username from this shop. Your orders' amounts stay for the shop's accounts. This cannot be undone.
-forget-done = Done: your data is erased.
+my-data-note = • Eine Notiz des Shops über dich, um dich gut zu bedienen
+my-data-broadcasts-on = • Neuigkeiten: an (mit /stop abschalten)
+my-data-broadcasts-off = • Neuigkeiten: aus (mit /start einschalten)
+my-data-retention = Lieferadressen werden { $days ->
+    [one] { $days } Tag
+   *[other] { $days } Tage
+  } nach Abschluss oder Stornierung einer Bestellung gelöscht.
+my-data-kept-with-orders = Lieferadressen bleiben bei ihren Bestellungen.
+my-data-forget-hint = Sende /forgetme oder tippe unten, um deine Adressen, Nachrichten und deinen Benutzernamen jetzt zu löschen. Beträge bleiben für die Buchhaltung des Shops.
+forget-confirm = Deine Daten löschen?
+forget-confirm-details = Gelöscht werden deine Lieferadressen (eine Bestellung, die noch unterwegs ist, behält ihre Adresse bis zum Versand), deine Nachrichten an den Kundenservice und dein Benutzername. Die Beträge deiner Bestellungen bleiben für die Buchhaltung des Shops. Das lässt sich nicht rückgängig machen.
+forget-done = Erledigt: Deine Daten sind gelöscht.
 forget-erased = { $addresses ->
-    [one] { $addresses } address
-   *[other] { $addresses } addresses
-  } and { $messages ->
-    [one] { $messages } message
-   *[other] { $messages } messages
-  } erased.
-forget-kept = The address on { $orders ->
-    [one] { $orders } order
-   *[other] { $orders } orders
-  } still to be sent is kept until it is dispatched, then erased.
+    [one] { $addresses } Adresse
+   *[other] { $addresses } Adressen
+  } und { $messages ->
+    [one] { $messages } Nachricht
+   *[other] { $messages } Nachrichten
+  } gelöscht.
+forget-kept = Die Adresse von { $orders ->
+    [one] { $orders } Bestellung
+   *[other] { $orders } Bestellungen
+  }, die noch verschickt werden, bleibt bis zum Versand und wird dann gelöscht.
 
-## Browse Products
-catalogue-other = Other products
-catalogue-nothing = There are no products to show yet. Please check back soon.
-catalogue-choose-category = Choose a category:
-category-gone = That category is no longer available.
-category-nothing = There are no products here yet.
-category-choose-both = Choose a subcategory or a product:
-category-choose-subcategory = Choose a subcategory:
-category-choose-product = Choose a product:
-product-button-out-of-stock = out of stock
-product-price = Price: { $price }
-product-price-from = Price: from { $price }
-product-bulk-pricing = Bulk pricing:
-product-bulk-tier = • { $quantity }+ for { $price }
-product-stock = Stock: { $stock } available
-product-quantity = Quantity: { $quantity } × { $unit } = { $total }
-product-out-of-stock = Out of stock
-product-quantity-button = Qty: { $quantity }
-product-add-button = Add { $quantity } to cart
-product-cart-button = 🛒 My Cart
-product-gone = That product is no longer available.
-notify-me-button = 🔔 Notify me when back
-notify-me-notice = We will message you once when it is back in stock.
-added-to-cart = Added { $quantity } × { $name } to your cart.
-added-to-cart-total = Added { $quantity } × { $name } to your cart. You now have { $inCart } in your cart.
-added-the-product = the product
+## Produkte ansehen
+catalogue-other = Weitere Produkte
+catalogue-nothing = Noch gibt es hier keine Produkte. Schau bald wieder vorbei.
+catalogue-choose-category = Wähle eine Kategorie:
+category-gone = Diese Kategorie gibt es nicht mehr.
+category-nothing = Hier gibt es noch keine Produkte.
+category-choose-both = Wähle eine Unterkategorie oder ein Produkt:
+category-choose-subcategory = Wähle eine Unterkategorie:
+category-choose-product = Wähle ein Produkt:
+product-button-out-of-stock = ausverkauft
+product-price = Preis: { $price }
+product-price-from = Preis: ab { $price }
+product-bulk-pricing = Mengenrabatt:
+product-bulk-tier = • ab { $quantity } Stück: { $price }
+product-stock = Auf Lager: { $stock }
+product-quantity = Menge: { $quantity } × { $unit } = { $total }
+product-out-of-stock = Ausverkauft
+product-quantity-button = Menge: { $quantity }
+product-add-button = { $quantity } in den Warenkorb
+product-cart-button = 🛒 Warenkorb
+product-gone = Dieses Produkt gibt es nicht mehr.
+notify-me-button = 🔔 Benachrichtigen, wenn wieder da
+notify-me-notice = Wir schreiben dir einmal, sobald es wieder auf Lager ist.
+added-to-cart = { $quantity } × { $name } liegt jetzt in deinem Warenkorb.
+added-to-cart-total = { $quantity } × { $name } hinzugefügt. Du hast jetzt { $inCart } davon im Warenkorb.
+added-the-product = das Produkt
 
-## Products with options
-options-changed = The options of this product have changed. Please choose again.
-option-gone = That option is no longer available. Please choose again.
+## Produkte mit Varianten
+options-changed = Die Varianten dieses Produkts haben sich geändert. Bitte wähle noch einmal.
+option-gone = Diese Variante gibt es nicht mehr. Bitte wähle noch einmal.
 option-value = { $option }: { $value }
-option-not-chosen = not chosen yet
-options-combination-unavailable = That combination is not available. Please choose another.
-options-please-choose = Please choose { $names }.
-list-and = { $first } and { $last }
-variant-sold-out = { $choice } is sold out
-variant-none-in = No { $value } in { $others }
-variant-unavailable = { $value } is not available
+option-not-chosen = noch nicht gewählt
+options-combination-unavailable = Diese Kombination gibt es nicht. Bitte wähle eine andere.
+options-please-choose = Bitte wähle { $names }.
+list-and = { $first } und { $last }
+variant-sold-out = { $choice } ist ausverkauft
+variant-none-in = { $value } gibt es nicht in { $others }
+variant-unavailable = { $value } ist nicht erhältlich
 
-## My Cart
-cart-empty = Your cart is empty.
-cart-subtotal = Subtotal: { $amount }
-cart-empty-button = 🗑 Empty cart
-cart-checkout-button = ✅ Checkout
-cart-emptied = Your cart is now empty.
+## Warenkorb
+cart-empty = Dein Warenkorb ist leer.
+cart-subtotal = Zwischensumme: { $amount }
+cart-empty-button = 🗑 Warenkorb leeren
+cart-checkout-button = ✅ Zur Kasse
+cart-emptied = Dein Warenkorb ist jetzt leer.
 
-## Checkout
+## Kasse
 checkout-name =
-    Checkout: delivery name
+    Kasse: Name
 
-    Please send the full name of the person receiving the parcel.
+    Bitte sende den vollständigen Namen der Person, die das Paket bekommt.
 checkout-street =
-    Checkout: street address
+    Kasse: Adresse
 
-    Please send the street address: house number, street and town.
+    Bitte sende die Adresse: Straße, Hausnummer und Ort.
 checkout-postcode =
-    Checkout: postcode
+    Kasse: Postleitzahl
 
-    Please send the postcode.
+    Bitte sende die Postleitzahl.
 checkout-contact =
-    Checkout: contact (optional)
+    Kasse: Kontakt (optional)
 
-    If you like, send a phone number, email or Telegram username we can reach you on about the delivery. Or press Skip.
+    Wenn du magst, sende eine Telefonnummer, E-Mail-Adresse oder einen Telegram-Namen, unter dem wir dich wegen der Lieferung erreichen. Oder tippe auf Überspringen.
 checkout-postage =
-    Checkout: postage
+    Kasse: Versand
 
-    Please choose how your order is sent:
+    Bitte wähle, wie deine Bestellung verschickt wird:
 checkout-coin =
-    Checkout: payment
+    Kasse: Bezahlung
 
-    Please choose the cryptocurrency you will pay with:
+    Bitte wähle die Kryptowährung, mit der du bezahlst:
 checkout-coupon =
-    Checkout: coupon
+    Kasse: Gutschein
 
-    Please send your coupon code.
-checkout-cancel-button = ✖ Cancel checkout
-checkout-skip-button = Skip
-checkout-confirm-button = ✅ Confirm and pay
-checkout-add-coupon-button = 🏷 Add a coupon
-checkout-remove-coupon-button = Remove coupon
-checkout-back-to-summary-button = ⬅ Back to the summary
+    Bitte sende deinen Gutscheincode.
+checkout-cancel-button = ✖ Bestellung abbrechen
+checkout-skip-button = Überspringen
+checkout-confirm-button = ✅ Bestätigen und bezahlen
+checkout-add-coupon-button = 🏷 Gutschein einlösen
+checkout-remove-coupon-button = Gutschein entfernen
+checkout-back-to-summary-button = ⬅ Zurück zur Übersicht
 postage-option = { $name }: { $price }
 postage-option-days = { $name }: { $price } ({ $days ->
-    [one] { $days } day
-   *[other] { $days } days
+    [one] { $days } Tag
+   *[other] { $days } Tage
   })
-summary-title = Please check your order
-summary-line = { $quantity } × { $name } ({ $unit } each): { $total }
-summary-subtotal = Subtotal: { $amount }
-summary-discount = Discount ({ $code }): −{ $amount }
-summary-postage = Postage: { $postage }
-summary-postage-none = none
-summary-total = Total: { $amount }
-summary-deliver-to = Deliver to:
-summary-contact = Contact: { $contact }
-summary-pay-with = Pay with: { $coin }
-coupon-no-longer-applies = ⚠️ { $reason } It was removed from your order.
-coupon-gone-at-confirm = ⚠️ { $reason } It was removed from your order, so nothing was charged.
-coupon-applied = ✅ Coupon { $code } applied.
-coupon-removed = Coupon removed.
-checkout-cancelled = Checkout cancelled. Your cart is kept for later.
-checkout-choose-button = Please choose one of the buttons below.
-checkout-send-text = Please send your answer as a text message.
-checkout-stale-button = That button belongs to another step of the checkout.
-checkout-postage-gone = That postage option is no longer available.
-checkout-coin-gone = That coin is no longer accepted.
-checkout-already-placing = Your order is already being placed.
-checkout-placing = Placing your order…
-checkout-creating-payment = Creating your payment...
-order-placed = Order #{ $order } is placed. Total: { $total }
-payment-heading = Payment for order #{ $order }
-payment-footer = We'll message you here as soon as your payment arrives.
-payment-details-above = Your payment details are above, and under My Orders at any time.
+summary-title = Bitte prüfe deine Bestellung
+summary-line = { $quantity } × { $name } (je { $unit }): { $total }
+summary-subtotal = Zwischensumme: { $amount }
+summary-discount = Rabatt ({ $code }): −{ $amount }
+summary-postage = Versand: { $postage }
+summary-postage-none = keiner
+summary-total = Gesamt: { $amount }
+summary-deliver-to = Lieferung an:
+summary-contact = Kontakt: { $contact }
+summary-pay-with = Bezahlung mit: { $coin }
+coupon-no-longer-applies = ⚠️ { $reason } Er wurde aus deiner Bestellung entfernt.
+coupon-gone-at-confirm = ⚠️ { $reason } Er wurde aus deiner Bestellung entfernt, es wurde also nichts berechnet.
+coupon-applied = ✅ Gutschein { $code } eingelöst.
+coupon-removed = Gutschein entfernt.
+checkout-cancelled = Bestellung abgebrochen. Dein Warenkorb bleibt für später.
+checkout-choose-button = Bitte wähle einen der Knöpfe unten.
+checkout-send-text = Bitte sende deine Antwort als Textnachricht.
+checkout-stale-button = Dieser Knopf gehört zu einem anderen Schritt der Bestellung.
+checkout-postage-gone = Diese Versandart gibt es nicht mehr.
+checkout-coin-gone = Diese Währung wird nicht mehr angenommen.
+checkout-already-placing = Deine Bestellung wird bereits aufgegeben.
+checkout-placing = Deine Bestellung wird aufgegeben…
+checkout-creating-payment = Die Zahlung wird vorbereitet...
+order-placed = Bestellung #{ $order } ist aufgegeben. Gesamt: { $total }
+payment-heading = Zahlung für Bestellung #{ $order }
+payment-footer = Wir melden uns hier, sobald deine Zahlung da ist.
+payment-details-above = Die Zahlungsdaten stehen oben und jederzeit unter Meine Bestellungen.
 
-## Payment details
-payment-send-exactly = To pay, send exactly
-payment-to-address = to this address:
-payment-pay-by = Please pay by { $deadline }.
-payment-page = Or pay on the payment page: { $url }
+## Zahlungsdaten
+payment-send-exactly = Zum Bezahlen sende genau
+payment-to-address = an diese Adresse:
+payment-pay-by = Bitte bezahle bis { $deadline }.
+payment-page = Oder bezahle auf der Zahlungsseite: { $url }
 
-## My Orders
-orders-none = You have no orders yet.
-orders-recent = My Orders (most recent first)
-orders-payment-button = 💳 Payment details #{ $order }
-order-heading = Order #{ $order } · { $date }
-order-total = Total: { $amount }
+## Meine Bestellungen
+orders-none = Du hast noch keine Bestellungen.
+orders-recent = Meine Bestellungen (neueste zuerst)
+orders-payment-button = 💳 Zahlungsdaten #{ $order }
+order-heading = Bestellung #{ $order } · { $date }
+order-total = Gesamt: { $amount }
 order-status = Status: { $status }
 order-item = • { $quantity } × { $name }
-order-item-unlisted = A product no longer listed
-order-more-items = • and { $count } more { $count ->
-    [one] item
-   *[other] items
+order-item-unlisted = Ein Produkt, das es nicht mehr gibt
+order-more-items = • und { $count ->
+    [one] { $count } weiterer Artikel
+   *[other] { $count } weitere Artikel
   }
-payment-heading-total = Payment for order #{ $order } (total { $total })
-payment-seen = Your payment of { $amount } { $coin } was seen and is being confirmed. There is nothing more to send; we'll message you here once it is confirmed.
-payment-send-rest = We received { $paid } of { $amount } { $coin }. Please send the rest.
-payment-part = part
+payment-heading-total = Zahlung für Bestellung #{ $order } (gesamt { $total })
+payment-seen = Deine Zahlung von { $amount } { $coin } ist eingegangen und wird bestätigt. Du musst nichts mehr senden; wir melden uns hier, sobald sie bestätigt ist.
+payment-send-rest = Wir haben { $paid } von { $amount } { $coin } erhalten. Bitte sende den Rest.
+payment-part = einen Teil
 
-## Contact Support
-support-intro = Type your message and send it here. Our team will reply in this chat.
-support-text-only = Please send your message to support as text.
-support-sent = Thank you, your message has been sent to our support team. We'll reply here. You can send more messages, or go back to the menu.
+## Kundenservice
+support-intro = Schreib deine Nachricht und sende sie hier. Unser Team antwortet in diesem Chat.
+support-text-only = Bitte sende deine Nachricht an den Kundenservice als Text.
+support-sent = Danke, deine Nachricht ist bei unserem Kundenservice angekommen. Wir antworten hier. Du kannst weitere Nachrichten senden oder zum Menü zurückgehen.
 
-## Broadcasts
-broadcast-view-product = View product
+## Neuigkeiten
+broadcast-view-product = Produkt ansehen
 
-## The owner's /link
-link-private = Linked: you will get the shop's owner alerts here. Choose which ones in Bot Settings → Owner alerts.
-link-group = Linked: this group will get the shop's owner alerts. Choose which ones in Bot Settings → Owner alerts.
-link-bad-code = That code is not valid or has expired. Show a new one in Bot Settings → Owner alerts.
-link-no-code = Send /link followed by the code shown in Bot Settings → Owner alerts, e.g. /link 123456.
+## /link des Inhabers
+link-private = Verbunden: Du bekommst hier die Hinweise für Shop-Inhaber. Welche, wählst du in Bot Settings → Owner alerts.
+link-group = Verbunden: Diese Gruppe bekommt die Hinweise für Shop-Inhaber. Welche, wählst du in Bot Settings → Owner alerts.
+link-bad-code = Dieser Code ist ungültig oder abgelaufen. Lass dir in Bot Settings → Owner alerts einen neuen zeigen.
+link-no-code = Sende /link und dahinter den Code aus Bot Settings → Owner alerts, z. B. /link 123456.

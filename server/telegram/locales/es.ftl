@@ -1,247 +1,246 @@
-# The bot's English texts: the shop's product strings, checked word for word by the bot's tests.
-# Every other file here has the same keys and uses the same variables (locales.test.ts).
+# Los textos del bot en español. Mismas claves y variables que en.ftl (locales.test.ts).
 
-## Main menu and shared buttons
-menu-browse = Browse Products
-menu-cart = My Cart
-menu-orders = My Orders
-menu-support = Contact Support
-menu-about = About
-main-menu-text = Main menu: what would you like to do?
-main-menu-button = « Main menu
-back-button = « Back
-cancel-button = Cancel
-pager-previous = ‹ Previous
-pager-page = Page { $page } of { $pages }
-pager-next = Next ›
+## Menú principal y botones comunes
+menu-browse = Ver productos
+menu-cart = Mi carrito
+menu-orders = Mis pedidos
+menu-support = Atención al cliente
+menu-about = Información
+main-menu-text = Menú principal: ¿qué quieres hacer?
+main-menu-button = « Menú principal
+back-button = « Atrás
+cancel-button = Cancelar
+pager-previous = ‹ Anterior
+pager-page = Página { $page } de { $pages }
+pager-next = Siguiente ›
 warning = ⚠️ { $text }
-error-generic = Sorry, something went wrong. Please try again.
-blocked = Sorry, this shop is not available to you.
-button-invalid = That button is no longer valid. Here is the main menu.
-not-understood = Sorry, I didn't understand that. Please choose an option from the menu:
+error-generic = Lo sentimos, algo ha fallado. Inténtalo de nuevo.
+blocked = Lo sentimos, esta tienda no está disponible para ti.
+button-invalid = Ese botón ya no es válido. Aquí tienes el menú principal.
+not-understood = Lo siento, no te he entendido. Elige una opción del menú:
 
 ## /start, /stop
-welcome-default = Welcome to our shop! Browse our products, place orders and pay securely with cryptocurrency.
-opted-in = You will receive our announcements again. Send /stop to turn them off.
-opted-out = You will no longer receive our announcements. Send /start to receive them again.
+welcome-default = ¡Bienvenido a nuestra tienda! Mira nuestros productos, haz tus pedidos y paga de forma segura con criptomonedas.
+opted-in = Volverás a recibir nuestras novedades. Envía /stop para dejar de recibirlas.
+opted-out = Ya no recibirás nuestras novedades. Envía /start para volver a recibirlas.
 
-## Commands and /help
-command-start = the welcome message and the main menu
-command-menu = the main menu
-command-help = this list
-command-language = choose the language I speak
-command-cancel = leave the checkout or Contact Support (your cart is kept)
-command-stop = no more announcements from the shop
-command-forgetme = erase your data from this shop
-help-title = Help
-help-intro = Use the buttons of the main menu to browse products, see your cart and orders, or contact us.
-help-commands = Commands:
-left-support = You have left Contact Support. What you sent is with our team, and replies still arrive in this chat.
-nothing-to-cancel = There is nothing to cancel. Main menu: what would you like to do?
+## Comandos y /help
+command-start = el mensaje de bienvenida y el menú principal
+command-menu = el menú principal
+command-help = esta lista
+command-language = elegir el idioma en que te escribo
+command-cancel = salir de la compra o de Atención al cliente (tu carrito se guarda)
+command-stop = no recibir más novedades de la tienda
+command-forgetme = borrar tus datos de esta tienda
+help-title = Ayuda
+help-intro = Usa los botones del menú principal para ver productos, tu carrito y tus pedidos, o para escribirnos.
+help-commands = Comandos:
+left-support = Has salido de Atención al cliente. Lo que enviaste ya lo tiene nuestro equipo, y las respuestas seguirán llegando a este chat.
+nothing-to-cancel = No hay nada que cancelar. Menú principal: ¿qué quieres hacer?
 
-## Language
-language-button = 🌐 Language
-language-choose = Choose your language:
-language-only-one = This shop speaks { $language } only.
-language-chosen = From now on I will write to you in English.
+## Idioma
+language-button = 🌐 Idioma
+language-choose = Elige tu idioma:
+language-only-one = Esta tienda solo habla { $language }.
+language-chosen = A partir de ahora te escribiré en español.
 
-## About, My data
-about-empty = No information has been added yet.
-my-data-button = 🔒 My data
-forget-button = 🗑 Erase my data
-forget-confirm-button = Yes, erase my data
-about-back-button = « About
-my-data-title = My data
-my-data-kept = What this shop keeps about you:
-my-data-telegram-id = • Your Telegram id, to answer you here
-my-data-telegram-id-username = • Your Telegram id and username @{ $username }, to answer you here
+## Información, Mis datos
+about-empty = Todavía no se ha añadido información.
+my-data-button = 🔒 Mis datos
+forget-button = 🗑 Borrar mis datos
+forget-confirm-button = Sí, borrar mis datos
+about-back-button = « Información
+my-data-title = Mis datos
+my-data-kept = Lo que esta tienda guarda sobre ti:
+my-data-telegram-id = • Tu ID de Telegram, para responderte aquí
+my-data-telegram-id-username = • Tu ID de Telegram y tu usuario @{ $username }, para responderte aquí
 my-data-orders = • { $count ->
-    [one] { $count } order
-   *[other] { $count } orders
-  }: amounts, items and status
+    [one] { $count } pedido
+   *[other] { $count } pedidos
+  }: importes, artículos y estado
 my-data-orders-addresses = • { $count ->
-    [one] { $count } order
-   *[other] { $count } orders
-  }: amounts, items and status, { $addresses ->
-    [one] { $addresses } with a delivery address
-   *[other] { $addresses } with delivery addresses
+    [one] { $count } pedido
+   *[other] { $count } pedidos
+  }: importes, artículos y estado, { $addresses ->
+    [one] { $addresses } con dirección de entrega
+   *[other] { $addresses } con direcciones de entrega
   }
 my-data-messages = • { $count ->
-    [one] { $count } support message
-   *[other] { $count } support messages
+    [one] { $count } mensaje a atención al cliente
+   *[other] { $count } mensajes a atención al cliente
   }
-my-data-note = • A note the shop keeps about you, to serve you
-my-data-broadcasts-on = • Announcements: on (send /stop to turn them off)
-my-data-broadcasts-off = • Announcements: off (send /start to turn them on)
-my-data-retention = Delivery addresses are erased { $days ->
-    [one] { $days } day
-   *[other] { $days } days
-  } after an order is completed or cancelled.
-my-data-kept-with-orders = Delivery addresses are kept with their orders.
-my-data-forget-hint = Send /forgetme, or tap below, to erase your addresses, messages and username now. Amounts stay for the shop's accounts.
-forget-confirm = Erase your data?
-forget-confirm-details = This erases your delivery addresses (an order still on its way keeps its address until it is dispatched), your support messages and your username from this shop. Your orders' amounts stay for the shop's accounts. This cannot be undone.
-forget-done = Done: your data is erased.
-forget-erased = { $addresses ->
-    [one] { $addresses } address
-   *[other] { $addresses } addresses
-  } and { $messages ->
-    [one] { $messages } message
-   *[other] { $messages } messages
-  } erased.
-forget-kept = The address on { $orders ->
-    [one] { $orders } order
-   *[other] { $orders } orders
-  } still to be sent is kept until it is dispatched, then erased.
+my-data-note = • Una nota que la tienda guarda sobre ti, para atenderte mejor
+my-data-broadcasts-on = • Novedades: activadas (envía /stop para desactivarlas)
+my-data-broadcasts-off = • Novedades: desactivadas (envía /start para activarlas)
+my-data-retention = Las direcciones de entrega se borran { $days ->
+    [one] { $days } día
+   *[other] { $days } días
+  } después de completar o cancelar un pedido.
+my-data-kept-with-orders = Las direcciones de entrega se guardan con sus pedidos.
+my-data-forget-hint = Envía /forgetme o pulsa abajo para borrar ahora tus direcciones, mensajes y tu usuario. Los importes se quedan para la contabilidad de la tienda.
+forget-confirm = ¿Borrar tus datos?
+forget-confirm-details = Se borrarán tus direcciones de entrega (un pedido que aún está en camino conserva su dirección hasta que se envía), tus mensajes a atención al cliente y tu usuario. Los importes de tus pedidos se quedan para la contabilidad de la tienda. No se puede deshacer.
+forget-done = Hecho: tus datos se han borrado.
+forget-erased = Se han borrado { $addresses ->
+    [one] { $addresses } dirección
+   *[other] { $addresses } direcciones
+  } y { $messages ->
+    [one] { $messages } mensaje
+   *[other] { $messages } mensajes
+  }.
+forget-kept = La dirección de { $orders ->
+    [one] { $orders } pedido
+   *[other] { $orders } pedidos
+  } pendiente de envío se guarda hasta que se envía y después se borra.
 
-## Browse Products
-catalogue-other = Other products
-catalogue-nothing = There are no products to show yet. Please check back soon.
-catalogue-choose-category = Choose a category:
-category-gone = That category is no longer available.
-category-nothing = There are no products here yet.
-category-choose-both = Choose a subcategory or a product:
-category-choose-subcategory = Choose a subcategory:
-category-choose-product = Choose a product:
-product-button-out-of-stock = out of stock
-product-price = Price: { $price }
-product-price-from = Price: from { $price }
-product-bulk-pricing = Bulk pricing:
-product-bulk-tier = • { $quantity }+ for { $price }
-product-stock = Stock: { $stock } available
-product-quantity = Quantity: { $quantity } × { $unit } = { $total }
-product-out-of-stock = Out of stock
-product-quantity-button = Qty: { $quantity }
-product-add-button = Add { $quantity } to cart
-product-cart-button = 🛒 My Cart
-product-gone = That product is no longer available.
-notify-me-button = 🔔 Notify me when back
-notify-me-notice = We will message you once when it is back in stock.
-added-to-cart = Added { $quantity } × { $name } to your cart.
-added-to-cart-total = Added { $quantity } × { $name } to your cart. You now have { $inCart } in your cart.
-added-the-product = the product
+## Ver productos
+catalogue-other = Otros productos
+catalogue-nothing = Todavía no hay productos. Vuelve pronto.
+catalogue-choose-category = Elige una categoría:
+category-gone = Esa categoría ya no está disponible.
+category-nothing = Aquí todavía no hay productos.
+category-choose-both = Elige una subcategoría o un producto:
+category-choose-subcategory = Elige una subcategoría:
+category-choose-product = Elige un producto:
+product-button-out-of-stock = agotado
+product-price = Precio: { $price }
+product-price-from = Precio: desde { $price }
+product-bulk-pricing = Precio por cantidad:
+product-bulk-tier = • desde { $quantity } uds.: { $price }
+product-stock = Disponibles: { $stock }
+product-quantity = Cantidad: { $quantity } × { $unit } = { $total }
+product-out-of-stock = Agotado
+product-quantity-button = Cant.: { $quantity }
+product-add-button = Añadir { $quantity } al carrito
+product-cart-button = 🛒 Mi carrito
+product-gone = Ese producto ya no está disponible.
+notify-me-button = 🔔 Avísame cuando vuelva
+notify-me-notice = Te escribiremos una vez, cuando vuelva a haber existencias.
+added-to-cart = Has añadido { $quantity } × { $name } a tu carrito.
+added-to-cart-total = Has añadido { $quantity } × { $name } a tu carrito. Ahora tienes { $inCart } en el carrito.
+added-the-product = el producto
 
-## Products with options
-options-changed = The options of this product have changed. Please choose again.
-option-gone = That option is no longer available. Please choose again.
+## Productos con opciones
+options-changed = Las opciones de este producto han cambiado. Vuelve a elegir.
+option-gone = Esa opción ya no está disponible. Vuelve a elegir.
 option-value = { $option }: { $value }
-option-not-chosen = not chosen yet
-options-combination-unavailable = That combination is not available. Please choose another.
-options-please-choose = Please choose { $names }.
-list-and = { $first } and { $last }
-variant-sold-out = { $choice } is sold out
-variant-none-in = No { $value } in { $others }
-variant-unavailable = { $value } is not available
+option-not-chosen = sin elegir
+options-combination-unavailable = Esa combinación no está disponible. Elige otra.
+options-please-choose = Elige { $names }.
+list-and = { $first } y { $last }
+variant-sold-out = { $choice } está agotado
+variant-none-in = No hay { $value } en { $others }
+variant-unavailable = { $value } no está disponible
 
-## My Cart
-cart-empty = Your cart is empty.
+## Mi carrito
+cart-empty = Tu carrito está vacío.
 cart-subtotal = Subtotal: { $amount }
-cart-empty-button = 🗑 Empty cart
-cart-checkout-button = ✅ Checkout
-cart-emptied = Your cart is now empty.
+cart-empty-button = 🗑 Vaciar carrito
+cart-checkout-button = ✅ Pagar
+cart-emptied = Tu carrito está vacío ahora.
 
-## Checkout
+## Compra
 checkout-name =
-    Checkout: delivery name
+    Compra: nombre
 
-    Please send the full name of the person receiving the parcel.
+    Envía el nombre completo de la persona que recibirá el paquete.
 checkout-street =
-    Checkout: street address
+    Compra: dirección
 
-    Please send the street address: house number, street and town.
+    Envía la dirección: calle, número y ciudad.
 checkout-postcode =
-    Checkout: postcode
+    Compra: código postal
 
-    Please send the postcode.
+    Envía el código postal.
 checkout-contact =
-    Checkout: contact (optional)
+    Compra: contacto (opcional)
 
-    If you like, send a phone number, email or Telegram username we can reach you on about the delivery. Or press Skip.
+    Si quieres, envía un teléfono, un correo o un usuario de Telegram para contactarte sobre la entrega. O pulsa Omitir.
 checkout-postage =
-    Checkout: postage
+    Compra: envío
 
-    Please choose how your order is sent:
+    Elige cómo quieres recibir tu pedido:
 checkout-coin =
-    Checkout: payment
+    Compra: pago
 
-    Please choose the cryptocurrency you will pay with:
+    Elige la criptomoneda con la que vas a pagar:
 checkout-coupon =
-    Checkout: coupon
+    Compra: cupón
 
-    Please send your coupon code.
-checkout-cancel-button = ✖ Cancel checkout
-checkout-skip-button = Skip
-checkout-confirm-button = ✅ Confirm and pay
-checkout-add-coupon-button = 🏷 Add a coupon
-checkout-remove-coupon-button = Remove coupon
-checkout-back-to-summary-button = ⬅ Back to the summary
+    Envía tu código de cupón.
+checkout-cancel-button = ✖ Cancelar compra
+checkout-skip-button = Omitir
+checkout-confirm-button = ✅ Confirmar y pagar
+checkout-add-coupon-button = 🏷 Añadir un cupón
+checkout-remove-coupon-button = Quitar cupón
+checkout-back-to-summary-button = ⬅ Volver al resumen
 postage-option = { $name }: { $price }
 postage-option-days = { $name }: { $price } ({ $days ->
-    [one] { $days } day
-   *[other] { $days } days
+    [one] { $days } día
+   *[other] { $days } días
   })
-summary-title = Please check your order
-summary-line = { $quantity } × { $name } ({ $unit } each): { $total }
+summary-title = Revisa tu pedido
+summary-line = { $quantity } × { $name } ({ $unit } c/u): { $total }
 summary-subtotal = Subtotal: { $amount }
-summary-discount = Discount ({ $code }): −{ $amount }
-summary-postage = Postage: { $postage }
-summary-postage-none = none
+summary-discount = Descuento ({ $code }): −{ $amount }
+summary-postage = Envío: { $postage }
+summary-postage-none = ninguno
 summary-total = Total: { $amount }
-summary-deliver-to = Deliver to:
-summary-contact = Contact: { $contact }
-summary-pay-with = Pay with: { $coin }
-coupon-no-longer-applies = ⚠️ { $reason } It was removed from your order.
-coupon-gone-at-confirm = ⚠️ { $reason } It was removed from your order, so nothing was charged.
-coupon-applied = ✅ Coupon { $code } applied.
-coupon-removed = Coupon removed.
-checkout-cancelled = Checkout cancelled. Your cart is kept for later.
-checkout-choose-button = Please choose one of the buttons below.
-checkout-send-text = Please send your answer as a text message.
-checkout-stale-button = That button belongs to another step of the checkout.
-checkout-postage-gone = That postage option is no longer available.
-checkout-coin-gone = That coin is no longer accepted.
-checkout-already-placing = Your order is already being placed.
-checkout-placing = Placing your order…
-checkout-creating-payment = Creating your payment...
-order-placed = Order #{ $order } is placed. Total: { $total }
-payment-heading = Payment for order #{ $order }
-payment-footer = We'll message you here as soon as your payment arrives.
-payment-details-above = Your payment details are above, and under My Orders at any time.
+summary-deliver-to = Entregar a:
+summary-contact = Contacto: { $contact }
+summary-pay-with = Pago con: { $coin }
+coupon-no-longer-applies = ⚠️ { $reason } Lo hemos quitado de tu pedido.
+coupon-gone-at-confirm = ⚠️ { $reason } Lo hemos quitado de tu pedido, así que no se ha cobrado nada.
+coupon-applied = ✅ Cupón { $code } aplicado.
+coupon-removed = Cupón quitado.
+checkout-cancelled = Compra cancelada. Tu carrito se guarda para más tarde.
+checkout-choose-button = Elige uno de los botones de abajo.
+checkout-send-text = Envía tu respuesta como mensaje de texto.
+checkout-stale-button = Ese botón es de otro paso de la compra.
+checkout-postage-gone = Esa forma de envío ya no está disponible.
+checkout-coin-gone = Esa moneda ya no se acepta.
+checkout-already-placing = Tu pedido ya se está realizando.
+checkout-placing = Realizando tu pedido…
+checkout-creating-payment = Preparando tu pago...
+order-placed = Pedido #{ $order } realizado. Total: { $total }
+payment-heading = Pago del pedido #{ $order }
+payment-footer = Te escribiremos aquí en cuanto llegue tu pago.
+payment-details-above = Los datos de pago están arriba y siempre en Mis pedidos.
 
-## Payment details
-payment-send-exactly = To pay, send exactly
-payment-to-address = to this address:
-payment-pay-by = Please pay by { $deadline }.
-payment-page = Or pay on the payment page: { $url }
+## Datos de pago
+payment-send-exactly = Para pagar, envía exactamente
+payment-to-address = a esta dirección:
+payment-pay-by = Paga antes del { $deadline }.
+payment-page = O paga en la página de pago: { $url }
 
-## My Orders
-orders-none = You have no orders yet.
-orders-recent = My Orders (most recent first)
-orders-payment-button = 💳 Payment details #{ $order }
-order-heading = Order #{ $order } · { $date }
+## Mis pedidos
+orders-none = Todavía no tienes pedidos.
+orders-recent = Mis pedidos (los más recientes primero)
+orders-payment-button = 💳 Datos de pago #{ $order }
+order-heading = Pedido #{ $order } · { $date }
 order-total = Total: { $amount }
-order-status = Status: { $status }
+order-status = Estado: { $status }
 order-item = • { $quantity } × { $name }
-order-item-unlisted = A product no longer listed
-order-more-items = • and { $count } more { $count ->
-    [one] item
-   *[other] items
+order-item-unlisted = Un producto que ya no está a la venta
+order-more-items = • y { $count ->
+    [one] { $count } artículo más
+   *[other] { $count } artículos más
   }
-payment-heading-total = Payment for order #{ $order } (total { $total })
-payment-seen = Your payment of { $amount } { $coin } was seen and is being confirmed. There is nothing more to send; we'll message you here once it is confirmed.
-payment-send-rest = We received { $paid } of { $amount } { $coin }. Please send the rest.
-payment-part = part
+payment-heading-total = Pago del pedido #{ $order } (total { $total })
+payment-seen = Hemos visto tu pago de { $amount } { $coin } y se está confirmando. No tienes que enviar nada más; te escribiremos aquí cuando se confirme.
+payment-send-rest = Hemos recibido { $paid } de { $amount } { $coin }. Envía el resto, por favor.
+payment-part = una parte
 
-## Contact Support
-support-intro = Type your message and send it here. Our team will reply in this chat.
-support-text-only = Please send your message to support as text.
-support-sent = Thank you, your message has been sent to our support team. We'll reply here. You can send more messages, or go back to the menu.
+## Atención al cliente
+support-intro = Escribe tu mensaje y envíalo aquí. Nuestro equipo te responderá en este chat.
+support-text-only = Envía tu mensaje a atención al cliente como texto.
+support-sent = Gracias, tu mensaje ha llegado a nuestro equipo. Te responderemos aquí. Puedes enviar más mensajes o volver al menú.
 
-## Broadcasts
-broadcast-view-product = View product
+## Novedades
+broadcast-view-product = Ver producto
 
-## The owner's /link
-link-private = Linked: you will get the shop's owner alerts here. Choose which ones in Bot Settings → Owner alerts.
-link-group = Linked: this group will get the shop's owner alerts. Choose which ones in Bot Settings → Owner alerts.
-link-bad-code = That code is not valid or has expired. Show a new one in Bot Settings → Owner alerts.
-link-no-code = Send /link followed by the code shown in Bot Settings → Owner alerts, e.g. /link 123456.
+## /link del propietario
+link-private = Conectado: aquí recibirás los avisos para el propietario de la tienda. Elige cuáles en Bot Settings → Owner alerts.
+link-group = Conectado: este grupo recibirá los avisos para el propietario de la tienda. Elige cuáles en Bot Settings → Owner alerts.
+link-bad-code = Ese código no es válido o ha caducado. Muestra uno nuevo en Bot Settings → Owner alerts.
+link-no-code = Envía /link seguido del código que aparece en Bot Settings → Owner alerts, p. ej. /link 123456.

@@ -1,247 +1,246 @@
-# The bot's English texts: the shop's product strings, checked word for word by the bot's tests.
-# Every other file here has the same keys and uses the same variables (locales.test.ts).
+# Les textes du bot en français. Mêmes clés et variables que en.ftl (locales.test.ts).
 
-## Main menu and shared buttons
-menu-browse = Browse Products
-menu-cart = My Cart
-menu-orders = My Orders
-menu-support = Contact Support
-menu-about = About
-main-menu-text = Main menu: what would you like to do?
-main-menu-button = « Main menu
-back-button = « Back
-cancel-button = Cancel
-pager-previous = ‹ Previous
-pager-page = Page { $page } of { $pages }
-pager-next = Next ›
+## Menu principal et boutons communs
+menu-browse = Voir les produits
+menu-cart = Mon panier
+menu-orders = Mes commandes
+menu-support = Service client
+menu-about = À propos
+main-menu-text = Menu principal : que voulez-vous faire ?
+main-menu-button = « Menu principal
+back-button = « Retour
+cancel-button = Annuler
+pager-previous = ‹ Précédent
+pager-page = Page { $page } sur { $pages }
+pager-next = Suivant ›
 warning = ⚠️ { $text }
-error-generic = Sorry, something went wrong. Please try again.
-blocked = Sorry, this shop is not available to you.
-button-invalid = That button is no longer valid. Here is the main menu.
-not-understood = Sorry, I didn't understand that. Please choose an option from the menu:
+error-generic = Désolé, un problème est survenu. Veuillez réessayer.
+blocked = Désolé, cette boutique ne vous est pas accessible.
+button-invalid = Ce bouton n’est plus valable. Voici le menu principal.
+not-understood = Désolé, je n’ai pas compris. Choisissez une option du menu :
 
 ## /start, /stop
-welcome-default = Welcome to our shop! Browse our products, place orders and pay securely with cryptocurrency.
-opted-in = You will receive our announcements again. Send /stop to turn them off.
-opted-out = You will no longer receive our announcements. Send /start to receive them again.
+welcome-default = Bienvenue dans notre boutique ! Découvrez nos produits, passez commande et payez en toute sécurité en cryptomonnaie.
+opted-in = Vous recevrez de nouveau nos annonces. Envoyez /stop pour les désactiver.
+opted-out = Vous ne recevrez plus nos annonces. Envoyez /start pour les recevoir de nouveau.
 
-## Commands and /help
-command-start = the welcome message and the main menu
-command-menu = the main menu
-command-help = this list
-command-language = choose the language I speak
-command-cancel = leave the checkout or Contact Support (your cart is kept)
-command-stop = no more announcements from the shop
-command-forgetme = erase your data from this shop
-help-title = Help
-help-intro = Use the buttons of the main menu to browse products, see your cart and orders, or contact us.
-help-commands = Commands:
-left-support = You have left Contact Support. What you sent is with our team, and replies still arrive in this chat.
-nothing-to-cancel = There is nothing to cancel. Main menu: what would you like to do?
+## Commandes et /help
+command-start = le message d’accueil et le menu principal
+command-menu = le menu principal
+command-help = cette liste
+command-language = choisir la langue dans laquelle je vous écris
+command-cancel = quitter la commande ou le service client (votre panier est conservé)
+command-stop = ne plus recevoir les annonces de la boutique
+command-forgetme = effacer vos données de cette boutique
+help-title = Aide
+help-intro = Utilisez les boutons du menu principal pour voir les produits, votre panier et vos commandes, ou pour nous écrire.
+help-commands = Commandes :
+left-support = Vous avez quitté le service client. Votre message est bien chez notre équipe, et les réponses arriveront toujours dans ce chat.
+nothing-to-cancel = Il n’y a rien à annuler. Menu principal : que voulez-vous faire ?
 
-## Language
-language-button = 🌐 Language
-language-choose = Choose your language:
-language-only-one = This shop speaks { $language } only.
-language-chosen = From now on I will write to you in English.
+## Langue
+language-button = 🌐 Langue
+language-choose = Choisissez votre langue :
+language-only-one = Cette boutique parle seulement { $language }.
+language-chosen = Désormais, je vous écris en français.
 
-## About, My data
-about-empty = No information has been added yet.
-my-data-button = 🔒 My data
-forget-button = 🗑 Erase my data
-forget-confirm-button = Yes, erase my data
-about-back-button = « About
-my-data-title = My data
-my-data-kept = What this shop keeps about you:
-my-data-telegram-id = • Your Telegram id, to answer you here
-my-data-telegram-id-username = • Your Telegram id and username @{ $username }, to answer you here
+## À propos, Mes données
+about-empty = Aucune information n’a encore été ajoutée.
+my-data-button = 🔒 Mes données
+forget-button = 🗑 Effacer mes données
+forget-confirm-button = Oui, effacer mes données
+about-back-button = « À propos
+my-data-title = Mes données
+my-data-kept = Ce que cette boutique conserve à votre sujet :
+my-data-telegram-id = • Votre identifiant Telegram, pour vous répondre ici
+my-data-telegram-id-username = • Votre identifiant Telegram et votre nom d’utilisateur @{ $username }, pour vous répondre ici
 my-data-orders = • { $count ->
-    [one] { $count } order
-   *[other] { $count } orders
-  }: amounts, items and status
+    [one] { $count } commande
+   *[other] { $count } commandes
+  } : montants, articles et statut
 my-data-orders-addresses = • { $count ->
-    [one] { $count } order
-   *[other] { $count } orders
-  }: amounts, items and status, { $addresses ->
-    [one] { $addresses } with a delivery address
-   *[other] { $addresses } with delivery addresses
+    [one] { $count } commande
+   *[other] { $count } commandes
+  } : montants, articles et statut, { $addresses ->
+    [one] dont { $addresses } avec une adresse de livraison
+   *[other] dont { $addresses } avec une adresse de livraison
   }
 my-data-messages = • { $count ->
-    [one] { $count } support message
-   *[other] { $count } support messages
+    [one] { $count } message au service client
+   *[other] { $count } messages au service client
   }
-my-data-note = • A note the shop keeps about you, to serve you
-my-data-broadcasts-on = • Announcements: on (send /stop to turn them off)
-my-data-broadcasts-off = • Announcements: off (send /start to turn them on)
-my-data-retention = Delivery addresses are erased { $days ->
-    [one] { $days } day
-   *[other] { $days } days
-  } after an order is completed or cancelled.
-my-data-kept-with-orders = Delivery addresses are kept with their orders.
-my-data-forget-hint = Send /forgetme, or tap below, to erase your addresses, messages and username now. Amounts stay for the shop's accounts.
-forget-confirm = Erase your data?
-forget-confirm-details = This erases your delivery addresses (an order still on its way keeps its address until it is dispatched), your support messages and your username from this shop. Your orders' amounts stay for the shop's accounts. This cannot be undone.
-forget-done = Done: your data is erased.
+my-data-note = • Une note de la boutique à votre sujet, pour mieux vous servir
+my-data-broadcasts-on = • Annonces : activées (envoyez /stop pour les désactiver)
+my-data-broadcasts-off = • Annonces : désactivées (envoyez /start pour les activer)
+my-data-retention = Les adresses de livraison sont effacées { $days ->
+    [one] { $days } jour
+   *[other] { $days } jours
+  } après la fin ou l’annulation d’une commande.
+my-data-kept-with-orders = Les adresses de livraison sont conservées avec leurs commandes.
+my-data-forget-hint = Envoyez /forgetme, ou touchez ci-dessous, pour effacer maintenant vos adresses, vos messages et votre nom d’utilisateur. Les montants restent pour la comptabilité de la boutique.
+forget-confirm = Effacer vos données ?
+forget-confirm-details = Cela efface vos adresses de livraison (une commande encore en route garde son adresse jusqu’à son expédition), vos messages au service client et votre nom d’utilisateur. Les montants de vos commandes restent pour la comptabilité de la boutique. C’est irréversible.
+forget-done = C’est fait : vos données sont effacées.
 forget-erased = { $addresses ->
-    [one] { $addresses } address
-   *[other] { $addresses } addresses
-  } and { $messages ->
+    [one] { $addresses } adresse
+   *[other] { $addresses } adresses
+  } et { $messages ->
     [one] { $messages } message
    *[other] { $messages } messages
-  } erased.
-forget-kept = The address on { $orders ->
-    [one] { $orders } order
-   *[other] { $orders } orders
-  } still to be sent is kept until it is dispatched, then erased.
+  } effacés.
+forget-kept = L’adresse de { $orders ->
+    [one] { $orders } commande
+   *[other] { $orders } commandes
+  } encore à expédier est conservée jusqu’à l’expédition, puis effacée.
 
-## Browse Products
-catalogue-other = Other products
-catalogue-nothing = There are no products to show yet. Please check back soon.
-catalogue-choose-category = Choose a category:
-category-gone = That category is no longer available.
-category-nothing = There are no products here yet.
-category-choose-both = Choose a subcategory or a product:
-category-choose-subcategory = Choose a subcategory:
-category-choose-product = Choose a product:
-product-button-out-of-stock = out of stock
-product-price = Price: { $price }
-product-price-from = Price: from { $price }
-product-bulk-pricing = Bulk pricing:
-product-bulk-tier = • { $quantity }+ for { $price }
-product-stock = Stock: { $stock } available
-product-quantity = Quantity: { $quantity } × { $unit } = { $total }
-product-out-of-stock = Out of stock
-product-quantity-button = Qty: { $quantity }
-product-add-button = Add { $quantity } to cart
-product-cart-button = 🛒 My Cart
-product-gone = That product is no longer available.
-notify-me-button = 🔔 Notify me when back
-notify-me-notice = We will message you once when it is back in stock.
-added-to-cart = Added { $quantity } × { $name } to your cart.
-added-to-cart-total = Added { $quantity } × { $name } to your cart. You now have { $inCart } in your cart.
-added-the-product = the product
+## Voir les produits
+catalogue-other = Autres produits
+catalogue-nothing = Il n’y a pas encore de produits. Revenez bientôt.
+catalogue-choose-category = Choisissez une catégorie :
+category-gone = Cette catégorie n’est plus disponible.
+category-nothing = Il n’y a pas encore de produits ici.
+category-choose-both = Choisissez une sous-catégorie ou un produit :
+category-choose-subcategory = Choisissez une sous-catégorie :
+category-choose-product = Choisissez un produit :
+product-button-out-of-stock = épuisé
+product-price = Prix : { $price }
+product-price-from = Prix : à partir de { $price }
+product-bulk-pricing = Prix dégressifs :
+product-bulk-tier = • à partir de { $quantity } : { $price }
+product-stock = En stock : { $stock }
+product-quantity = Quantité : { $quantity } × { $unit } = { $total }
+product-out-of-stock = Épuisé
+product-quantity-button = Qté : { $quantity }
+product-add-button = Ajouter { $quantity } au panier
+product-cart-button = 🛒 Mon panier
+product-gone = Ce produit n’est plus disponible.
+notify-me-button = 🔔 Me prévenir du retour
+notify-me-notice = Nous vous écrirons une fois, dès qu’il sera de retour en stock.
+added-to-cart = { $quantity } × { $name } ajouté à votre panier.
+added-to-cart-total = { $quantity } × { $name } ajouté à votre panier. Vous en avez maintenant { $inCart } dans votre panier.
+added-the-product = le produit
 
-## Products with options
-options-changed = The options of this product have changed. Please choose again.
-option-gone = That option is no longer available. Please choose again.
-option-value = { $option }: { $value }
-option-not-chosen = not chosen yet
-options-combination-unavailable = That combination is not available. Please choose another.
-options-please-choose = Please choose { $names }.
-list-and = { $first } and { $last }
-variant-sold-out = { $choice } is sold out
-variant-none-in = No { $value } in { $others }
-variant-unavailable = { $value } is not available
+## Produits avec options
+options-changed = Les options de ce produit ont changé. Veuillez choisir de nouveau.
+option-gone = Cette option n’est plus disponible. Veuillez choisir de nouveau.
+option-value = { $option } : { $value }
+option-not-chosen = pas encore choisi
+options-combination-unavailable = Cette combinaison n’est pas disponible. Choisissez-en une autre.
+options-please-choose = Veuillez choisir { $names }.
+list-and = { $first } et { $last }
+variant-sold-out = { $choice } est épuisé
+variant-none-in = Pas de { $value } en { $others }
+variant-unavailable = { $value } n’est pas disponible
 
-## My Cart
-cart-empty = Your cart is empty.
-cart-subtotal = Subtotal: { $amount }
-cart-empty-button = 🗑 Empty cart
-cart-checkout-button = ✅ Checkout
-cart-emptied = Your cart is now empty.
+## Mon panier
+cart-empty = Votre panier est vide.
+cart-subtotal = Sous-total : { $amount }
+cart-empty-button = 🗑 Vider le panier
+cart-checkout-button = ✅ Commander
+cart-emptied = Votre panier est maintenant vide.
 
-## Checkout
+## Commande
 checkout-name =
-    Checkout: delivery name
+    Commande : nom
 
-    Please send the full name of the person receiving the parcel.
+    Envoyez le nom complet de la personne qui recevra le colis.
 checkout-street =
-    Checkout: street address
+    Commande : adresse
 
-    Please send the street address: house number, street and town.
+    Envoyez l’adresse : numéro, rue et ville.
 checkout-postcode =
-    Checkout: postcode
+    Commande : code postal
 
-    Please send the postcode.
+    Envoyez le code postal.
 checkout-contact =
-    Checkout: contact (optional)
+    Commande : contact (facultatif)
 
-    If you like, send a phone number, email or Telegram username we can reach you on about the delivery. Or press Skip.
+    Si vous le souhaitez, envoyez un numéro de téléphone, un e-mail ou un nom Telegram pour vous joindre au sujet de la livraison. Ou touchez Passer.
 checkout-postage =
-    Checkout: postage
+    Commande : livraison
 
-    Please choose how your order is sent:
+    Choisissez comment votre commande est envoyée :
 checkout-coin =
-    Checkout: payment
+    Commande : paiement
 
-    Please choose the cryptocurrency you will pay with:
+    Choisissez la cryptomonnaie avec laquelle vous payez :
 checkout-coupon =
-    Checkout: coupon
+    Commande : code promo
 
-    Please send your coupon code.
-checkout-cancel-button = ✖ Cancel checkout
-checkout-skip-button = Skip
-checkout-confirm-button = ✅ Confirm and pay
-checkout-add-coupon-button = 🏷 Add a coupon
-checkout-remove-coupon-button = Remove coupon
-checkout-back-to-summary-button = ⬅ Back to the summary
-postage-option = { $name }: { $price }
-postage-option-days = { $name }: { $price } ({ $days ->
-    [one] { $days } day
-   *[other] { $days } days
+    Envoyez votre code promo.
+checkout-cancel-button = ✖ Annuler la commande
+checkout-skip-button = Passer
+checkout-confirm-button = ✅ Confirmer et payer
+checkout-add-coupon-button = 🏷 Ajouter un code promo
+checkout-remove-coupon-button = Retirer le code promo
+checkout-back-to-summary-button = ⬅ Retour au récapitulatif
+postage-option = { $name } : { $price }
+postage-option-days = { $name } : { $price } ({ $days ->
+    [one] { $days } jour
+   *[other] { $days } jours
   })
-summary-title = Please check your order
-summary-line = { $quantity } × { $name } ({ $unit } each): { $total }
-summary-subtotal = Subtotal: { $amount }
-summary-discount = Discount ({ $code }): −{ $amount }
-summary-postage = Postage: { $postage }
-summary-postage-none = none
-summary-total = Total: { $amount }
-summary-deliver-to = Deliver to:
-summary-contact = Contact: { $contact }
-summary-pay-with = Pay with: { $coin }
-coupon-no-longer-applies = ⚠️ { $reason } It was removed from your order.
-coupon-gone-at-confirm = ⚠️ { $reason } It was removed from your order, so nothing was charged.
-coupon-applied = ✅ Coupon { $code } applied.
-coupon-removed = Coupon removed.
-checkout-cancelled = Checkout cancelled. Your cart is kept for later.
-checkout-choose-button = Please choose one of the buttons below.
-checkout-send-text = Please send your answer as a text message.
-checkout-stale-button = That button belongs to another step of the checkout.
-checkout-postage-gone = That postage option is no longer available.
-checkout-coin-gone = That coin is no longer accepted.
-checkout-already-placing = Your order is already being placed.
-checkout-placing = Placing your order…
-checkout-creating-payment = Creating your payment...
-order-placed = Order #{ $order } is placed. Total: { $total }
-payment-heading = Payment for order #{ $order }
-payment-footer = We'll message you here as soon as your payment arrives.
-payment-details-above = Your payment details are above, and under My Orders at any time.
+summary-title = Vérifiez votre commande
+summary-line = { $quantity } × { $name } ({ $unit } l’unité) : { $total }
+summary-subtotal = Sous-total : { $amount }
+summary-discount = Remise ({ $code }) : −{ $amount }
+summary-postage = Livraison : { $postage }
+summary-postage-none = aucune
+summary-total = Total : { $amount }
+summary-deliver-to = Livrer à :
+summary-contact = Contact : { $contact }
+summary-pay-with = Paiement en : { $coin }
+coupon-no-longer-applies = ⚠️ { $reason } Il a été retiré de votre commande.
+coupon-gone-at-confirm = ⚠️ { $reason } Il a été retiré de votre commande : rien n’a été débité.
+coupon-applied = ✅ Code promo { $code } appliqué.
+coupon-removed = Code promo retiré.
+checkout-cancelled = Commande annulée. Votre panier est conservé pour plus tard.
+checkout-choose-button = Choisissez l’un des boutons ci-dessous.
+checkout-send-text = Envoyez votre réponse sous forme de message texte.
+checkout-stale-button = Ce bouton appartient à une autre étape de la commande.
+checkout-postage-gone = Ce mode de livraison n’est plus disponible.
+checkout-coin-gone = Cette monnaie n’est plus acceptée.
+checkout-already-placing = Votre commande est déjà en cours.
+checkout-placing = Commande en cours…
+checkout-creating-payment = Préparation de votre paiement...
+order-placed = La commande #{ $order } est passée. Total : { $total }
+payment-heading = Paiement de la commande #{ $order }
+payment-footer = Nous vous écrirons ici dès que votre paiement arrivera.
+payment-details-above = Les informations de paiement sont ci-dessus, et à tout moment dans Mes commandes.
 
-## Payment details
-payment-send-exactly = To pay, send exactly
-payment-to-address = to this address:
-payment-pay-by = Please pay by { $deadline }.
-payment-page = Or pay on the payment page: { $url }
+## Informations de paiement
+payment-send-exactly = Pour payer, envoyez exactement
+payment-to-address = à cette adresse :
+payment-pay-by = Veuillez payer avant le { $deadline }.
+payment-page = Ou payez sur la page de paiement : { $url }
 
-## My Orders
-orders-none = You have no orders yet.
-orders-recent = My Orders (most recent first)
-orders-payment-button = 💳 Payment details #{ $order }
-order-heading = Order #{ $order } · { $date }
-order-total = Total: { $amount }
-order-status = Status: { $status }
+## Mes commandes
+orders-none = Vous n’avez pas encore de commande.
+orders-recent = Mes commandes (les plus récentes d’abord)
+orders-payment-button = 💳 Informations de paiement #{ $order }
+order-heading = Commande #{ $order } · { $date }
+order-total = Total : { $amount }
+order-status = Statut : { $status }
 order-item = • { $quantity } × { $name }
-order-item-unlisted = A product no longer listed
-order-more-items = • and { $count } more { $count ->
-    [one] item
-   *[other] items
+order-item-unlisted = Un produit qui n’est plus proposé
+order-more-items = • et { $count ->
+    [one] { $count } autre article
+   *[other] { $count } autres articles
   }
-payment-heading-total = Payment for order #{ $order } (total { $total })
-payment-seen = Your payment of { $amount } { $coin } was seen and is being confirmed. There is nothing more to send; we'll message you here once it is confirmed.
-payment-send-rest = We received { $paid } of { $amount } { $coin }. Please send the rest.
-payment-part = part
+payment-heading-total = Paiement de la commande #{ $order } (total { $total })
+payment-seen = Votre paiement de { $amount } { $coin } a été vu et est en cours de confirmation. Vous n’avez plus rien à envoyer ; nous vous écrirons ici dès qu’il sera confirmé.
+payment-send-rest = Nous avons reçu { $paid } sur { $amount } { $coin }. Veuillez envoyer le reste.
+payment-part = une partie
 
-## Contact Support
-support-intro = Type your message and send it here. Our team will reply in this chat.
-support-text-only = Please send your message to support as text.
-support-sent = Thank you, your message has been sent to our support team. We'll reply here. You can send more messages, or go back to the menu.
+## Service client
+support-intro = Écrivez votre message et envoyez-le ici. Notre équipe vous répondra dans ce chat.
+support-text-only = Veuillez envoyer votre message au service client sous forme de texte.
+support-sent = Merci, votre message a bien été transmis à notre service client. Nous vous répondrons ici. Vous pouvez envoyer d’autres messages ou revenir au menu.
 
-## Broadcasts
-broadcast-view-product = View product
+## Annonces
+broadcast-view-product = Voir le produit
 
-## The owner's /link
-link-private = Linked: you will get the shop's owner alerts here. Choose which ones in Bot Settings → Owner alerts.
-link-group = Linked: this group will get the shop's owner alerts. Choose which ones in Bot Settings → Owner alerts.
-link-bad-code = That code is not valid or has expired. Show a new one in Bot Settings → Owner alerts.
-link-no-code = Send /link followed by the code shown in Bot Settings → Owner alerts, e.g. /link 123456.
+## /link du propriétaire
+link-private = Associé : vous recevrez ici les alertes du propriétaire de la boutique. Choisissez lesquelles dans Bot Settings → Owner alerts.
+link-group = Associé : ce groupe recevra les alertes du propriétaire de la boutique. Choisissez lesquelles dans Bot Settings → Owner alerts.
+link-bad-code = Ce code n’est pas valable ou a expiré. Affichez-en un nouveau dans Bot Settings → Owner alerts.
+link-no-code = Envoyez /link suivi du code affiché dans Bot Settings → Owner alerts, par ex. /link 123456.

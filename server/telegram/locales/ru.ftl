@@ -1,247 +1,231 @@
-# The bot's English texts: the shop's product strings, checked word for word by the bot's tests.
-# Every other file here has the same keys and uses the same variables (locales.test.ts).
+# Тексты бота на русском. Те же ключи и переменные, что и в en.ftl (locales.test.ts).
 
-## Main menu and shared buttons
-menu-browse = Browse Products
-menu-cart = My Cart
-menu-orders = My Orders
-menu-support = Contact Support
-menu-about = About
-main-menu-text = Main menu: what would you like to do?
-main-menu-button = « Main menu
-back-button = « Back
-cancel-button = Cancel
-pager-previous = ‹ Previous
-pager-page = Page { $page } of { $pages }
-pager-next = Next ›
+## Главное меню и общие кнопки
+menu-browse = Каталог
+menu-cart = Корзина
+menu-orders = Мои заказы
+menu-support = Поддержка
+menu-about = О магазине
+main-menu-text = Главное меню: что вы хотите сделать?
+main-menu-button = « Главное меню
+back-button = « Назад
+cancel-button = Отмена
+pager-previous = ‹ Назад
+pager-page = Страница { $page } из { $pages }
+pager-next = Далее ›
 warning = ⚠️ { $text }
-error-generic = Sorry, something went wrong. Please try again.
-blocked = Sorry, this shop is not available to you.
-button-invalid = That button is no longer valid. Here is the main menu.
-not-understood = Sorry, I didn't understand that. Please choose an option from the menu:
+error-generic = Извините, что-то пошло не так. Попробуйте ещё раз.
+blocked = Извините, этот магазин для вас недоступен.
+button-invalid = Эта кнопка больше не работает. Вот главное меню.
+not-understood = Извините, я не понял. Выберите пункт меню:
 
 ## /start, /stop
-welcome-default = Welcome to our shop! Browse our products, place orders and pay securely with cryptocurrency.
-opted-in = You will receive our announcements again. Send /stop to turn them off.
-opted-out = You will no longer receive our announcements. Send /start to receive them again.
+welcome-default = Добро пожаловать в наш магазин! Смотрите товары, оформляйте заказы и безопасно платите криптовалютой.
+opted-in = Вы снова будете получать наши новости. Отправьте /stop, чтобы отключить их.
+opted-out = Вы больше не будете получать наши новости. Отправьте /start, чтобы снова их получать.
 
-## Commands and /help
-command-start = the welcome message and the main menu
-command-menu = the main menu
-command-help = this list
-command-language = choose the language I speak
-command-cancel = leave the checkout or Contact Support (your cart is kept)
-command-stop = no more announcements from the shop
-command-forgetme = erase your data from this shop
-help-title = Help
-help-intro = Use the buttons of the main menu to browse products, see your cart and orders, or contact us.
-help-commands = Commands:
-left-support = You have left Contact Support. What you sent is with our team, and replies still arrive in this chat.
-nothing-to-cancel = There is nothing to cancel. Main menu: what would you like to do?
+## Команды и /help
+command-start = приветствие и главное меню
+command-menu = главное меню
+command-help = этот список
+command-language = выбрать язык, на котором я пишу
+command-cancel = выйти из оформления заказа или поддержки (корзина сохранится)
+command-stop = больше не получать новости магазина
+command-forgetme = удалить ваши данные из этого магазина
+help-title = Помощь
+help-intro = Кнопки главного меню помогут посмотреть товары, корзину и заказы или написать нам.
+help-commands = Команды:
+left-support = Вы вышли из поддержки. Ваше сообщение уже у нашей команды, а ответы по-прежнему придут в этот чат.
+nothing-to-cancel = Отменять нечего. Главное меню: что вы хотите сделать?
 
-## Language
-language-button = 🌐 Language
-language-choose = Choose your language:
-language-only-one = This shop speaks { $language } only.
-language-chosen = From now on I will write to you in English.
+## Язык
+language-button = 🌐 Язык
+language-choose = Выберите язык:
+language-only-one = Этот магазин говорит только на языке: { $language }.
+language-chosen = Теперь я буду писать вам по-русски.
 
-## About, My data
-about-empty = No information has been added yet.
-my-data-button = 🔒 My data
-forget-button = 🗑 Erase my data
-forget-confirm-button = Yes, erase my data
-about-back-button = « About
-my-data-title = My data
-my-data-kept = What this shop keeps about you:
-my-data-telegram-id = • Your Telegram id, to answer you here
-my-data-telegram-id-username = • Your Telegram id and username @{ $username }, to answer you here
-my-data-orders = • { $count ->
-    [one] { $count } order
-   *[other] { $count } orders
-  }: amounts, items and status
-my-data-orders-addresses = • { $count ->
-    [one] { $count } order
-   *[other] { $count } orders
-  }: amounts, items and status, { $addresses ->
-    [one] { $addresses } with a delivery address
-   *[other] { $addresses } with delivery addresses
-  }
-my-data-messages = • { $count ->
-    [one] { $count } support message
-   *[other] { $count } support messages
-  }
-my-data-note = • A note the shop keeps about you, to serve you
-my-data-broadcasts-on = • Announcements: on (send /stop to turn them off)
-my-data-broadcasts-off = • Announcements: off (send /start to turn them on)
-my-data-retention = Delivery addresses are erased { $days ->
-    [one] { $days } day
-   *[other] { $days } days
-  } after an order is completed or cancelled.
-my-data-kept-with-orders = Delivery addresses are kept with their orders.
-my-data-forget-hint = Send /forgetme, or tap below, to erase your addresses, messages and username now. Amounts stay for the shop's accounts.
-forget-confirm = Erase your data?
-forget-confirm-details = This erases your delivery addresses (an order still on its way keeps its address until it is dispatched), your support messages and your username from this shop. Your orders' amounts stay for the shop's accounts. This cannot be undone.
-forget-done = Done: your data is erased.
-forget-erased = { $addresses ->
-    [one] { $addresses } address
-   *[other] { $addresses } addresses
-  } and { $messages ->
-    [one] { $messages } message
-   *[other] { $messages } messages
-  } erased.
-forget-kept = The address on { $orders ->
-    [one] { $orders } order
-   *[other] { $orders } orders
-  } still to be sent is kept until it is dispatched, then erased.
+## О магазине, Мои данные
+about-empty = Информации пока нет.
+my-data-button = 🔒 Мои данные
+forget-button = 🗑 Удалить мои данные
+forget-confirm-button = Да, удалить мои данные
+about-back-button = « О магазине
+my-data-title = Мои данные
+my-data-kept = Что этот магазин хранит о вас:
+my-data-telegram-id = • Ваш Telegram ID, чтобы отвечать вам здесь
+my-data-telegram-id-username = • Ваш Telegram ID и имя пользователя @{ $username }, чтобы отвечать вам здесь
+my-data-orders = • Заказы: { $count } (суммы, товары и статус)
+my-data-orders-addresses = • Заказы: { $count } (суммы, товары и статус), из них с адресом доставки: { $addresses }
+my-data-messages = • Сообщения в поддержку: { $count }
+my-data-note = • Заметка магазина о вас, чтобы лучше вас обслуживать
+my-data-broadcasts-on = • Новости: включены (отправьте /stop, чтобы отключить)
+my-data-broadcasts-off = • Новости: выключены (отправьте /start, чтобы включить)
+my-data-retention = Адреса доставки удаляются через { $days ->
+    [one] { $days } день
+    [few] { $days } дня
+    [many] { $days } дней
+   *[other] { $days } дня
+  } после выполнения или отмены заказа.
+my-data-kept-with-orders = Адреса доставки хранятся вместе с заказами.
+my-data-forget-hint = Отправьте /forgetme или нажмите ниже, чтобы сейчас удалить ваши адреса, сообщения и имя пользователя. Суммы остаются для бухгалтерии магазина.
+forget-confirm = Удалить ваши данные?
+forget-confirm-details = Будут удалены ваши адреса доставки (заказ, который ещё в пути, сохранит адрес до отправки), ваши сообщения в поддержку и имя пользователя. Суммы ваших заказов остаются для бухгалтерии магазина. Это нельзя отменить.
+forget-done = Готово: ваши данные удалены.
+forget-erased = Удалено адресов: { $addresses }, сообщений: { $messages }.
+forget-kept = Адрес в заказах, которые ещё не отправлены ({ $orders }), сохранится до отправки, а затем будет удалён.
 
-## Browse Products
-catalogue-other = Other products
-catalogue-nothing = There are no products to show yet. Please check back soon.
-catalogue-choose-category = Choose a category:
-category-gone = That category is no longer available.
-category-nothing = There are no products here yet.
-category-choose-both = Choose a subcategory or a product:
-category-choose-subcategory = Choose a subcategory:
-category-choose-product = Choose a product:
-product-button-out-of-stock = out of stock
-product-price = Price: { $price }
-product-price-from = Price: from { $price }
-product-bulk-pricing = Bulk pricing:
-product-bulk-tier = • { $quantity }+ for { $price }
-product-stock = Stock: { $stock } available
-product-quantity = Quantity: { $quantity } × { $unit } = { $total }
-product-out-of-stock = Out of stock
-product-quantity-button = Qty: { $quantity }
-product-add-button = Add { $quantity } to cart
-product-cart-button = 🛒 My Cart
-product-gone = That product is no longer available.
-notify-me-button = 🔔 Notify me when back
-notify-me-notice = We will message you once when it is back in stock.
-added-to-cart = Added { $quantity } × { $name } to your cart.
-added-to-cart-total = Added { $quantity } × { $name } to your cart. You now have { $inCart } in your cart.
-added-the-product = the product
+## Каталог
+catalogue-other = Другие товары
+catalogue-nothing = Товаров пока нет. Загляните позже.
+catalogue-choose-category = Выберите категорию:
+category-gone = Этой категории больше нет.
+category-nothing = Здесь пока нет товаров.
+category-choose-both = Выберите подкатегорию или товар:
+category-choose-subcategory = Выберите подкатегорию:
+category-choose-product = Выберите товар:
+product-button-out-of-stock = нет в наличии
+product-price = Цена: { $price }
+product-price-from = Цена: от { $price }
+product-bulk-pricing = Оптовые цены:
+product-bulk-tier = • от { $quantity } шт.: { $price }
+product-stock = В наличии: { $stock }
+product-quantity = Количество: { $quantity } × { $unit } = { $total }
+product-out-of-stock = Нет в наличии
+product-quantity-button = Кол-во: { $quantity }
+product-add-button = Добавить { $quantity } в корзину
+product-cart-button = 🛒 Корзина
+product-gone = Этого товара больше нет.
+notify-me-button = 🔔 Сообщить о поступлении
+notify-me-notice = Мы напишем вам один раз, когда товар снова появится.
+added-to-cart = { $quantity } × { $name } добавлено в корзину.
+added-to-cart-total = { $quantity } × { $name } добавлено в корзину. Теперь в корзине: { $inCart }.
+added-the-product = товар
 
-## Products with options
-options-changed = The options of this product have changed. Please choose again.
-option-gone = That option is no longer available. Please choose again.
+## Товары с вариантами
+options-changed = Варианты этого товара изменились. Выберите ещё раз.
+option-gone = Этого варианта больше нет. Выберите ещё раз.
 option-value = { $option }: { $value }
-option-not-chosen = not chosen yet
-options-combination-unavailable = That combination is not available. Please choose another.
-options-please-choose = Please choose { $names }.
-list-and = { $first } and { $last }
-variant-sold-out = { $choice } is sold out
-variant-none-in = No { $value } in { $others }
-variant-unavailable = { $value } is not available
+option-not-chosen = не выбрано
+options-combination-unavailable = Такого сочетания нет. Выберите другое.
+options-please-choose = Выберите: { $names }.
+list-and = { $first } и { $last }
+variant-sold-out = { $choice }: нет в наличии
+variant-none-in = Нет { $value } в { $others }
+variant-unavailable = { $value } недоступно
 
-## My Cart
-cart-empty = Your cart is empty.
-cart-subtotal = Subtotal: { $amount }
-cart-empty-button = 🗑 Empty cart
-cart-checkout-button = ✅ Checkout
-cart-emptied = Your cart is now empty.
+## Корзина
+cart-empty = Ваша корзина пуста.
+cart-subtotal = Промежуточный итог: { $amount }
+cart-empty-button = 🗑 Очистить корзину
+cart-checkout-button = ✅ Оформить заказ
+cart-emptied = Корзина очищена.
 
-## Checkout
+## Оформление заказа
 checkout-name =
-    Checkout: delivery name
+    Оформление: получатель
 
-    Please send the full name of the person receiving the parcel.
+    Отправьте полное имя человека, который получит посылку.
 checkout-street =
-    Checkout: street address
+    Оформление: адрес
 
-    Please send the street address: house number, street and town.
+    Отправьте адрес: улица, дом и город.
 checkout-postcode =
-    Checkout: postcode
+    Оформление: индекс
 
-    Please send the postcode.
+    Отправьте почтовый индекс.
 checkout-contact =
-    Checkout: contact (optional)
+    Оформление: контакт (необязательно)
 
-    If you like, send a phone number, email or Telegram username we can reach you on about the delivery. Or press Skip.
+    Если хотите, отправьте телефон, e-mail или имя в Telegram, по которым с вами можно связаться насчёт доставки. Или нажмите «Пропустить».
 checkout-postage =
-    Checkout: postage
+    Оформление: доставка
 
-    Please choose how your order is sent:
+    Выберите способ доставки:
 checkout-coin =
-    Checkout: payment
+    Оформление: оплата
 
-    Please choose the cryptocurrency you will pay with:
+    Выберите криптовалюту для оплаты:
 checkout-coupon =
-    Checkout: coupon
+    Оформление: купон
 
-    Please send your coupon code.
-checkout-cancel-button = ✖ Cancel checkout
-checkout-skip-button = Skip
-checkout-confirm-button = ✅ Confirm and pay
-checkout-add-coupon-button = 🏷 Add a coupon
-checkout-remove-coupon-button = Remove coupon
-checkout-back-to-summary-button = ⬅ Back to the summary
+    Отправьте код купона.
+checkout-cancel-button = ✖ Отменить оформление
+checkout-skip-button = Пропустить
+checkout-confirm-button = ✅ Подтвердить и оплатить
+checkout-add-coupon-button = 🏷 Добавить купон
+checkout-remove-coupon-button = Убрать купон
+checkout-back-to-summary-button = ⬅ Назад к заказу
 postage-option = { $name }: { $price }
 postage-option-days = { $name }: { $price } ({ $days ->
-    [one] { $days } day
-   *[other] { $days } days
+    [one] { $days } день
+    [few] { $days } дня
+    [many] { $days } дней
+   *[other] { $days } дня
   })
-summary-title = Please check your order
-summary-line = { $quantity } × { $name } ({ $unit } each): { $total }
-summary-subtotal = Subtotal: { $amount }
-summary-discount = Discount ({ $code }): −{ $amount }
-summary-postage = Postage: { $postage }
-summary-postage-none = none
-summary-total = Total: { $amount }
-summary-deliver-to = Deliver to:
-summary-contact = Contact: { $contact }
-summary-pay-with = Pay with: { $coin }
-coupon-no-longer-applies = ⚠️ { $reason } It was removed from your order.
-coupon-gone-at-confirm = ⚠️ { $reason } It was removed from your order, so nothing was charged.
-coupon-applied = ✅ Coupon { $code } applied.
-coupon-removed = Coupon removed.
-checkout-cancelled = Checkout cancelled. Your cart is kept for later.
-checkout-choose-button = Please choose one of the buttons below.
-checkout-send-text = Please send your answer as a text message.
-checkout-stale-button = That button belongs to another step of the checkout.
-checkout-postage-gone = That postage option is no longer available.
-checkout-coin-gone = That coin is no longer accepted.
-checkout-already-placing = Your order is already being placed.
-checkout-placing = Placing your order…
-checkout-creating-payment = Creating your payment...
-order-placed = Order #{ $order } is placed. Total: { $total }
-payment-heading = Payment for order #{ $order }
-payment-footer = We'll message you here as soon as your payment arrives.
-payment-details-above = Your payment details are above, and under My Orders at any time.
+summary-title = Проверьте ваш заказ
+summary-line = { $quantity } × { $name } (по { $unit }): { $total }
+summary-subtotal = Промежуточный итог: { $amount }
+summary-discount = Скидка ({ $code }): −{ $amount }
+summary-postage = Доставка: { $postage }
+summary-postage-none = нет
+summary-total = Итого: { $amount }
+summary-deliver-to = Получатель:
+summary-contact = Контакт: { $contact }
+summary-pay-with = Оплата: { $coin }
+coupon-no-longer-applies = ⚠️ { $reason } Купон убран из заказа.
+coupon-gone-at-confirm = ⚠️ { $reason } Купон убран из заказа, поэтому ничего не списано.
+coupon-applied = ✅ Купон { $code } применён.
+coupon-removed = Купон убран.
+checkout-cancelled = Оформление отменено. Корзина сохранена.
+checkout-choose-button = Выберите одну из кнопок ниже.
+checkout-send-text = Отправьте ответ текстовым сообщением.
+checkout-stale-button = Эта кнопка относится к другому шагу оформления.
+checkout-postage-gone = Этот способ доставки больше недоступен.
+checkout-coin-gone = Эта валюта больше не принимается.
+checkout-already-placing = Ваш заказ уже оформляется.
+checkout-placing = Оформляем заказ…
+checkout-creating-payment = Готовим оплату...
+order-placed = Заказ #{ $order } оформлен. Итого: { $total }
+payment-heading = Оплата заказа #{ $order }
+payment-footer = Мы напишем вам здесь, как только придёт оплата.
+payment-details-above = Реквизиты для оплаты выше, а также всегда в разделе «Мои заказы».
 
-## Payment details
-payment-send-exactly = To pay, send exactly
-payment-to-address = to this address:
-payment-pay-by = Please pay by { $deadline }.
-payment-page = Or pay on the payment page: { $url }
+## Реквизиты
+payment-send-exactly = Для оплаты отправьте ровно
+payment-to-address = на этот адрес:
+payment-pay-by = Оплатите до { $deadline }.
+payment-page = Или оплатите на странице оплаты: { $url }
 
-## My Orders
-orders-none = You have no orders yet.
-orders-recent = My Orders (most recent first)
-orders-payment-button = 💳 Payment details #{ $order }
-order-heading = Order #{ $order } · { $date }
-order-total = Total: { $amount }
-order-status = Status: { $status }
+## Мои заказы
+orders-none = У вас пока нет заказов.
+orders-recent = Мои заказы (сначала новые)
+orders-payment-button = 💳 Реквизиты #{ $order }
+order-heading = Заказ #{ $order } · { $date }
+order-total = Итого: { $amount }
+order-status = Статус: { $status }
 order-item = • { $quantity } × { $name }
-order-item-unlisted = A product no longer listed
-order-more-items = • and { $count } more { $count ->
-    [one] item
-   *[other] items
+order-item-unlisted = Товар, которого больше нет в продаже
+order-more-items = • и ещё { $count ->
+    [one] { $count } товар
+    [few] { $count } товара
+    [many] { $count } товаров
+   *[other] { $count } товара
   }
-payment-heading-total = Payment for order #{ $order } (total { $total })
-payment-seen = Your payment of { $amount } { $coin } was seen and is being confirmed. There is nothing more to send; we'll message you here once it is confirmed.
-payment-send-rest = We received { $paid } of { $amount } { $coin }. Please send the rest.
-payment-part = part
+payment-heading-total = Оплата заказа #{ $order } (итого { $total })
+payment-seen = Ваш платёж { $amount } { $coin } получен и подтверждается. Больше ничего отправлять не нужно; мы напишем здесь, когда он будет подтверждён.
+payment-send-rest = Мы получили { $paid } из { $amount } { $coin }. Пожалуйста, отправьте остаток.
+payment-part = часть
 
-## Contact Support
-support-intro = Type your message and send it here. Our team will reply in this chat.
-support-text-only = Please send your message to support as text.
-support-sent = Thank you, your message has been sent to our support team. We'll reply here. You can send more messages, or go back to the menu.
+## Поддержка
+support-intro = Напишите сообщение и отправьте его сюда. Наша команда ответит в этом чате.
+support-text-only = Пожалуйста, отправьте сообщение в поддержку текстом.
+support-sent = Спасибо, ваше сообщение передано в поддержку. Мы ответим здесь. Можете написать ещё или вернуться в меню.
 
-## Broadcasts
-broadcast-view-product = View product
+## Новости
+broadcast-view-product = Посмотреть товар
 
-## The owner's /link
-link-private = Linked: you will get the shop's owner alerts here. Choose which ones in Bot Settings → Owner alerts.
-link-group = Linked: this group will get the shop's owner alerts. Choose which ones in Bot Settings → Owner alerts.
-link-bad-code = That code is not valid or has expired. Show a new one in Bot Settings → Owner alerts.
-link-no-code = Send /link followed by the code shown in Bot Settings → Owner alerts, e.g. /link 123456.
+## /link владельца
+link-private = Готово: здесь вы будете получать уведомления владельца магазина. Какие именно, выберите в Bot Settings → Owner alerts.
+link-group = Готово: эта группа будет получать уведомления владельца магазина. Какие именно, выберите в Bot Settings → Owner alerts.
+link-bad-code = Этот код неверный или устарел. Получите новый в Bot Settings → Owner alerts.
+link-no-code = Отправьте /link и код из Bot Settings → Owner alerts, например /link 123456.

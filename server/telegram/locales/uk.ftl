@@ -1,247 +1,231 @@
-# The bot's English texts: the shop's product strings, checked word for word by the bot's tests.
-# Every other file here has the same keys and uses the same variables (locales.test.ts).
+# Тексти бота українською. Ті самі ключі та змінні, що й в en.ftl (locales.test.ts).
 
-## Main menu and shared buttons
-menu-browse = Browse Products
-menu-cart = My Cart
-menu-orders = My Orders
-menu-support = Contact Support
-menu-about = About
-main-menu-text = Main menu: what would you like to do?
-main-menu-button = « Main menu
-back-button = « Back
-cancel-button = Cancel
-pager-previous = ‹ Previous
-pager-page = Page { $page } of { $pages }
-pager-next = Next ›
+## Головне меню та спільні кнопки
+menu-browse = Каталог
+menu-cart = Кошик
+menu-orders = Мої замовлення
+menu-support = Підтримка
+menu-about = Про магазин
+main-menu-text = Головне меню: що ви хочете зробити?
+main-menu-button = « Головне меню
+back-button = « Назад
+cancel-button = Скасувати
+pager-previous = ‹ Назад
+pager-page = Сторінка { $page } з { $pages }
+pager-next = Далі ›
 warning = ⚠️ { $text }
-error-generic = Sorry, something went wrong. Please try again.
-blocked = Sorry, this shop is not available to you.
-button-invalid = That button is no longer valid. Here is the main menu.
-not-understood = Sorry, I didn't understand that. Please choose an option from the menu:
+error-generic = Вибачте, щось пішло не так. Спробуйте ще раз.
+blocked = Вибачте, цей магазин для вас недоступний.
+button-invalid = Ця кнопка більше не діє. Ось головне меню.
+not-understood = Вибачте, я не зрозумів. Оберіть пункт меню:
 
 ## /start, /stop
-welcome-default = Welcome to our shop! Browse our products, place orders and pay securely with cryptocurrency.
-opted-in = You will receive our announcements again. Send /stop to turn them off.
-opted-out = You will no longer receive our announcements. Send /start to receive them again.
+welcome-default = Ласкаво просимо до нашого магазину! Переглядайте товари, оформлюйте замовлення й безпечно платіть криптовалютою.
+opted-in = Ви знову отримуватимете наші новини. Надішліть /stop, щоб вимкнути їх.
+opted-out = Ви більше не отримуватимете наші новини. Надішліть /start, щоб знову їх отримувати.
 
-## Commands and /help
-command-start = the welcome message and the main menu
-command-menu = the main menu
-command-help = this list
-command-language = choose the language I speak
-command-cancel = leave the checkout or Contact Support (your cart is kept)
-command-stop = no more announcements from the shop
-command-forgetme = erase your data from this shop
-help-title = Help
-help-intro = Use the buttons of the main menu to browse products, see your cart and orders, or contact us.
-help-commands = Commands:
-left-support = You have left Contact Support. What you sent is with our team, and replies still arrive in this chat.
-nothing-to-cancel = There is nothing to cancel. Main menu: what would you like to do?
+## Команди та /help
+command-start = привітання та головне меню
+command-menu = головне меню
+command-help = цей список
+command-language = обрати мову, якою я пишу
+command-cancel = вийти з оформлення замовлення чи підтримки (кошик збережеться)
+command-stop = більше не отримувати новини магазину
+command-forgetme = видалити ваші дані з цього магазину
+help-title = Допомога
+help-intro = Кнопки головного меню допоможуть переглянути товари, кошик і замовлення або написати нам.
+help-commands = Команди:
+left-support = Ви вийшли з підтримки. Ваше повідомлення вже в нашої команди, а відповіді й далі надходитимуть у цей чат.
+nothing-to-cancel = Немає чого скасовувати. Головне меню: що ви хочете зробити?
 
-## Language
-language-button = 🌐 Language
-language-choose = Choose your language:
-language-only-one = This shop speaks { $language } only.
-language-chosen = From now on I will write to you in English.
+## Мова
+language-button = 🌐 Мова
+language-choose = Оберіть мову:
+language-only-one = Цей магазин розмовляє лише мовою: { $language }.
+language-chosen = Відтепер я писатиму вам українською.
 
-## About, My data
-about-empty = No information has been added yet.
-my-data-button = 🔒 My data
-forget-button = 🗑 Erase my data
-forget-confirm-button = Yes, erase my data
-about-back-button = « About
-my-data-title = My data
-my-data-kept = What this shop keeps about you:
-my-data-telegram-id = • Your Telegram id, to answer you here
-my-data-telegram-id-username = • Your Telegram id and username @{ $username }, to answer you here
-my-data-orders = • { $count ->
-    [one] { $count } order
-   *[other] { $count } orders
-  }: amounts, items and status
-my-data-orders-addresses = • { $count ->
-    [one] { $count } order
-   *[other] { $count } orders
-  }: amounts, items and status, { $addresses ->
-    [one] { $addresses } with a delivery address
-   *[other] { $addresses } with delivery addresses
-  }
-my-data-messages = • { $count ->
-    [one] { $count } support message
-   *[other] { $count } support messages
-  }
-my-data-note = • A note the shop keeps about you, to serve you
-my-data-broadcasts-on = • Announcements: on (send /stop to turn them off)
-my-data-broadcasts-off = • Announcements: off (send /start to turn them on)
-my-data-retention = Delivery addresses are erased { $days ->
-    [one] { $days } day
-   *[other] { $days } days
-  } after an order is completed or cancelled.
-my-data-kept-with-orders = Delivery addresses are kept with their orders.
-my-data-forget-hint = Send /forgetme, or tap below, to erase your addresses, messages and username now. Amounts stay for the shop's accounts.
-forget-confirm = Erase your data?
-forget-confirm-details = This erases your delivery addresses (an order still on its way keeps its address until it is dispatched), your support messages and your username from this shop. Your orders' amounts stay for the shop's accounts. This cannot be undone.
-forget-done = Done: your data is erased.
-forget-erased = { $addresses ->
-    [one] { $addresses } address
-   *[other] { $addresses } addresses
-  } and { $messages ->
-    [one] { $messages } message
-   *[other] { $messages } messages
-  } erased.
-forget-kept = The address on { $orders ->
-    [one] { $orders } order
-   *[other] { $orders } orders
-  } still to be sent is kept until it is dispatched, then erased.
+## Про магазин, Мої дані
+about-empty = Інформації поки немає.
+my-data-button = 🔒 Мої дані
+forget-button = 🗑 Видалити мої дані
+forget-confirm-button = Так, видалити мої дані
+about-back-button = « Про магазин
+my-data-title = Мої дані
+my-data-kept = Що цей магазин зберігає про вас:
+my-data-telegram-id = • Ваш Telegram ID, щоб відповідати вам тут
+my-data-telegram-id-username = • Ваш Telegram ID та ім'я користувача @{ $username }, щоб відповідати вам тут
+my-data-orders = • Замовлення: { $count } (суми, товари та статус)
+my-data-orders-addresses = • Замовлення: { $count } (суми, товари та статус), з них з адресою доставки: { $addresses }
+my-data-messages = • Повідомлення до підтримки: { $count }
+my-data-note = • Нотатка магазину про вас, щоб краще вас обслуговувати
+my-data-broadcasts-on = • Новини: увімкнено (надішліть /stop, щоб вимкнути)
+my-data-broadcasts-off = • Новини: вимкнено (надішліть /start, щоб увімкнути)
+my-data-retention = Адреси доставки видаляються через { $days ->
+    [one] { $days } день
+    [few] { $days } дні
+    [many] { $days } днів
+   *[other] { $days } дня
+  } після виконання або скасування замовлення.
+my-data-kept-with-orders = Адреси доставки зберігаються разом із замовленнями.
+my-data-forget-hint = Надішліть /forgetme або натисніть нижче, щоб зараз видалити ваші адреси, повідомлення та ім'я користувача. Суми залишаються для бухгалтерії магазину.
+forget-confirm = Видалити ваші дані?
+forget-confirm-details = Буде видалено ваші адреси доставки (замовлення, яке ще в дорозі, збереже адресу до відправлення), ваші повідомлення до підтримки та ім'я користувача. Суми ваших замовлень залишаються для бухгалтерії магазину. Це не можна скасувати.
+forget-done = Готово: ваші дані видалено.
+forget-erased = Видалено адрес: { $addresses }, повідомлень: { $messages }.
+forget-kept = Адреса в замовленнях, які ще не відправлено ({ $orders }), збережеться до відправлення, а потім буде видалена.
 
-## Browse Products
-catalogue-other = Other products
-catalogue-nothing = There are no products to show yet. Please check back soon.
-catalogue-choose-category = Choose a category:
-category-gone = That category is no longer available.
-category-nothing = There are no products here yet.
-category-choose-both = Choose a subcategory or a product:
-category-choose-subcategory = Choose a subcategory:
-category-choose-product = Choose a product:
-product-button-out-of-stock = out of stock
-product-price = Price: { $price }
-product-price-from = Price: from { $price }
-product-bulk-pricing = Bulk pricing:
-product-bulk-tier = • { $quantity }+ for { $price }
-product-stock = Stock: { $stock } available
-product-quantity = Quantity: { $quantity } × { $unit } = { $total }
-product-out-of-stock = Out of stock
-product-quantity-button = Qty: { $quantity }
-product-add-button = Add { $quantity } to cart
-product-cart-button = 🛒 My Cart
-product-gone = That product is no longer available.
-notify-me-button = 🔔 Notify me when back
-notify-me-notice = We will message you once when it is back in stock.
-added-to-cart = Added { $quantity } × { $name } to your cart.
-added-to-cart-total = Added { $quantity } × { $name } to your cart. You now have { $inCart } in your cart.
-added-the-product = the product
+## Каталог
+catalogue-other = Інші товари
+catalogue-nothing = Товарів поки немає. Завітайте пізніше.
+catalogue-choose-category = Оберіть категорію:
+category-gone = Цієї категорії більше немає.
+category-nothing = Тут поки немає товарів.
+category-choose-both = Оберіть підкатегорію або товар:
+category-choose-subcategory = Оберіть підкатегорію:
+category-choose-product = Оберіть товар:
+product-button-out-of-stock = немає в наявності
+product-price = Ціна: { $price }
+product-price-from = Ціна: від { $price }
+product-bulk-pricing = Гуртові ціни:
+product-bulk-tier = • від { $quantity } шт.: { $price }
+product-stock = В наявності: { $stock }
+product-quantity = Кількість: { $quantity } × { $unit } = { $total }
+product-out-of-stock = Немає в наявності
+product-quantity-button = К-сть: { $quantity }
+product-add-button = Додати { $quantity } до кошика
+product-cart-button = 🛒 Кошик
+product-gone = Цього товару більше немає.
+notify-me-button = 🔔 Повідомити про надходження
+notify-me-notice = Ми напишемо вам один раз, коли товар знову з'явиться.
+added-to-cart = { $quantity } × { $name } додано до кошика.
+added-to-cart-total = { $quantity } × { $name } додано до кошика. Тепер у кошику: { $inCart }.
+added-the-product = товар
 
-## Products with options
-options-changed = The options of this product have changed. Please choose again.
-option-gone = That option is no longer available. Please choose again.
+## Товари з варіантами
+options-changed = Варіанти цього товару змінилися. Оберіть ще раз.
+option-gone = Цього варіанта більше немає. Оберіть ще раз.
 option-value = { $option }: { $value }
-option-not-chosen = not chosen yet
-options-combination-unavailable = That combination is not available. Please choose another.
-options-please-choose = Please choose { $names }.
-list-and = { $first } and { $last }
-variant-sold-out = { $choice } is sold out
-variant-none-in = No { $value } in { $others }
-variant-unavailable = { $value } is not available
+option-not-chosen = не обрано
+options-combination-unavailable = Такого поєднання немає. Оберіть інше.
+options-please-choose = Оберіть: { $names }.
+list-and = { $first } і { $last }
+variant-sold-out = { $choice }: немає в наявності
+variant-none-in = Немає { $value } у { $others }
+variant-unavailable = { $value } недоступно
 
-## My Cart
-cart-empty = Your cart is empty.
-cart-subtotal = Subtotal: { $amount }
-cart-empty-button = 🗑 Empty cart
-cart-checkout-button = ✅ Checkout
-cart-emptied = Your cart is now empty.
+## Кошик
+cart-empty = Ваш кошик порожній.
+cart-subtotal = Проміжний підсумок: { $amount }
+cart-empty-button = 🗑 Очистити кошик
+cart-checkout-button = ✅ Оформити замовлення
+cart-emptied = Кошик очищено.
 
-## Checkout
+## Оформлення замовлення
 checkout-name =
-    Checkout: delivery name
+    Оформлення: отримувач
 
-    Please send the full name of the person receiving the parcel.
+    Надішліть повне ім'я людини, яка отримає посилку.
 checkout-street =
-    Checkout: street address
+    Оформлення: адреса
 
-    Please send the street address: house number, street and town.
+    Надішліть адресу: вулиця, будинок і місто.
 checkout-postcode =
-    Checkout: postcode
+    Оформлення: індекс
 
-    Please send the postcode.
+    Надішліть поштовий індекс.
 checkout-contact =
-    Checkout: contact (optional)
+    Оформлення: контакт (необов'язково)
 
-    If you like, send a phone number, email or Telegram username we can reach you on about the delivery. Or press Skip.
+    Якщо хочете, надішліть телефон, e-mail або ім'я в Telegram, за якими з вами можна зв'язатися щодо доставки. Або натисніть «Пропустити».
 checkout-postage =
-    Checkout: postage
+    Оформлення: доставка
 
-    Please choose how your order is sent:
+    Оберіть спосіб доставки:
 checkout-coin =
-    Checkout: payment
+    Оформлення: оплата
 
-    Please choose the cryptocurrency you will pay with:
+    Оберіть криптовалюту для оплати:
 checkout-coupon =
-    Checkout: coupon
+    Оформлення: купон
 
-    Please send your coupon code.
-checkout-cancel-button = ✖ Cancel checkout
-checkout-skip-button = Skip
-checkout-confirm-button = ✅ Confirm and pay
-checkout-add-coupon-button = 🏷 Add a coupon
-checkout-remove-coupon-button = Remove coupon
-checkout-back-to-summary-button = ⬅ Back to the summary
+    Надішліть код купона.
+checkout-cancel-button = ✖ Скасувати оформлення
+checkout-skip-button = Пропустити
+checkout-confirm-button = ✅ Підтвердити й оплатити
+checkout-add-coupon-button = 🏷 Додати купон
+checkout-remove-coupon-button = Прибрати купон
+checkout-back-to-summary-button = ⬅ Назад до замовлення
 postage-option = { $name }: { $price }
 postage-option-days = { $name }: { $price } ({ $days ->
-    [one] { $days } day
-   *[other] { $days } days
+    [one] { $days } день
+    [few] { $days } дні
+    [many] { $days } днів
+   *[other] { $days } дня
   })
-summary-title = Please check your order
-summary-line = { $quantity } × { $name } ({ $unit } each): { $total }
-summary-subtotal = Subtotal: { $amount }
-summary-discount = Discount ({ $code }): −{ $amount }
-summary-postage = Postage: { $postage }
-summary-postage-none = none
-summary-total = Total: { $amount }
-summary-deliver-to = Deliver to:
-summary-contact = Contact: { $contact }
-summary-pay-with = Pay with: { $coin }
-coupon-no-longer-applies = ⚠️ { $reason } It was removed from your order.
-coupon-gone-at-confirm = ⚠️ { $reason } It was removed from your order, so nothing was charged.
-coupon-applied = ✅ Coupon { $code } applied.
-coupon-removed = Coupon removed.
-checkout-cancelled = Checkout cancelled. Your cart is kept for later.
-checkout-choose-button = Please choose one of the buttons below.
-checkout-send-text = Please send your answer as a text message.
-checkout-stale-button = That button belongs to another step of the checkout.
-checkout-postage-gone = That postage option is no longer available.
-checkout-coin-gone = That coin is no longer accepted.
-checkout-already-placing = Your order is already being placed.
-checkout-placing = Placing your order…
-checkout-creating-payment = Creating your payment...
-order-placed = Order #{ $order } is placed. Total: { $total }
-payment-heading = Payment for order #{ $order }
-payment-footer = We'll message you here as soon as your payment arrives.
-payment-details-above = Your payment details are above, and under My Orders at any time.
+summary-title = Перевірте ваше замовлення
+summary-line = { $quantity } × { $name } (по { $unit }): { $total }
+summary-subtotal = Проміжний підсумок: { $amount }
+summary-discount = Знижка ({ $code }): −{ $amount }
+summary-postage = Доставка: { $postage }
+summary-postage-none = немає
+summary-total = Разом: { $amount }
+summary-deliver-to = Отримувач:
+summary-contact = Контакт: { $contact }
+summary-pay-with = Оплата: { $coin }
+coupon-no-longer-applies = ⚠️ { $reason } Купон прибрано із замовлення.
+coupon-gone-at-confirm = ⚠️ { $reason } Купон прибрано із замовлення, тож нічого не списано.
+coupon-applied = ✅ Купон { $code } застосовано.
+coupon-removed = Купон прибрано.
+checkout-cancelled = Оформлення скасовано. Кошик збережено.
+checkout-choose-button = Оберіть одну з кнопок нижче.
+checkout-send-text = Надішліть відповідь текстовим повідомленням.
+checkout-stale-button = Ця кнопка належить до іншого кроку оформлення.
+checkout-postage-gone = Цей спосіб доставки більше недоступний.
+checkout-coin-gone = Ця валюта більше не приймається.
+checkout-already-placing = Ваше замовлення вже оформлюється.
+checkout-placing = Оформлюємо замовлення…
+checkout-creating-payment = Готуємо оплату...
+order-placed = Замовлення #{ $order } оформлено. Разом: { $total }
+payment-heading = Оплата замовлення #{ $order }
+payment-footer = Ми напишемо вам тут, щойно надійде оплата.
+payment-details-above = Реквізити для оплати вище, а також завжди в розділі «Мої замовлення».
 
-## Payment details
-payment-send-exactly = To pay, send exactly
-payment-to-address = to this address:
-payment-pay-by = Please pay by { $deadline }.
-payment-page = Or pay on the payment page: { $url }
+## Реквізити
+payment-send-exactly = Для оплати надішліть рівно
+payment-to-address = на цю адресу:
+payment-pay-by = Оплатіть до { $deadline }.
+payment-page = Або оплатіть на сторінці оплати: { $url }
 
-## My Orders
-orders-none = You have no orders yet.
-orders-recent = My Orders (most recent first)
-orders-payment-button = 💳 Payment details #{ $order }
-order-heading = Order #{ $order } · { $date }
-order-total = Total: { $amount }
-order-status = Status: { $status }
+## Мої замовлення
+orders-none = У вас поки немає замовлень.
+orders-recent = Мої замовлення (спочатку нові)
+orders-payment-button = 💳 Реквізити #{ $order }
+order-heading = Замовлення #{ $order } · { $date }
+order-total = Разом: { $amount }
+order-status = Статус: { $status }
 order-item = • { $quantity } × { $name }
-order-item-unlisted = A product no longer listed
-order-more-items = • and { $count } more { $count ->
-    [one] item
-   *[other] items
+order-item-unlisted = Товар, якого більше немає в продажу
+order-more-items = • і ще { $count ->
+    [one] { $count } товар
+    [few] { $count } товари
+    [many] { $count } товарів
+   *[other] { $count } товару
   }
-payment-heading-total = Payment for order #{ $order } (total { $total })
-payment-seen = Your payment of { $amount } { $coin } was seen and is being confirmed. There is nothing more to send; we'll message you here once it is confirmed.
-payment-send-rest = We received { $paid } of { $amount } { $coin }. Please send the rest.
-payment-part = part
+payment-heading-total = Оплата замовлення #{ $order } (разом { $total })
+payment-seen = Ваш платіж { $amount } { $coin } отримано, він підтверджується. Більше нічого надсилати не потрібно; ми напишемо тут, коли його буде підтверджено.
+payment-send-rest = Ми отримали { $paid } з { $amount } { $coin }. Будь ласка, надішліть решту.
+payment-part = частину
 
-## Contact Support
-support-intro = Type your message and send it here. Our team will reply in this chat.
-support-text-only = Please send your message to support as text.
-support-sent = Thank you, your message has been sent to our support team. We'll reply here. You can send more messages, or go back to the menu.
+## Підтримка
+support-intro = Напишіть повідомлення й надішліть його сюди. Наша команда відповість у цьому чаті.
+support-text-only = Будь ласка, надішліть повідомлення до підтримки текстом.
+support-sent = Дякуємо, ваше повідомлення передано до підтримки. Ми відповімо тут. Можете написати ще або повернутися до меню.
 
-## Broadcasts
-broadcast-view-product = View product
+## Новини
+broadcast-view-product = Переглянути товар
 
-## The owner's /link
-link-private = Linked: you will get the shop's owner alerts here. Choose which ones in Bot Settings → Owner alerts.
-link-group = Linked: this group will get the shop's owner alerts. Choose which ones in Bot Settings → Owner alerts.
-link-bad-code = That code is not valid or has expired. Show a new one in Bot Settings → Owner alerts.
-link-no-code = Send /link followed by the code shown in Bot Settings → Owner alerts, e.g. /link 123456.
+## /link власника
+link-private = Готово: тут ви отримуватимете сповіщення власника магазину. Які саме, оберіть у Bot Settings → Owner alerts.
+link-group = Готово: ця група отримуватиме сповіщення власника магазину. Які саме, оберіть у Bot Settings → Owner alerts.
+link-bad-code = Цей код недійсний або застарів. Отримайте новий у Bot Settings → Owner alerts.
+link-no-code = Надішліть /link і код із Bot Settings → Owner alerts, наприклад /link 123456.
