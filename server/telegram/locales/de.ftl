@@ -238,6 +238,7 @@ support-sent = Danke, deine Nachricht ist bei unserem Kundenservice angekommen. 
 
 ## Neuigkeiten
 broadcast-view-product = Produkt ansehen
+restock-back = Gute Nachricht: { $name } ist wieder auf Lager!
 
 ## /link des Inhabers
 link-private = Verbunden: Du bekommst hier die Hinweise für Shop-Inhaber. Welche, wählst du in Bot Settings → Owner alerts.

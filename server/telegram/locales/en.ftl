@@ -239,6 +239,7 @@ support-sent = Thank you, your message has been sent to our support team. We'll 
 
 ## Broadcasts
 broadcast-view-product = View product
+restock-back = Good news: { $name } is back in stock!
 
 ## The owner's /link
 link-private = Linked: you will get the shop's owner alerts here. Choose which ones in Bot Settings → Owner alerts.

@@ -238,6 +238,7 @@ support-sent = Gracias, tu mensaje ha llegado a nuestro equipo. Te responderemos
 
 ## Novedades
 broadcast-view-product = Ver producto
+restock-back = ¡Buenas noticias: { $name } vuelve a estar disponible!
 
 ## /link del propietario
 link-private = Conectado: aquí recibirás los avisos para el propietario de la tienda. Elige cuáles en Bot Settings → Owner alerts.

@@ -238,6 +238,7 @@ support-sent = Merci, votre message a bien été transmis à notre service clien
 
 ## Annonces
 broadcast-view-product = Voir le produit
+restock-back = Bonne nouvelle : { $name } est de retour en stock !
 
 ## /link du propriétaire
 link-private = Associé : vous recevrez ici les alertes du propriétaire de la boutique. Choisissez lesquelles dans Bot Settings → Owner alerts.
