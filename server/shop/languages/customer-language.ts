@@ -1,7 +1,7 @@
 import { eq, inArray } from "drizzle-orm";
 import { DEFAULT_LANGUAGE, type Language, LANGUAGES, languageOfCode } from "../../../contract";
 import type { DbOrTx } from "../../db/client";
-import { botCustomers } from "../../db/schema";
+import { botCustomers, botSettings } from "../../db/schema";
 
 // Which language the bot speaks to a customer (docs/decisions/0038-bot-languages.md):
 // - one they chose with /language, while the shop still offers it;
@@ -79,4 +79,15 @@ export async function languagesOfCustomers(db: DbOrTx, telegramUserIds: readonly
 /** The one customer's language for a message sent outside a conversation. */
 export async function languageOfCustomer(db: DbOrTx, telegramUserId: string, settings: LanguageSettings | null | undefined): Promise<Language> {
   return (await languagesOfCustomers(db, [telegramUserId], settings)).get(telegramUserId)!;
+}
+
+/**
+ * The language of a message sent to a customer outside a conversation (a payment update, a dispatch
+ * notice): the one stored for them, else the shop's default, else English.
+ */
+export async function messageLanguageOf(db: DbOrTx, telegramUserId: string): Promise<Language> {
+  const [customer] = await db.select({ language: botCustomers.language }).from(botCustomers).where(eq(botCustomers.telegramUserId, telegramUserId));
+  if (customer?.language) return customer.language;
+  const [settings] = await db.select({ defaultLanguage: botSettings.defaultLanguage }).from(botSettings).orderBy(botSettings.createdAt).limit(1);
+  return settings?.defaultLanguage ?? DEFAULT_LANGUAGE;
 }

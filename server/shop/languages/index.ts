@@ -7,6 +7,7 @@ export {
   type LanguageSettings,
   languageOfCustomer,
   languagesOfCustomers,
+  messageLanguageOf,
   offeredLanguages,
   readStoredLanguage,
   rememberLanguage,

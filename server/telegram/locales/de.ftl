@@ -245,3 +245,23 @@ link-private = Verbunden: Du bekommst hier die Hinweise für Shop-Inhaber. Welch
 link-group = Verbunden: Diese Gruppe bekommt die Hinweise für Shop-Inhaber. Welche, wählst du in Bot Settings → Owner alerts.
 link-bad-code = Dieser Code ist ungültig oder abgelaufen. Lass dir in Bot Settings → Owner alerts einen neuen zeigen.
 link-no-code = Sende /link und dahinter den Code aus Bot Settings → Owner alerts, z. B. /link 123456.
+
+## Zahlungen und Versand (außerhalb eines Gesprächs gesendet)
+payment-paid = Zahlung für Bestellung #{ $order } erhalten. Danke! Deine Bestellung wird jetzt für den Versand vorbereitet.
+payment-expired = Bestellung #{ $order } ist abgelaufen: Es kam keine Zahlung rechtzeitig an, daher wurde sie storniert und die Artikel freigegeben. Falls du schon bezahlt hast, wende dich bitte an den Kundenservice.
+payment-failed = Die Zahlung für Bestellung #{ $order } ist fehlgeschlagen, daher wurde die Bestellung storniert. Falls du schon bezahlt hast, wende dich bitte an den Kundenservice.
+payment-refunded = Die Zahlung für Bestellung #{ $order } wurde erstattet, daher wurde die Bestellung storniert.
+payment-partly-paid = Wir haben { $paid } { $coin } für Bestellung #{ $order } erhalten, fällig sind aber { $due } { $coin }.
+payment-partly-paid-send-rest = Bitte sende die restlichen { $rest } { $coin } an { $address }, um deine Bestellung abzuschließen.
+payment-partly-paid-contact = Bitte wende dich an den Kundenservice, um deine Bestellung abzuschließen.
+payment-part-of-payment = einen Teil der Zahlung
+payment-more = mehr
+order-cancelled-by-shop = Bestellung #{ $order } wurde vom Shop storniert.
+order-cancelled-refund = Wir haben dafür { $paid } { $coin } erhalten, die erstattet werden: Bitte schreib dem Kundenservice eine Adresse für die Erstattung.
+order-cancelled-no-payment = Es wurde keine Zahlung dafür eingezogen. Bei Fragen wende dich bitte an den Kundenservice.
+payment-after-cancel = Wir haben { $paid } { $coin } für Bestellung #{ $order } erhalten, aber die Bestellung war schon storniert. Bitte wende dich an den Kundenservice, wir klären das.
+payment-a-payment = eine Zahlung
+payment-too-late = Wir haben deine Zahlung für Bestellung #{ $order } erhalten, aber die Bestellung war schon abgelaufen und ein Artikel ist nicht mehr auf Lager. Bitte wende dich an den Kundenservice, wir klären das.
+dispatch-title = Gute Nachricht! Deine Bestellung #{ $order } ist verschickt.
+dispatch-note = Hinweis vom Shop: { $note }
+dispatch-thanks = Danke für deinen Einkauf.

@@ -246,3 +246,23 @@ link-private = Linked: you will get the shop's owner alerts here. Choose which o
 link-group = Linked: this group will get the shop's owner alerts. Choose which ones in Bot Settings → Owner alerts.
 link-bad-code = That code is not valid or has expired. Show a new one in Bot Settings → Owner alerts.
 link-no-code = Send /link followed by the code shown in Bot Settings → Owner alerts, e.g. /link 123456.
+
+## Payment updates and dispatch notices (sent outside a conversation)
+payment-paid = Payment received for order #{ $order }. Thank you! Your order is now being prepared for dispatch.
+payment-expired = Order #{ $order } expired: no payment arrived in time, so it was cancelled and its items released. If you already sent a payment, please contact support.
+payment-failed = The payment for order #{ $order } failed, so the order was cancelled. If you already sent a payment, please contact support.
+payment-refunded = The payment for order #{ $order } was refunded, so the order was cancelled.
+payment-partly-paid = We received { $paid } { $coin } for order #{ $order }, but { $due } { $coin } is due.
+payment-partly-paid-send-rest = Please send the remaining { $rest } { $coin } to { $address } to complete your order.
+payment-partly-paid-contact = Please contact support to complete your order.
+payment-part-of-payment = part of the payment
+payment-more = more
+order-cancelled-by-shop = Order #{ $order } was cancelled by the shop.
+order-cancelled-refund = We received { $paid } { $coin } for it, which will be refunded: please contact support with an address to refund it to.
+order-cancelled-no-payment = No payment was taken for it. If you have any questions, please contact support.
+payment-after-cancel = We received { $paid } { $coin } for order #{ $order }, but the order had already been cancelled. Please contact support and we will sort it out.
+payment-a-payment = a payment
+payment-too-late = We received your payment for order #{ $order }, but the order had already expired and an item in it is no longer in stock. Please contact support and we will sort it out.
+dispatch-title = Good news! Your order #{ $order } has been dispatched.
+dispatch-note = Note from the shop: { $note }
+dispatch-thanks = Thank you for shopping with us.

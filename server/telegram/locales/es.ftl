@@ -245,3 +245,23 @@ link-private = Conectado: aquí recibirás los avisos para el propietario de la 
 link-group = Conectado: este grupo recibirá los avisos para el propietario de la tienda. Elige cuáles en Bot Settings → Owner alerts.
 link-bad-code = Ese código no es válido o ha caducado. Muestra uno nuevo en Bot Settings → Owner alerts.
 link-no-code = Envía /link seguido del código que aparece en Bot Settings → Owner alerts, p. ej. /link 123456.
+
+## Pagos y envíos (enviados fuera de una conversación)
+payment-paid = Pago recibido para el pedido #{ $order }. ¡Gracias! Ya estamos preparando tu pedido para el envío.
+payment-expired = El pedido #{ $order } ha caducado: el pago no llegó a tiempo, así que se ha cancelado y sus artículos se han liberado. Si ya enviaste un pago, contacta con atención al cliente.
+payment-failed = El pago del pedido #{ $order } ha fallado, así que el pedido se ha cancelado. Si ya enviaste un pago, contacta con atención al cliente.
+payment-refunded = El pago del pedido #{ $order } se ha reembolsado, así que el pedido se ha cancelado.
+payment-partly-paid = Hemos recibido { $paid } { $coin } para el pedido #{ $order }, pero se deben { $due } { $coin }.
+payment-partly-paid-send-rest = Envía los { $rest } { $coin } restantes a { $address } para completar tu pedido.
+payment-partly-paid-contact = Contacta con atención al cliente para completar tu pedido.
+payment-part-of-payment = una parte del pago
+payment-more = más
+order-cancelled-by-shop = La tienda ha cancelado el pedido #{ $order }.
+order-cancelled-refund = Recibimos { $paid } { $coin } por él, que se te reembolsarán: contacta con atención al cliente y danos una dirección para el reembolso.
+order-cancelled-no-payment = No se cobró nada por él. Si tienes alguna pregunta, contacta con atención al cliente.
+payment-after-cancel = Hemos recibido { $paid } { $coin } para el pedido #{ $order }, pero el pedido ya estaba cancelado. Contacta con atención al cliente y lo solucionamos.
+payment-a-payment = un pago
+payment-too-late = Hemos recibido tu pago del pedido #{ $order }, pero el pedido ya había caducado y un artículo ya no está disponible. Contacta con atención al cliente y lo solucionamos.
+dispatch-title = ¡Buenas noticias! Tu pedido #{ $order } ya está en camino.
+dispatch-note = Nota de la tienda: { $note }
+dispatch-thanks = Gracias por tu compra.

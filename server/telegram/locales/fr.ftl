@@ -245,3 +245,23 @@ link-private = Associé : vous recevrez ici les alertes du propriétaire de la b
 link-group = Associé : ce groupe recevra les alertes du propriétaire de la boutique. Choisissez lesquelles dans Bot Settings → Owner alerts.
 link-bad-code = Ce code n’est pas valable ou a expiré. Affichez-en un nouveau dans Bot Settings → Owner alerts.
 link-no-code = Envoyez /link suivi du code affiché dans Bot Settings → Owner alerts, par ex. /link 123456.
+
+## Paiements et expéditions (envoyés hors conversation)
+payment-paid = Paiement reçu pour la commande #{ $order }. Merci ! Votre commande est en cours de préparation pour l’expédition.
+payment-expired = La commande #{ $order } a expiré : aucun paiement n’est arrivé à temps, elle a donc été annulée et ses articles remis en vente. Si vous avez déjà payé, contactez le service client.
+payment-failed = Le paiement de la commande #{ $order } a échoué, la commande a donc été annulée. Si vous avez déjà payé, contactez le service client.
+payment-refunded = Le paiement de la commande #{ $order } a été remboursé, la commande a donc été annulée.
+payment-partly-paid = Nous avons reçu { $paid } { $coin } pour la commande #{ $order }, mais { $due } { $coin } sont dus.
+payment-partly-paid-send-rest = Veuillez envoyer les { $rest } { $coin } restants à { $address } pour finaliser votre commande.
+payment-partly-paid-contact = Veuillez contacter le service client pour finaliser votre commande.
+payment-part-of-payment = une partie du paiement
+payment-more = davantage
+order-cancelled-by-shop = La commande #{ $order } a été annulée par la boutique.
+order-cancelled-refund = Nous avons reçu { $paid } { $coin } pour elle, qui seront remboursés : contactez le service client avec une adresse de remboursement.
+order-cancelled-no-payment = Aucun paiement n’a été pris. Pour toute question, contactez le service client.
+payment-after-cancel = Nous avons reçu { $paid } { $coin } pour la commande #{ $order }, mais elle avait déjà été annulée. Contactez le service client et nous réglerons cela.
+payment-a-payment = un paiement
+payment-too-late = Nous avons reçu votre paiement pour la commande #{ $order }, mais elle avait déjà expiré et un de ses articles n’est plus en stock. Contactez le service client et nous réglerons cela.
+dispatch-title = Bonne nouvelle ! Votre commande #{ $order } a été expédiée.
+dispatch-note = Message de la boutique : { $note }
+dispatch-thanks = Merci pour votre achat.
