@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Language } from "../../contract";
 import { botCustomers, botSettings, categories } from "../db/schema";
 import { createBroadcast } from "../shop/customers";
+import { messageLanguageOf, translatorFor } from "../shop/languages";
+import { dispatchNoticeIn, paymentMessages } from "../shop/orders";
+import { dispatchNotice } from "../../contract";
 import { silentLog, startShopWithConfiguredBot, Customer, type ShopWithBot } from "../../test-support/bot-harness";
 import { insertProduct } from "../../test-support/factories";
 import { startFakeTelegram, telegramUser, type FakeTelegram, type TelegramUser } from "../../test-support/fake-telegram";
@@ -118,5 +121,21 @@ describe("the bot speaks the customer's language", () => {
     const textTo = (customer: Customer) =>
       telegram.callsOf("sendMessage").find((call) => String(call.payload.chat_id) === customer.id && /sale|verkauf/i.test(String(call.payload.text)))?.payload.text;
     await expect.poll(() => [textTo(anke), textTo(fred), textTo(emma)], { timeout: 10_000 }).toEqual(["Sommerschlussverkauf!", "Summer sale!", "Summer sale!"]);
+  });
+
+  it("writes payment updates and dispatch notices in the language stored for the customer", async () => {
+    const { db } = shop.server.deps;
+    const otto = customerSpeaking("de");
+    await otto.send("/start");
+    const language = await messageLanguageOf(db, otto.id);
+    expect(language).toBe("de");
+    const order = { id: "0a1b2c3d-0000-4000-8000-000000000000", carrier: null, trackingNumber: null, note: "Viel Spaß!" };
+    expect(paymentMessages.paid(order.id, translatorFor(language))).toBe(
+      "Zahlung für Bestellung #0a1b2c3d erhalten. Danke! Deine Bestellung wird jetzt für den Versand vorbereitet.",
+    );
+    expect(dispatchNoticeIn(order, language)).toBe("Gute Nachricht! Deine Bestellung #0a1b2c3d ist verschickt.\nHinweis vom Shop: Viel Spaß!\nDanke für deinen Einkauf.");
+    // English is the dashboard's preview, word for word; someone never seen gets the shop's default.
+    expect(dispatchNoticeIn(order, "en")).toBe(dispatchNotice(order));
+    expect(await messageLanguageOf(db, "96999999")).toBe("en");
   });
 });
