@@ -26,6 +26,8 @@ COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
 # Migrations are applied by the server at start (one instance at a time: an advisory lock).
 COPY --from=build --chown=node:node /app/drizzle ./drizzle
+# The bot's texts, one Fluent file per language (server/shop/languages/translator.ts reads them at start).
+COPY --from=build --chown=node:node /app/server/telegram/locales ./server/telegram/locales
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 EXPOSE 5000

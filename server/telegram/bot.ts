@@ -2,6 +2,7 @@ import { autoRetry } from "@grammyjs/auto-retry";
 import { Bot, type MiddlewareFn } from "grammy";
 import type { Update, UserFromGetMe } from "grammy/types";
 import type { BotSettings } from "../../contract";
+import { readStoredLanguage, rememberLanguage, resolveLanguage, translatorFor } from "../shop/languages";
 import { getConversation, openConversation, saveConversation, isBlocked } from "../shop/customers";
 import { ShopError } from "../shop/common";
 import { isTestCustomer } from "../shop/simulator";
@@ -21,6 +22,7 @@ import { startFeature } from "./features/start";
 import { supportFeature } from "./features/support";
 import type { ClaimedUpdate } from "./inbox";
 import { mainMenuKeyboard, notice } from "./ui";
+import { languageFeature } from "./features/language";
 
 /** The updates the bot handles; Telegram is asked for these only. */
 export const ALLOWED_UPDATES = ["message", "callback_query"] as const;
@@ -55,14 +57,14 @@ function guard(log: BotLogger): MiddlewareFn<BotContext> {
     try {
       await next();
     } catch (error) {
+      // Before the customer's language is known (loadCustomer), the shop's default language.
+      const tr = ctx.tr ?? translatorFor(null);
       if (error instanceof ShopError) {
         if (ctx.callbackQuery && !answered) await notice(ctx, error.message, true).catch(() => {});
-        else await ctx.reply(error.message, { reply_markup: mainMenuKeyboard() }).catch(() => {});
+        else await ctx.reply(error.message, { reply_markup: mainMenuKeyboard(tr) }).catch(() => {});
       } else {
         log.error({ err: error, updateId: ctx.update.update_id }, "the bot could not handle an update");
-        await ctx
-          .reply("Sorry, something went wrong. Please try again.", { reply_markup: mainMenuKeyboard() })
-          .catch(() => {});
+        await ctx.reply(tr.t("error-generic"), { reply_markup: mainMenuKeyboard(tr) }).catch(() => {});
       }
     } finally {
       if (ctx.callbackQuery && !answered) {
@@ -89,18 +91,21 @@ export async function handleWithStoredCustomer(bot: Bot<BotContext>, update: Upd
 }
 
 /** What a customer the owner blocked gets, whatever they send or press (issue 13). */
-export const BLOCKED_CUSTOMER_REPLY = "Sorry, this shop is not available to you.";
+export const BLOCKED_CUSTOMER_REPLY = translatorFor("en").t("blocked");
 
 /**
  * A blocked customer gets the refusal and nothing else: no screen, no cart, no stored message. Before
  * the customer's conversation is read, so a blocked customer costs no more than this check (a cached read).
  */
-function refuseBlocked(deps: BotDeps): MiddlewareFn<BotContext> {
+function refuseBlocked(deps: BotDeps, snapshot: BotSettings): MiddlewareFn<BotContext> {
+  const reads = cachedReads(deps);
   return async (ctx, next) => {
     if (ctx.from && (await isBlocked(deps, String(ctx.from.id)))) {
+      // In their Telegram app's language when the shop offers it: no more is read for a blocked customer.
+      const refusal = translatorFor(resolveLanguage(null, ctx.from.language_code, (await reads.settings()) ?? snapshot)).t("blocked");
       // A press is answered with the refusal as a notice (the guard sees it answered); anything else gets it as a message.
-      if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: BLOCKED_CUSTOMER_REPLY, show_alert: true });
-      else await ctx.reply(BLOCKED_CUSTOMER_REPLY);
+      if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: refusal, show_alert: true });
+      else await ctx.reply(refusal);
       return;
     }
     await next();
@@ -121,6 +126,20 @@ function loadCustomer(deps: BotDeps, snapshot: BotSettings, log: BotLogger): Mid
     const stored = storedCustomers.get(ctx.update);
     ctx.conversation = stored ? await openConversation(deps.db, customerId, stored.conversation) : await getConversation(deps.db, customerId);
     ctx.startRecord = stored?.startRecord;
+    // The customer's language: stored with them (read with the update by the inbox), else read here.
+    const record = stored?.startRecord;
+    ctx.storedLanguage = record !== undefined ? (record ? { language: record.language ?? null, chosen: record.languageChosen === true } : null) : await readStoredLanguage(deps.db, customerId);
+    ctx.useLanguage = (language) => {
+      ctx.language = language;
+      ctx.tr = translatorFor(language);
+      ctx.t = ctx.tr.t;
+    };
+    ctx.useLanguage(resolveLanguage(ctx.storedLanguage, ctx.from.language_code, ctx.settings));
+    // A customer on record whose language changed (their Telegram app's, or the shop's offer) keeps the new one.
+    if (ctx.storedLanguage && ctx.storedLanguage.language !== ctx.language) {
+      await rememberLanguage(deps.db, customerId, ctx.storedLanguage, ctx.language);
+      ctx.storedLanguage = { ...ctx.storedLanguage, language: ctx.language };
+    }
     ctx.setConversation = async (state) => {
       // Most taps leave the step as it was (/start, the menu, browsing): no write for those. Safe because
       // one customer's updates run one at a time (telegram/inbox.ts), so ctx.conversation is what is stored.
@@ -162,11 +181,11 @@ export function createBot(deps: BotDeps, settings: BotSettings, options: CreateB
   // The shop talks to customers one to one; groups and channels are ignored.
   const shop = bot.chatType("private");
   shop.use(guard(options.log));
-  shop.use(refuseBlocked(deps));
+  shop.use(refuseBlocked(deps, settings));
   shop.use(loadCustomer(deps, settings, options.log));
   // Commands first: each one is itself in every conversation step, and leaves the step (features/commands.ts).
   shop.use(commandsFeature);
-  shop.use(startFeature, optOutFeature, checkoutFeature, supportFeature, catalogueFeature, cartFeature, ordersFeature, aboutFeature, myDataFeature);
+  shop.use(startFeature, languageFeature, optOutFeature, checkoutFeature, supportFeature, catalogueFeature, cartFeature, ordersFeature, aboutFeature, myDataFeature);
   shop.use(fallbackFeature);
   return bot;
 }

@@ -8,6 +8,7 @@ import { abandonDeadClaims, BROADCAST_RATE_PER_SECOND, claimNextRecipient, markB
 import { unavailable } from "../shop/common";
 import { getBotSettings } from "../shop/settings";
 import type { ObjectStorage } from "../storage";
+import { localizedText, translatorFor } from "../shop/languages";
 import type { BotLogger } from "./context";
 import { objectIdOf } from "./product-photo";
 
@@ -165,8 +166,11 @@ export function createBroadcastSender(deps: BroadcastSenderDeps, options: Broadc
   const photoFor = (bot: Api, chatId: string, imageUrl: string, caption: string, keyboard: InlineKeyboard | undefined) =>
     sendPhoto(deps, bot, chatId, imageUrl, caption, keyboard);
 
-  async function deliver(bot: Api, recipient: ClaimedRecipient) {
-    const keyboard = recipient.productId ? new InlineKeyboard().text("View product", `prod:${recipient.productId}:1`) : undefined;
+  async function deliver(bot: Api, claimed: ClaimedRecipient) {
+    // Each customer gets the text in the language stored for them, else the broadcast's own (the default language's).
+    const tr = translatorFor(claimed.language);
+    const recipient = { ...claimed, text: claimed.language ? localizedText(claimed.text, claimed.textTranslations, claimed.language) : claimed.text };
+    const keyboard = recipient.productId ? new InlineKeyboard().text(tr.t("broadcast-view-product"), `prod:${recipient.productId}:1`) : undefined;
     if (!recipient.imageUrl) {
       await bot.sendMessage(recipient.telegramUserId, recipient.text, { reply_markup: keyboard });
       return;

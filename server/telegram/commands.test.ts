@@ -94,6 +94,7 @@ const ANSWERS: Record<Command, (state: ConversationState, args: string) => strin
   cancel: (state) => ({ checkout: CHECKOUT_CANCELLED_TEXT, support: LEFT_SUPPORT_TEXT, idle: NOTHING_TO_CANCEL_TEXT })[state.step],
   stop: () => OPTED_OUT_REPLY,
   forgetme: () => FORGET_CONFIRM_TEXT,
+  language: () => "This shop speaks English only.",
   // The owner's /link (features/owner-link.ts): no code issued here, so any code is refused.
   link: (_, args) => (args ? BAD_CODE_REPLY : NO_CODE_REPLY),
 };

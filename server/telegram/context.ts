@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Context } from "grammy";
-import type { BotSettings } from "../../contract";
+import type { BotSettings, Language } from "../../contract";
 import type { Config } from "../config";
 import type { SecretBox } from "../crypto";
 import type { Db } from "../db/client";
@@ -10,6 +10,7 @@ import type { StartRecord } from "./inbox";
 import type { CustomerNotifier } from "../shop/common";
 import type { CachedReads, ReadCache } from "../shop/catalogue";
 import type { ObjectStorage } from "../storage";
+import type { StoredLanguage, TextVariables, Translator } from "../shop/languages";
 
 export type BotLogger = Pick<FastifyBaseLogger, "info" | "warn" | "error">;
 
@@ -43,6 +44,15 @@ export type BotContext = Context & {
   conversation: ConversationState;
   /** The customer's broadcast record when the inbox read it with the update (null: none); undefined when not read. */
   startRecord?: StartRecord | null;
+  /** The language the bot speaks to this customer (shop/languages), and its texts and formats. */
+  language: Language;
+  tr: Translator;
+  /** A text of the locale files (server/telegram/locales) in the customer's language. */
+  t(key: string, variables?: TextVariables): string;
+  /** What is stored of the customer's language (null: nothing yet). */
+  storedLanguage: StoredLanguage | null;
+  /** Speak another language from now on in this update (after /language). */
+  useLanguage(language: Language): void;
   /** Stores the customer's next step in the database before anything is shown. */
   setConversation(state: ConversationState): Promise<void>;
 };

@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNotNull, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Update } from "grammy/types";
+import type { Language } from "../../contract";
 import type { DbOrTx } from "../db/client";
 import { groupCommit } from "../db/group-commit";
 import { queryRows } from "../db/rows";
@@ -172,7 +173,8 @@ async function insertUpdates(
     returning t.update_id, t.claimed_until is not null as claimed,
       case when t.claimed_until is not null then (select c.state from bot_conversations c where c.telegram_user_id = t.chat_key) end as conversation,
       case when t.claimed_until is not null then
-        (select json_build_object('username', b.telegram_username, 'reachable', b.opted_out_at is null and b.unreachable_at is null)
+        (select json_build_object('username', b.telegram_username, 'reachable', b.opted_out_at is null and b.unreachable_at is null,
+                                  'language', b.language, 'languageChosen', b.language_chosen)
            from bot_customers b where b.telegram_user_id = t.chat_key) end as start_record`);
   for (const row of result) {
     inserted.set(Number(row.update_id), {
@@ -226,7 +228,7 @@ export type ClaimedUpdate = {
 };
 
 /** What /start needs to know of a customer's broadcast record (shop/customers/broadcasts.ts isStartRecorded). */
-export type StartRecord = { username: string | null; reachable: boolean };
+export type StartRecord = { username: string | null; reachable: boolean; language?: Language | null; languageChosen?: boolean };
 
 /**
  * Takes up to `limit` updates that are next in line for their customer, when no worker holds one of
@@ -269,7 +271,8 @@ async function claimOnce(db: DbOrTx, botId: number, limit: number, claimMs: numb
        and t.handled_at is null and (t.claimed_until is null or t.claimed_until < now())
     returning t.update_id, t.payload, t.attempts,
       (select c.state from bot_conversations c where c.telegram_user_id = t.chat_key) as conversation,
-      (select json_build_object('username', b.telegram_username, 'reachable', b.opted_out_at is null and b.unreachable_at is null)
+      (select json_build_object('username', b.telegram_username, 'reachable', b.opted_out_at is null and b.unreachable_at is null,
+                                'language', b.language, 'languageChosen', b.language_chosen)
          from bot_customers b where b.telegram_user_id = t.chat_key) as start_record`);
   return result
     .map((row) => ({

@@ -3,7 +3,8 @@ import type { MessageEntity } from "grammy/types";
 import QRCode from "qrcode";
 import { paymentUri } from "../shop/orders";
 import type { BotContext } from "./context";
-import { fit, formatDateTime, MAX_CAPTION } from "./ui";
+import { translatorFor, type Translator } from "../shop/languages";
+import { fit, MAX_CAPTION } from "./ui";
 
 // The payment details: always a NEW message with no buttons, so no later tap edits the address
 // and amount away. A QR code of the payment URI carries both into a wallet; in the caption the
@@ -30,15 +31,15 @@ export function paymentQrPng(uri: string): Promise<Buffer> {
 }
 
 /** The caption and its code entities (offsets in UTF-16 units, as Telegram counts them). */
-export function paymentCaption(request: PaymentRequest, timeZone: string): { text: string; entities: MessageEntity[] } {
+export function paymentCaption(request: PaymentRequest, timeZone: string, tr: Translator = translatorFor("en")): { text: string; entities: MessageEntity[] } {
   const amountLine = `${request.amount} ${request.coin}`;
-  const before = [request.heading, "", "To pay, send exactly"].join("\n") + "\n";
-  const middle = "\nto this address:\n";
+  const before = [request.heading, "", tr.t("payment-send-exactly")].join("\n") + "\n";
+  const middle = `\n${tr.t("payment-to-address")}\n`;
   const after = [
     "",
     "",
-    `Please pay by ${formatDateTime(request.deadline, timeZone)}.`,
-    ...(request.checkoutUrl ? [`Or pay on the payment page: ${request.checkoutUrl}`] : []),
+    tr.t("payment-pay-by", { deadline: tr.dateTime(request.deadline, timeZone) }),
+    ...(request.checkoutUrl ? [tr.t("payment-page", { url: request.checkoutUrl })] : []),
     ...(request.footer ? [request.footer] : []),
   ].join("\n");
   const text = before + amountLine + middle + request.address + after;
@@ -52,7 +53,7 @@ export function paymentCaption(request: PaymentRequest, timeZone: string): { tex
 
 /** Sends the payment details as a new photo message (QR code + caption), or as text when no QR can be made or sent. */
 export async function sendPaymentRequest(ctx: BotContext, request: PaymentRequest): Promise<void> {
-  const caption = paymentCaption(request, ctx.deps.config.timeZone);
+  const caption = paymentCaption(request, ctx.deps.config.timeZone, ctx.tr);
   const uri = paymentUri(request.coin, request.address, request.amount);
   if (uri) {
     try {

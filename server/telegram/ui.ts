@@ -1,5 +1,5 @@
 import { GrammyError, InlineKeyboard } from "grammy";
-import { formatPence } from "../shop/catalogue";
+import { type Translator, translatorFor } from "../shop/languages";
 import type { BotContext } from "./context";
 
 // How the bot shows things: Telegram's limits, money, the main menu, and "show this screen"
@@ -16,31 +16,11 @@ export function fit(text: string, max: number): string {
   return chars.length <= max ? text : chars.slice(0, max - 1).join("") + "…";
 }
 
-export const gbp = (pence: number) => `£${formatPence(pence)}`;
-
-/** Tier prices are plain numbers ("4.5"): shown like every price, with two decimals. */
-export const gbpAmount = (amount: string | number) => `£${Number(amount).toFixed(2)}`;
-
 export const COIN_NAMES: Record<string, string> = { BTC: "Bitcoin", LTC: "Litecoin", XMR: "Monero" };
 export const coinLabel = (coin: string) => `${COIN_NAMES[coin] ?? coin} (${coin})`;
 
 export { shortOrderId as shortId } from "../shop/common";
 
-export function formatDate(date: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-GB", { timeZone, day: "numeric", month: "short", year: "numeric" }).format(date);
-}
-
-export function formatDateTime(date: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-GB", {
-    timeZone,
-    day: "numeric",
-    month: "short",
-    year: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    timeZoneName: "short",
-  }).format(date);
-}
 
 /** Callback data is limited to 64 bytes; every button goes through here so a too-long one fails loudly in tests. */
 export function data(value: string): string {
@@ -51,34 +31,29 @@ export function data(value: string): string {
 /** Button labels longer than this are cut, so rows stay readable on a phone. */
 export const label = (text: string, max = 40) => fit(text.replace(/\s+/g, " ").trim(), max);
 
-// The main menu's entries are docs/product.md §2's Bot Preview feature list, word for word.
-export const MENU = {
-  browse: "Browse Products",
-  cart: "My Cart",
-  orders: "My Orders",
-  support: "Contact Support",
-  about: "About",
-} as const;
+// The main menu's entries are docs/product.md §2's Bot Preview feature list, word for word (in English).
+/** The English texts, for the constants the tests and other modules name ("« Main menu"). */
+export const EN = translatorFor("en");
 
-export function mainMenuKeyboard(): InlineKeyboard {
+export const MAIN_MENU_BUTTON = EN.t("main-menu-button");
+
+export function mainMenuKeyboard(tr: Translator): InlineKeyboard {
   return new InlineKeyboard()
-    .text(MENU.browse, data("cats:0"))
-    .text(MENU.cart, data("cart"))
+    .text(tr.t("menu-browse"), data("cats:0"))
+    .text(tr.t("menu-cart"), data("cart"))
     .row()
-    .text(MENU.orders, data("orders"))
-    .text(MENU.support, data("support"))
+    .text(tr.t("menu-orders"), data("orders"))
+    .text(tr.t("menu-support"), data("support"))
     .row()
-    .text(MENU.about, data("about"));
+    .text(tr.t("menu-about"), data("about"));
 }
 
-export const MAIN_MENU_BUTTON = "« Main menu";
-
 /** Adds pager buttons when there is more than one page; `target(page)` makes their callback data. */
-export function addPager(keyboard: InlineKeyboard, page: number, pageCount: number, target: (page: number) => string) {
+export function addPager(tr: Translator, keyboard: InlineKeyboard, page: number, pageCount: number, target: (page: number) => string) {
   if (pageCount <= 1) return keyboard;
-  if (page > 0) keyboard.text("‹ Previous", data(target(page - 1)));
-  keyboard.text(`Page ${page + 1} of ${pageCount}`, data("noop"));
-  if (page < pageCount - 1) keyboard.text("Next ›", data(target(page + 1)));
+  if (page > 0) keyboard.text(tr.t("pager-previous"), data(target(page - 1)));
+  keyboard.text(tr.t("pager-page", { page: page + 1, pages: pageCount }), data("noop"));
+  if (page < pageCount - 1) keyboard.text(tr.t("pager-next"), data(target(page + 1)));
   return keyboard.row();
 }
 

@@ -4,6 +4,8 @@
 // With a product id (36 characters) and at most 3 options of 20 values, the longest button is
 // "po:<id>:19.19.19:2.19" (53 bytes).
 
+import type { Translator } from "../shop/languages";
+
 export type ProductOption = { name: string; values: string[] };
 export type Choice = (number | null)[];
 
@@ -87,10 +89,10 @@ export function choiceOf(options: readonly ProductOption[], optionValues: Record
  * Why value j of option k cannot be bought with the choice so far: "M / Black is sold out" when
  * such a variant exists without stock, "No M in Black" when there is no such variant at all.
  */
-export function unavailableReason(variants: readonly ChoosableVariant[], options: readonly ProductOption[], choice: Choice, k: number, j: number): string {
+export function unavailableReason(variants: readonly ChoosableVariant[], options: readonly ProductOption[], choice: Choice, k: number, j: number, tr: Translator): string {
   const next = withValue(choice, k, j);
-  if (matching(variants, options, next).length > 0) return `${choiceLabel(options, next)} is sold out`;
+  if (matching(variants, options, next).length > 0) return tr.t("variant-sold-out", { choice: choiceLabel(options, next) });
   const value = options[k]!.values[j]!;
   const others = choiceLabel(options, withValue(choice, k, null));
-  return others ? `No ${value} in ${others}` : `${value} is not available`;
+  return others ? tr.t("variant-none-in", { value, others }) : tr.t("variant-unavailable", { value });
 }

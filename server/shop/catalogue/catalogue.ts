@@ -1,10 +1,11 @@
 import { and, asc, count, eq, isNull } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { categories, products } from "../../db/schema";
+import type { NameTranslations } from "../../../contract";
 
 // What a customer can browse in the bot: categories two levels deep and the active products in them.
 
-export type CatalogueCategory = { id: string; name: string; parentId: string | null };
+export type CatalogueCategory = { id: string; name: string; parentId: string | null; translations?: NameTranslations };
 export type CatalogueProduct = typeof products.$inferSelect;
 export type Page<T> = { items: T[]; page: number; pageCount: number; total: number };
 
@@ -12,7 +13,7 @@ const byName = [asc(categories.name), asc(categories.id)];
 
 export async function listMainCategories(db: DbOrTx): Promise<CatalogueCategory[]> {
   return db
-    .select({ id: categories.id, name: categories.name, parentId: categories.parentId })
+    .select({ id: categories.id, name: categories.name, parentId: categories.parentId, translations: categories.translations })
     .from(categories)
     .where(isNull(categories.parentId))
     .orderBy(...byName);
@@ -20,7 +21,7 @@ export async function listMainCategories(db: DbOrTx): Promise<CatalogueCategory[
 
 export async function listSubcategories(db: DbOrTx, parentId: string): Promise<CatalogueCategory[]> {
   return db
-    .select({ id: categories.id, name: categories.name, parentId: categories.parentId })
+    .select({ id: categories.id, name: categories.name, parentId: categories.parentId, translations: categories.translations })
     .from(categories)
     .where(eq(categories.parentId, parentId))
     .orderBy(...byName);
@@ -28,7 +29,7 @@ export async function listSubcategories(db: DbOrTx, parentId: string): Promise<C
 
 export async function getCategory(db: DbOrTx, id: string): Promise<CatalogueCategory | null> {
   const [row] = await db
-    .select({ id: categories.id, name: categories.name, parentId: categories.parentId })
+    .select({ id: categories.id, name: categories.name, parentId: categories.parentId, translations: categories.translations })
     .from(categories)
     .where(eq(categories.id, id));
   return row ?? null;

@@ -1,7 +1,8 @@
 import { TEST_CUSTOMER_SQL } from "../simulator";
 import { and, desc, eq, sql } from "drizzle-orm";
-import type { BroadcastAudience, BroadcastInput, BroadcastProgress, BroadcastReach, BroadcastStatus, BroadcastSummary } from "../../../contract";
-import { BROADCASTS_LISTED, itemDisplayName } from "../../../contract";
+import type { BroadcastAudience, Language, TextTranslations, BroadcastInput, BroadcastProgress, BroadcastReach, BroadcastStatus, BroadcastSummary } from "../../../contract";
+import { BROADCASTS_LISTED, DEFAULT_LANGUAGE, itemDisplayName, LANGUAGES, type NameTranslations } from "../../../contract";
+import { localizedName, translatorFor } from "../languages";
 import type { Db, DbOrTx } from "../../db/client";
 import { queryRows } from "../../db/rows";
 import {
@@ -168,13 +169,21 @@ export async function queueMessage(
   return db.transaction((tx) => insertMessage(tx, message, now, options));
 }
 
-type QueuedMessage = { kind: "broadcast" | "restock"; text: string; imageUrl: string | null; productId?: string | null; audience: BroadcastAudienceRow };
+type QueuedMessage = {
+  kind: "broadcast" | "restock";
+  text: string;
+  /** The text per language (issue 26): each recipient gets theirs, else `text`. */
+  textTranslations?: TextTranslations;
+  imageUrl: string | null;
+  productId?: string | null;
+  audience: BroadcastAudienceRow;
+};
 
 /** queueMessage's statements, inside the caller's transaction. */
 async function insertMessage(tx: DbOrTx, message: QueuedMessage, now: Date, options: { refuseEmpty?: string }): Promise<{ id: string; total: number }> {
   const [created] = await tx
     .insert(broadcasts)
-    .values({ kind: message.kind, text: message.text, imageUrl: message.imageUrl, productId: message.productId ?? null, audience: message.audience, total: 0, createdAt: now })
+    .values({ kind: message.kind, text: message.text, textTranslations: message.textTranslations ?? {}, imageUrl: message.imageUrl, productId: message.productId ?? null, audience: message.audience, total: 0, createdAt: now })
     .returning({ id: broadcasts.id });
   const id = created!.id;
   await tx.execute(sql`
@@ -193,10 +202,14 @@ async function insertMessage(tx: DbOrTx, message: QueuedMessage, now: Date, opti
 }
 
 /** POST /api/broadcasts. An audience with nobody in it is refused: the owner would otherwise see an empty "done". */
-export async function createBroadcast(db: Db, input: Pick<BroadcastInput, "text"> & { imageUrl: string | null; audience: BroadcastAudience }, now: Date) {
+export async function createBroadcast(
+  db: Db,
+  input: Pick<BroadcastInput, "text"> & { textTranslations?: TextTranslations; imageUrl: string | null; audience: BroadcastAudience },
+  now: Date,
+) {
   const queued = await queueMessage(
     db,
-    { kind: "broadcast", text: input.text, imageUrl: input.imageUrl, audience: audienceRow(input.audience) },
+    { kind: "broadcast", text: input.text, textTranslations: input.textTranslations, imageUrl: input.imageUrl, audience: audienceRow(input.audience) },
     now,
     { refuseEmpty: "No customers match this audience." },
   );
@@ -238,7 +251,13 @@ export async function ownerChatForTest(db: DbOrTx): Promise<{ chatId: string; ch
 
 // --- Restock alerts (issue 14, item 4) ---
 
-export const restockText = (productName: string) => `Good news: ${productName} is back in stock!`;
+/** The restock alert in a language (the bot's texts, server/telegram/locales: restock-back). */
+export const restockText = (productName: string, language: Language = DEFAULT_LANGUAGE) => translatorFor(language).t("restock-back", { name: productName });
+
+/** The alert in every shipped language, each with the product's name as that language shows it. */
+function restockTranslations(product: { name: string; translations: NameTranslations | null }, variantLabel: string): TextTranslations {
+  return Object.fromEntries(LANGUAGES.map((language) => [language, restockText(itemDisplayName(localizedName(product, language), variantLabel), language)]));
+}
 
 /**
  * "Notify me when back" on an out-of-stock variant (issue 23: a product's id means its default
@@ -267,7 +286,7 @@ export async function waitForRestock(db: DbOrTx, variantId: string, telegramUser
  */
 export async function queueRestockAlerts(db: Db, now: Date): Promise<number> {
   const ready = await db
-    .selectDistinct({ id: productVariants.id, productId: products.id, name: products.name, label: productVariants.label })
+    .selectDistinct({ id: productVariants.id, productId: products.id, name: products.name, translations: products.translations, label: productVariants.label })
     .from(restockWaits)
     .innerJoin(productVariants, eq(productVariants.id, restockWaits.variantId))
     .innerJoin(products, eq(products.id, productVariants.productId))
@@ -282,6 +301,7 @@ export async function queueRestockAlerts(db: Db, now: Date): Promise<number> {
         {
           kind: "restock",
           text: restockText(itemDisplayName(variant.name, variant.label)),
+          textTranslations: restockTranslations(variant, variant.label),
           imageUrl: null,
           productId: variant.productId,
           audience: { kind: "restock", productId: variant.productId, variantId: variant.id },
@@ -373,6 +393,9 @@ export type ClaimedRecipient = {
   imageUrl: string | null;
   /** A restock alert's product (a button opens it in the bot). */
   productId: string | null;
+  /** The text in other languages (issue 26), and the language stored for the recipient (null: not known). */
+  textTranslations: TextTranslations;
+  language: Language | null;
 };
 
 export type Claim =
@@ -396,7 +419,15 @@ export async function claimNextRecipient(db: Db, options: { ratePerSecond?: numb
   return db.transaction(async (tx) => {
     await tx.execute(sql`select ${CLAIM_LOCK}`);
     // One statement claims the next row, if the overall rate allows one more and its chat may have one.
-    const claimed = await queryRows<{ broadcast_id: string; telegram_user_id: string; text: string; image_url: string | null; product_id: string | null }>(tx, sql`
+    const claimed = await queryRows<{
+      broadcast_id: string;
+      telegram_user_id: string;
+      text: string;
+      image_url: string | null;
+      product_id: string | null;
+      text_translations: unknown;
+      language: Language | null;
+    }>(tx, sql`
       with next as (
         select p.broadcast_id, p.telegram_user_id from ${broadcastRecipients} p
         where (select count(*) from ${broadcastRecipients} w where w.claimed_at > clock_timestamp() - ${window}) < ${rate}
@@ -412,12 +443,21 @@ export async function claimNextRecipient(db: Db, options: { ratePerSecond?: numb
       update ${broadcastRecipients} r set state = 'sending', claimed_at = clock_timestamp()
       from next, ${broadcasts} b
       where r.broadcast_id = next.broadcast_id and r.telegram_user_id = next.telegram_user_id and b.id = r.broadcast_id
-      returning r.broadcast_id, r.telegram_user_id, b.text, b.image_url, b.product_id`);
+      returning r.broadcast_id, r.telegram_user_id, b.text, b.image_url, b.product_id, b.text_translations,
+        (select c.language from ${botCustomers} c where c.telegram_user_id = r.telegram_user_id) as language`);
     const row = claimed[0];
     if (row) {
       return {
         kind: "claimed",
-        recipient: { broadcastId: row.broadcast_id, telegramUserId: row.telegram_user_id, text: row.text, imageUrl: row.image_url, productId: row.product_id },
+        recipient: {
+          broadcastId: row.broadcast_id,
+          telegramUserId: row.telegram_user_id,
+          text: row.text,
+          imageUrl: row.image_url,
+          productId: row.product_id,
+          textTranslations: (typeof row.text_translations === "string" ? JSON.parse(row.text_translations) : (row.text_translations ?? {})) as TextTranslations,
+          language: row.language,
+        },
       };
     }
     // Nothing claimed: the rate is used up (wait until the oldest claim leaves the window), the waiting

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { and, asc, eq, inArray, isNull, lt } from "drizzle-orm";
-import { CURRENCIES, itemDisplayName, ShippingAddressSchema, type BotSettings, type Currency, type Order, type OrderItem } from "../../../contract";
+import { CURRENCIES, itemDisplayName, ShippingAddressSchema, type BotSettings, type Currency, type Language, type NameTranslations, type Order, type OrderItem } from "../../../contract";
 import type { Config } from "../../config";
 import type { SecretBox } from "../../crypto";
 import type { Db, DbOrTx } from "../../db/client";
@@ -25,6 +25,13 @@ import { refusalMessage } from "./coupon-rules";
 export const PAYMENT_WEBHOOK_PATH = "/api/payments/webhook";
 /** Where the owner's BTCPay Server posts its webhook (issue 24; registered from Bot Settings). */
 export const BTCPAY_WEBHOOK_PATH = "/api/payments/btcpay/webhook";
+
+/** The product's name as the customer saw it, when their language gave it another (else null: the product's own). */
+function shownNameOf(line: { productName: string; productTranslations?: NameTranslations | null }, language: Language | undefined): string | null {
+  if (!language) return null;
+  const shown = line.productTranslations?.[language]?.name?.trim();
+  return shown && shown !== line.productName ? shown : null;
+}
 
 export const PAYMENTS_UNAVAILABLE_MESSAGE =
   "Payments are not available right now, so orders cannot be paid. Please try again later.";
@@ -53,6 +60,8 @@ export type CheckoutInput = {
   quotedTotalPence?: number;
   /** The coupon the customer typed, if any: refused with CouponRefusedError saying why. */
   couponCode?: string | null;
+  /** The language the customer saw the products in (issue 26): a line keeps the name shown when it differs from the product's own. */
+  language?: Language;
 };
 
 export type CheckoutPayment = {
@@ -73,6 +82,8 @@ export type QuoteLine = {
   name: string;
   /** The product's own name, as the order line keeps it. */
   productName: string;
+  /** Its names in other languages, for the name an order line was shown under (issue 26). */
+  productTranslations?: NameTranslations | null;
   /** The variant's label and SKU, kept on the order as bought (issue 23); "" and null for a product without options. */
   variantLabel: string;
   sku: string | null;
@@ -155,6 +166,7 @@ async function readCart(db: DbOrTx, telegramUserId: string, lock: boolean) {
         bulkPricing: products.bulkPricing,
         isActive: products.isActive,
         categoryId: products.categoryId,
+        translations: products.translations,
       },
       variant: { label: productVariants.label, sku: productVariants.sku, price: productVariants.price, isActive: productVariants.isActive },
     })
@@ -205,6 +217,7 @@ async function priceCheckout(
       variantId,
       name,
       productName: product.name,
+      productTranslations: product.translations,
       variantLabel: variant.label,
       sku: variant.sku,
       quantity,
@@ -301,6 +314,7 @@ export async function checkout(deps: CheckoutDeps, input: CheckoutInput): Promis
           productId: line.productId,
           // The product's own name, as before variants; the variant's label and SKU beside it, as bought.
           productName: line.productName,
+          shownName: shownNameOf(line, input.language),
           variantId: line.variantId,
           variantLabel: line.variantLabel === "" ? null : line.variantLabel,
           sku: line.sku,

@@ -1,9 +1,10 @@
 import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
-import { BULK_DISPATCH_MAX, type BulkDispatchResult, type DispatchNoticeHeld } from "../../../contract";
+import { BULK_DISPATCH_MAX, type BulkDispatchResult, type DispatchNoticeHeld, type Language } from "../../../contract";
 import type { Db } from "../../db/client";
 import { orders } from "../../db/schema";
 import { conflict, consoleLogger, isUuid, notFound, reasonOf, ShopError, shortOrderId, unavailable, type CustomerNotifier, type WarningLogger } from "../common";
-import { dispatchNotice } from "./carriers";
+import { dispatchNotice, parcelLines } from "./carriers";
+import { messageLanguageOf, translatorFor } from "../languages";
 import { recordOrderEvent } from "./order-events";
 import { filterConditions, type OrderFilters } from "./order-list";
 import { updateOrderStatus } from "./orders";
@@ -14,6 +15,21 @@ import { updateOrderStatus } from "./orders";
 // takes the order back to Ready to Dispatch while its message is still held. The hold lives in the
 // database, not in the owner's browser tab: closing the tab neither loses nor repeats the message,
 // and a restart finds it where it was.
+
+/**
+ * The dispatch message in the customer's language. English is the dashboard's preview word for word
+ * (contract/dispatch-notice.ts); the parcel lines (carrier, tracking) stay as the preview writes them.
+ */
+export function dispatchNoticeIn(order: { id: string; carrier: string | null; trackingNumber: string | null; note?: string | null }, language: Language): string {
+  if (language === "en") return dispatchNotice(order);
+  const tr = translatorFor(language);
+  return [
+    tr.t("dispatch-title", { order: shortOrderId(order.id) }),
+    ...parcelLines(order),
+    ...(order.note ? [tr.t("dispatch-note", { note: order.note })] : []),
+    tr.t("dispatch-thanks"),
+  ].join("\n");
+}
 
 /** How long the owner may undo a dispatch before the customer is told (the toast's Undo), by default. */
 export const DISPATCH_UNDO_WINDOW_MS = 10_000;
@@ -138,7 +154,8 @@ async function sendDispatchNotice(deps: Omit<DispatchNoticeDeps, "undoWindowMs">
   if (!claimed) return { result: "none" };
   let failure: string | null = null;
   try {
-    await deps.notifier.sendMessage(claimed.telegramUserId, dispatchNotice({ ...claimed, note: claimed.dispatchNoticeNote }));
+    const language = await messageLanguageOf(deps.db, claimed.telegramUserId);
+    await deps.notifier.sendMessage(claimed.telegramUserId, dispatchNoticeIn({ ...claimed, note: claimed.dispatchNoticeNote }, language));
   } catch (error) {
     // Claimed, so never thrown on: the outcome is recorded whatever went wrong.
     failure = error instanceof ShopError ? error.message : reasonOf(error);

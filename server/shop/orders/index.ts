@@ -7,6 +7,6 @@ export { awaitingPayment, describeOrderStatus, getPaymentDetails, listCustomerOr
 export { type OrderEventAction, recordOrderEvent } from "./order-events";
 export { filterConditions, listOrderPage, listOrdersMatching, type OrderFilters, type SearchScope, orderPageQuery, usernameSearchKey } from "./order-list";
 export { acceptPayment, cancelOrder, cleanupExpiredOrders, deleteOrder, getOrderEvents, getOrderItems, orderOf, ordersOf, reclaimOrderStock, updateOrderStatus, wasCancelledByOwner } from "./orders";
-export { bulkDispatch, DISPATCH_UNDO_WINDOW_MS, type DispatchNoticeDeps, holdDispatchNotice, sendDueDispatchNotices, createDispatchNoticeSender, type DispatchNoticeSender, undoDispatch } from "./dispatch-notices";
+export { bulkDispatch, DISPATCH_UNDO_WINDOW_MS, type DispatchNoticeDeps, holdDispatchNotice, sendDueDispatchNotices, createDispatchNoticeSender, dispatchNoticeIn, type DispatchNoticeSender, undoDispatch } from "./dispatch-notices";
 export { paymentMessages } from "./payment-messages";
 export { releaseOrderStock, reserveStock } from "./stock";

@@ -8,6 +8,7 @@ import { releaseOrderStock, reserveStock } from "./stock";
 import { countCouponUse } from "./coupon-uses";
 import { carrierName, trackingUrl } from "./carriers";
 import { paymentMessages } from "./payment-messages";
+import { messageLanguageOf, translatorFor } from "../languages";
 import { revealAddress, revealAddresses, type RevealedAddress } from "../vaults";
 
 type OrderRow = typeof orders.$inferSelect;
@@ -351,7 +352,7 @@ export async function acceptPayment(deps: OrderActionDeps, id: string): Promise<
     );
     return { row: updated!, chatId: order.telegramUserId };
   });
-  await tellCustomer(deps, row.id, chatId, paymentMessages.paid(row.id));
+  await tellCustomer(deps, row.id, chatId, paymentMessages.paid(row.id, translatorFor(await messageLanguageOf(deps.db, chatId))));
   return orderOf(deps.db, row);
 }
 
@@ -396,11 +397,14 @@ export async function cancelOrder(deps: OrderActionDeps, id: string): Promise<Or
     deps,
     row.id,
     chatId,
-    paymentMessages.cancelled({
-      orderId: row.id,
-      actuallyPaid: isPositiveDecimal(row.actuallyPaid) ? row.actuallyPaid : null,
-      payCurrency: row.payCurrency ?? row.paymentMethod,
-    }),
+    paymentMessages.cancelled(
+      {
+        orderId: row.id,
+        actuallyPaid: isPositiveDecimal(row.actuallyPaid) ? row.actuallyPaid : null,
+        payCurrency: row.payCurrency ?? row.paymentMethod,
+      },
+      translatorFor(await messageLanguageOf(deps.db, chatId)),
+    ),
   );
   return orderOf(deps.db, row);
 }
@@ -495,7 +499,9 @@ export async function cleanupExpiredOrders(deps: OrderActionDeps): Promise<Expir
     return rows;
   });
   const notified = Promise.all(
-    failed.map((order) => tellCustomer(deps, order.id, order.telegramUserId, paymentMessages.expired(order.id))),
+    failed.map(async (order) =>
+      tellCustomer(deps, order.id, order.telegramUserId, paymentMessages.expired(order.id, translatorFor(await messageLanguageOf(deps.db, order.telegramUserId)))),
+    ),
   ).then(() => undefined);
   return { expiredOrderIds: failed.map((order) => order.id), notified };
 }

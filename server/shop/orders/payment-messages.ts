@@ -1,46 +1,47 @@
-// What the customer is told in Telegram when a payment moves, all in one place.
+// What the customer is told in Telegram when a payment moves, all in one place: in the customer's
+// language (the bot's locale files, server/telegram/locales; English unless a translator is given).
 
+import { translatorFor, type Translator } from "../languages";
 import { shortOrderId } from "../common";
 
 const coin = (payCurrency: string | null) => (payCurrency ?? "").toUpperCase();
+const EN = translatorFor("en");
 
 export const paymentMessages = {
-  paid: (orderId: string) =>
-    `Payment received for order #${shortOrderId(orderId)}. Thank you! Your order is now being prepared for dispatch.`,
+  paid: (orderId: string, tr: Translator = EN) => tr.t("payment-paid", { order: shortOrderId(orderId) }),
 
   /** The same words whether the gateway said so (expired IPN) or the shop's deadline passed (cleanup). */
-  expired: (orderId: string) =>
-    `Order #${shortOrderId(orderId)} expired: no payment arrived in time, so it was cancelled and its items released. ` +
-    `If you already sent a payment, please contact support.`,
+  expired: (orderId: string, tr: Translator = EN) => tr.t("payment-expired", { order: shortOrderId(orderId) }),
 
-  failed: (orderId: string) =>
-    `The payment for order #${shortOrderId(orderId)} failed, so the order was cancelled. ` +
-    `If you already sent a payment, please contact support.`,
+  failed: (orderId: string, tr: Translator = EN) => tr.t("payment-failed", { order: shortOrderId(orderId) }),
 
-  refunded: (orderId: string) =>
-    `The payment for order #${shortOrderId(orderId)} was refunded, so the order was cancelled.`,
+  refunded: (orderId: string, tr: Translator = EN) => tr.t("payment-refunded", { order: shortOrderId(orderId) }),
 
-  partiallyPaid: (p: { orderId: string; actuallyPaid: string | null; payAmount: string | null; shortfall: string | null; payCurrency: string | null; payAddress: string | null }) =>
-    `We received ${p.actuallyPaid ?? "part of the payment"} ${coin(p.payCurrency)} for order #${shortOrderId(p.orderId)}, ` +
-    `but ${p.payAmount ?? "more"} ${coin(p.payCurrency)} is due. ` +
+  partiallyPaid: (
+    p: { orderId: string; actuallyPaid: string | null; payAmount: string | null; shortfall: string | null; payCurrency: string | null; payAddress: string | null },
+    tr: Translator = EN,
+  ) =>
+    tr.t("payment-partly-paid", {
+      paid: p.actuallyPaid ?? tr.t("payment-part-of-payment"),
+      due: p.payAmount ?? tr.t("payment-more"),
+      coin: coin(p.payCurrency),
+      order: shortOrderId(p.orderId),
+    }) +
+    " " +
     (p.shortfall && p.payAddress
-      ? `Please send the remaining ${p.shortfall} ${coin(p.payCurrency)} to ${p.payAddress} to complete your order.`
-      : `Please contact support to complete your order.`),
+      ? tr.t("payment-partly-paid-send-rest", { rest: p.shortfall, coin: coin(p.payCurrency), address: p.payAddress })
+      : tr.t("payment-partly-paid-contact")),
 
   /** The owner cancelled a pending order; when money had arrived, it is marked for a refund. */
-  cancelled: (p: { orderId: string; actuallyPaid: string | null; payCurrency: string | null }) =>
-    `Order #${shortOrderId(p.orderId)} was cancelled by the shop. ` +
-    (p.actuallyPaid
-      ? `We received ${p.actuallyPaid} ${coin(p.payCurrency)} for it, which will be refunded: please contact support with an address to refund it to.`
-      : `No payment was taken for it. If you have any questions, please contact support.`),
+  cancelled: (p: { orderId: string; actuallyPaid: string | null; payCurrency: string | null }, tr: Translator = EN) =>
+    tr.t("order-cancelled-by-shop", { order: shortOrderId(p.orderId) }) +
+    " " +
+    (p.actuallyPaid ? tr.t("order-cancelled-refund", { paid: p.actuallyPaid, coin: coin(p.payCurrency) }) : tr.t("order-cancelled-no-payment")),
 
   /** Money arrived for an order the owner had cancelled; the owner settles it by hand. */
-  receivedAfterCancel: (p: { orderId: string; actuallyPaid: string | null; payCurrency: string | null }) =>
-    `We received ${p.actuallyPaid ?? "a payment"} ${coin(p.payCurrency)} for order #${shortOrderId(p.orderId)}, but the order had already been ` +
-    `cancelled. Please contact support and we will sort it out.`,
+  receivedAfterCancel: (p: { orderId: string; actuallyPaid: string | null; payCurrency: string | null }, tr: Translator = EN) =>
+    tr.t("payment-after-cancel", { paid: p.actuallyPaid ?? tr.t("payment-a-payment"), coin: coin(p.payCurrency), order: shortOrderId(p.orderId) }),
 
   /** Money arrived after the order had expired and its stock could not be taken again. */
-  paidTooLate: (orderId: string) =>
-    `We received your payment for order #${shortOrderId(orderId)}, but the order had already expired and an item ` +
-    `in it is no longer in stock. Please contact support and we will sort it out.`,
+  paidTooLate: (orderId: string, tr: Translator = EN) => tr.t("payment-too-late", { order: shortOrderId(orderId) }),
 };

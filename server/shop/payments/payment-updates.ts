@@ -4,6 +4,7 @@ import { botSettings, orders, paymentEvents } from "../../db/schema";
 import { conflict, invalid, notFound, decimalShortfall, decimalToPence, isShortPayment, percentToBasisPoints, isUuid, consoleLogger, type CustomerNotifier, type ShopLogger } from "../common";
 import { countCouponUse, recordOrderEvent, type OrderEventAction, reclaimOrderStock, wasCancelledByOwner, releaseOrderStock, paymentMessages } from "../orders";
 import { toPence } from "../catalogue";
+import { messageLanguageOf, translatorFor } from "../languages";
 import type { GatewayPayment, PaymentStatus } from "./gateway-port";
 import { isPaymentStatus } from "./gateway-port";
 
@@ -268,6 +269,8 @@ async function effectOf(
   now: Date,
 ): Promise<Effect> {
   const orderId = order.id;
+  // The customer is told in the language the bot speaks to them.
+  const tr = translatorFor(await messageLanguageOf(tx, order.telegramUserId));
   const coin = (order.payCurrency ?? payment.payCurrency ?? "").toUpperCase();
   const received = `${order.actuallyPaid ?? "an unreported amount"} of ${order.payAmount ?? "an unknown amount"} ${coin}`;
   const none: Effect = { changes: {}, event: null, message: null };
@@ -287,7 +290,7 @@ async function effectOf(
               : `Paid within the underpayment tolerance (received ${received}).`) +
             (overpaid ? ` Overpaid by ${overpaid} ${coin}: refund the difference if the customer asks.` : ""),
         },
-        message: paymentMessages.paid(orderId),
+        message: paymentMessages.paid(orderId, tr),
       };
     }
     if (order.status === "failed" && !PAID.includes(order.paymentStatus ?? "")) {
@@ -311,7 +314,7 @@ async function effectOf(
           shortfall: null,
           payCurrency: order.payCurrency ?? payment.payCurrency,
           payAddress: null,
-        }),
+        }, tr),
       };
     }
     if (order.status === "pending") {
@@ -333,7 +336,7 @@ async function effectOf(
           shortfall,
           payCurrency: order.payCurrency ?? payment.payCurrency,
           payAddress: order.payAddress ?? payment.payAddress,
-        }),
+        }, tr),
       };
     }
     if (order.status === "failed") return moneyForFailedOrder(tx, order, received, "in part", now);
@@ -349,7 +352,7 @@ async function effectOf(
         action: status === "expired" ? "payment_expired" : "payment_failed",
         detail: `The gateway reported the payment ${status}. The order failed and its items are back on sale.`,
       },
-      message: status === "expired" ? paymentMessages.expired(orderId) : paymentMessages.failed(orderId),
+      message: status === "expired" ? paymentMessages.expired(orderId, tr) : paymentMessages.failed(orderId, tr),
     };
   }
 
@@ -365,7 +368,7 @@ async function effectOf(
             (order.status === "processing" ? ", left Ready to Dispatch and revenue," : "") +
             " and its items are back on sale.",
         },
-        message: paymentMessages.refunded(orderId),
+        message: paymentMessages.refunded(orderId, tr),
       };
     }
     if (order.status === "dispatched" || order.status === "completed") {
@@ -404,6 +407,7 @@ async function moneyForFailedOrder(
   now: Date,
 ): Promise<Effect> {
   const orderId = order.id;
+  const tr = translatorFor(await messageLanguageOf(tx, order.telegramUserId));
   const late = (detail: string, message: string): Effect => ({
     changes: { adminFlag: "refund_due" },
     event: { action: "payment_received_late", detail: `Received ${received} after the order had failed: ${detail}` },
@@ -414,18 +418,18 @@ async function moneyForFailedOrder(
     orderId,
     actuallyPaid: order.actuallyPaid,
     payCurrency: order.payCurrency ?? order.paymentMethod,
-  });
+  }, tr);
   if (cancelled) return late("the owner had cancelled it. Accept the payment or refund it.", toldContactSupport);
   if (howMuch === "in part") return late("accept the payment or refund it.", toldContactSupport);
 
   const shortage = await reclaimOrderStock(tx, order);
   if (shortage) {
-    return late(`${shortage} Restock it and accept the payment, or refund it.`, paymentMessages.paidTooLate(orderId));
+    return late(`${shortage} Restock it and accept the payment, or refund it.`, paymentMessages.paidTooLate(orderId, tr));
   }
   await countCouponUse(tx, orderId, now);
   return {
     changes: { status: "processing", paidAt: now, adminFlag: null, stockReleasedAt: null },
     event: { action: "payment_paid", detail: `Paid in full after the order had expired (${received}); its items were taken off the shelf again.` },
-    message: paymentMessages.paid(orderId),
+    message: paymentMessages.paid(orderId, tr),
   };
 }

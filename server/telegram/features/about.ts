@@ -1,11 +1,15 @@
 import { Composer, InlineKeyboard } from "grammy";
+import { localizedText, offeredLanguages } from "../../shop/languages";
 import type { BotContext } from "../context";
-import { MY_DATA_BUTTON } from "./my-data";
-import { data, MAIN_MENU_BUTTON, show } from "../ui";
+import { data, show } from "../ui";
 
 export const aboutFeature = new Composer<BotContext>();
 
 aboutFeature.callbackQuery("about", async (ctx) => {
-  const faq = ctx.settings.faqContent?.trim() || "No information has been added yet.";
-  await show(ctx, `About\n\n${faq}`, new InlineKeyboard().text(MY_DATA_BUTTON, data("mydata")).row().text(MAIN_MENU_BUTTON, data("menu")));
+  const own = ctx.settings.faqContent?.trim();
+  const faq = own ? localizedText(own, ctx.settings.faqContentTranslations, ctx.language) : ctx.t("about-empty");
+  const keyboard = new InlineKeyboard().text(ctx.t("my-data-button"), data("mydata")).row();
+  // With one language offered there is nothing to choose: no button.
+  if (offeredLanguages(ctx.settings).length > 1) keyboard.text(ctx.t("language-button"), data("language")).row();
+  await show(ctx, `${ctx.t("menu-about")}\n\n${faq}`, keyboard.text(ctx.t("main-menu-button"), data("menu")));
 });

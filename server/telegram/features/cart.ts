@@ -2,7 +2,9 @@ import { Composer, InlineKeyboard } from "grammy";
 import { clearCart, getCart, setCartQuantity, type Cart } from "../../shop/ordering";
 import { ShopError, UUID_SOURCE } from "../../shop/common";
 import type { BotContext } from "../context";
-import { data, gbp, label, MAIN_MENU_BUTTON, MENU, notice, show } from "../ui";
+import { itemDisplayName } from "../../../contract";
+import { translatedProductNames, type Translator } from "../../shop/languages";
+import { data, EN, label, notice, show } from "../ui";
 
 // My Cart: lines priced by their bulk tier, + / - / remove, empty, and the way to checkout.
 
@@ -11,23 +13,30 @@ const UUID = UUID_SOURCE;
 export const cartFeature = new Composer<BotContext>();
 
 /** What changed in the cart since the customer last looked (sold out, switched off, less stock). */
-export function removalNotes(cart: Cart): string {
-  return cart.removed.map((r) => `⚠️ ${r.reason}`).join("\n");
+export function removalNotes(cart: Cart, tr: Translator = EN): string {
+  return cart.removed.map((r) => tr.t("warning", { text: r.reason })).join("\n");
 }
 
-export function cartText(cart: Cart): string {
-  const notes = removalNotes(cart);
-  if (cart.lines.length === 0) return [notes, "Your cart is empty."].filter(Boolean).join("\n\n");
+/** The cart's lines under the product names the customer sees in their language. */
+export async function localizedCart(ctx: BotContext, cart: Cart): Promise<Cart> {
+  const names = await translatedProductNames(ctx.deps.db, cart.lines.map((line) => line.productId), ctx.language);
+  if (names.size === 0) return cart;
+  return { ...cart, lines: cart.lines.map((line) => (names.has(line.productId) ? { ...line, name: itemDisplayName(names.get(line.productId)!, line.label) } : line)) };
+}
+
+export function cartText(cart: Cart, tr: Translator = EN): string {
+  const notes = removalNotes(cart, tr);
+  if (cart.lines.length === 0) return [notes, tr.t("cart-empty")].filter(Boolean).join("\n\n");
   const lines = cart.lines.map(
-    (line, i) => `${i + 1}. ${line.name}\n    ${line.quantity} × ${gbp(line.unitPricePence)} = ${gbp(line.linePricePence)}`,
+    (line, i) => `${i + 1}. ${line.name}\n    ${line.quantity} × ${tr.price(line.unitPricePence)} = ${tr.price(line.linePricePence)}`,
   );
-  return [notes, `${MENU.cart}`, lines.join("\n"), `Subtotal: ${gbp(cart.subtotalPence)}`].filter(Boolean).join("\n\n");
+  return [notes, tr.t("menu-cart"), lines.join("\n"), tr.t("cart-subtotal", { amount: tr.price(cart.subtotalPence) })].filter(Boolean).join("\n\n");
 }
 
-function cartKeyboard(cart: Cart): InlineKeyboard {
+function cartKeyboard(cart: Cart, tr: Translator): InlineKeyboard {
   const keyboard = new InlineKeyboard();
   if (cart.lines.length === 0) {
-    return keyboard.text(MENU.browse, data("cats:0")).row().text(MAIN_MENU_BUTTON, data("menu"));
+    return keyboard.text(tr.t("menu-browse"), data("cats:0")).row().text(tr.t("main-menu-button"), data("menu"));
   }
   for (const line of cart.lines) {
     // Quantities ride in the button itself (set to N), so a double tap cannot add twice. A line is a
@@ -40,16 +49,16 @@ function cartKeyboard(cart: Cart): InlineKeyboard {
       .row();
   }
   return keyboard
-    .text("🗑 Empty cart", data("empty"))
-    .text("✅ Checkout", data("checkout"))
+    .text(tr.t("cart-empty-button"), data("empty"))
+    .text(tr.t("cart-checkout-button"), data("checkout"))
     .row()
-    .text(MENU.browse, data("cats:0"))
-    .text(MAIN_MENU_BUTTON, data("menu"));
+    .text(tr.t("menu-browse"), data("cats:0"))
+    .text(tr.t("main-menu-button"), data("menu"));
 }
 
 export async function showCart(ctx: BotContext, cart?: Cart): Promise<void> {
-  const current = cart ?? (await getCart(ctx.deps.db, ctx.customerId));
-  await show(ctx, cartText(current), cartKeyboard(current));
+  const current = await localizedCart(ctx, cart ?? (await getCart(ctx.deps.db, ctx.customerId)));
+  await show(ctx, cartText(current, ctx.tr), cartKeyboard(current, ctx.tr));
 }
 
 cartFeature.callbackQuery("cart", (ctx) => showCart(ctx));
@@ -67,6 +76,6 @@ cartFeature.callbackQuery(new RegExp(`^cq:(${UUID}):(\\d{1,5})$`), async (ctx) =
 
 cartFeature.callbackQuery("empty", async (ctx) => {
   await clearCart(ctx.deps.db, ctx.customerId);
-  await notice(ctx, "Your cart is now empty.");
+  await notice(ctx, ctx.t("cart-emptied"));
   await showCart(ctx);
 });

@@ -20,7 +20,9 @@ import {
   unavailableReason,
   withValue,
 } from "../variant-choice";
-import { addPager, data, fit, gbp, gbpAmount, label, MAIN_MENU_BUTTON, MAX_CAPTION, MENU, notice, show } from "../ui";
+import { itemDisplayName } from "../../../contract";
+import { inLanguage, localizedName, translatedProductNames, type Translator } from "../../shop/languages";
+import { addPager, data, EN, fit, label, MAX_CAPTION, notice, show } from "../ui";
 
 // Browse Products: main categories -> subcategories -> active products -> a product card where the
 // customer picks a quantity and adds it to the cart. A product with options (issue 23) has a row of
@@ -35,11 +37,11 @@ export const catalogueFeature = new Composer<BotContext>();
 
 async function showMainCategories(ctx: BotContext, page: number) {
   const [mains, uncategorised] = await Promise.all([ctx.reads.mainCategories(), ctx.reads.uncategorisedCount()]);
-  const entries = mains.map((c) => ({ text: c.name, target: `cat:${c.id}:0` }));
-  if (uncategorised > 0) entries.push({ text: "Other products", target: `cat:${NO_CATEGORY}:0` });
+  const entries = mains.map((c) => ({ text: localizedName(c, ctx.language), target: `cat:${c.id}:0` }));
+  if (uncategorised > 0) entries.push({ text: ctx.t("catalogue-other"), target: `cat:${NO_CATEGORY}:0` });
   const keyboard = new InlineKeyboard();
   if (entries.length === 0) {
-    await show(ctx, "There are no products to show yet. Please check back soon.", keyboard.text(MAIN_MENU_BUTTON, data("menu")));
+    await show(ctx, ctx.t("catalogue-nothing"), keyboard.text(ctx.t("main-menu-button"), data("menu")));
     return;
   }
   const pageCount = Math.ceil(entries.length / PAGE_SIZE);
@@ -47,41 +49,41 @@ async function showMainCategories(ctx: BotContext, page: number) {
   for (const entry of entries.slice(current * PAGE_SIZE, (current + 1) * PAGE_SIZE)) {
     keyboard.text(label(entry.text), data(entry.target)).row();
   }
-  addPager(keyboard, current, pageCount, (p) => `cats:${p}`);
-  keyboard.text(MAIN_MENU_BUTTON, data("menu"));
-  await show(ctx, `${MENU.browse}\n\nChoose a category:`, keyboard);
+  addPager(ctx.tr, keyboard, current, pageCount, (p) => `cats:${p}`);
+  keyboard.text(ctx.t("main-menu-button"), data("menu"));
+  await show(ctx, `${ctx.t("menu-browse")}\n\n${ctx.t("catalogue-choose-category")}`, keyboard);
 }
 
-function productButtonText(product: CatalogueProduct) {
-  const price = product.stock > 0 ? gbpAmount(product.price) : "out of stock";
-  return `${label(product.name, 30)} · ${price}`;
+function productButtonText(ctx: BotContext, product: CatalogueProduct) {
+  const price = product.stock > 0 ? ctx.tr.amount(product.price) : ctx.t("product-button-out-of-stock");
+  return `${label(localizedName(product, ctx.language), 30)} · ${price}`;
 }
 
 async function showCategory(ctx: BotContext, categoryId: string, page: number) {
   const category = categoryId === NO_CATEGORY ? null : await ctx.reads.category(categoryId);
   if (categoryId !== NO_CATEGORY && !category) {
-    await notice(ctx, "That category is no longer available.");
+    await notice(ctx, ctx.t("category-gone"));
     return showMainMenu(ctx);
   }
   const subcategories = category && !category.parentId ? await ctx.reads.subcategories(category.id) : [];
   const products = await ctx.reads.activeProducts(category?.id ?? null, page, PAGE_SIZE);
 
   const keyboard = new InlineKeyboard();
-  for (const sub of subcategories) keyboard.text(`📁 ${label(sub.name)}`, data(`cat:${sub.id}:0`)).row();
-  for (const product of products.items) keyboard.text(productButtonText(product), data(`prod:${product.id}:1`)).row();
-  addPager(keyboard, products.page, products.pageCount, (p) => `cat:${categoryId}:${p}`);
-  keyboard.text("« Back", data(category?.parentId ? `cat:${category.parentId}:0` : "cats:0")).text(MAIN_MENU_BUTTON, data("menu"));
+  for (const sub of subcategories) keyboard.text(`📁 ${label(localizedName(sub, ctx.language))}`, data(`cat:${sub.id}:0`)).row();
+  for (const product of products.items) keyboard.text(productButtonText(ctx, product), data(`prod:${product.id}:1`)).row();
+  addPager(ctx.tr, keyboard, products.page, products.pageCount, (p) => `cat:${categoryId}:${p}`);
+  keyboard.text(ctx.t("back-button"), data(category?.parentId ? `cat:${category.parentId}:0` : "cats:0")).text(ctx.t("main-menu-button"), data("menu"));
 
-  const title = category?.name ?? "Other products";
+  const title = category ? localizedName(category, ctx.language) : ctx.t("catalogue-other");
   const hint =
     subcategories.length === 0 && products.total === 0
-      ? "There are no products here yet."
+      ? "category-nothing"
       : subcategories.length > 0 && products.total > 0
-        ? "Choose a subcategory or a product:"
+        ? "category-choose-both"
         : subcategories.length > 0
-          ? "Choose a subcategory:"
-          : "Choose a product:";
-  await show(ctx, `${title}\n\n${hint}`, keyboard);
+          ? "category-choose-subcategory"
+          : "category-choose-product";
+  await show(ctx, `${title}\n\n${ctx.t(hint)}`, keyboard);
 }
 
 /** The quantity the card offers: at least 1, at most what is in stock. */
@@ -89,18 +91,19 @@ function clampQuantity(stock: number, quantity: number) {
   return Math.max(1, Math.min(quantity, stock, MAX_CART_QUANTITY));
 }
 
-export function productCaption(product: CatalogueProduct, quantity: number): string {
-  const lines = [`Price: ${gbpAmount(product.price)}`];
+/** `product` as the customer sees it: its name and description already in their language (inLanguage). */
+export function productCaption(product: CatalogueProduct, quantity: number, tr: Translator = EN): string {
+  const lines = [tr.t("product-price", { price: tr.amount(product.price) })];
   const tiers = [...(product.bulkPricing ?? [])].sort((a, b) => a.minQuantity - b.minQuantity);
   if (tiers.length > 0) {
-    lines.push("Bulk pricing:", ...tiers.map((tier) => `• ${tier.minQuantity}+ for ${gbpAmount(tier.price)}`));
+    lines.push(tr.t("product-bulk-pricing"), ...tiers.map((tier) => tr.t("product-bulk-tier", { quantity: tier.minQuantity, price: tr.amount(tier.price) })));
   }
   if (product.stock > 0) {
-    lines.push(`Stock: ${product.stock} available`);
+    lines.push(tr.t("product-stock", { stock: product.stock }));
     const unit = unitPricePence(product, quantity);
-    lines.push("", `Quantity: ${quantity} × ${gbp(unit)} = ${gbp(unit * quantity)}`);
+    lines.push("", tr.t("product-quantity", { quantity, unit: tr.price(unit), total: tr.price(unit * quantity) }));
   } else {
-    lines.push("Out of stock");
+    lines.push(tr.t("product-out-of-stock"));
   }
   const details = lines.join("\n");
   // The caption limit is 1024: the description gives way, never the price or stock.
@@ -109,27 +112,27 @@ export function productCaption(product: CatalogueProduct, quantity: number): str
   return [product.name, description, details].filter(Boolean).join("\n\n");
 }
 
-export const NOTIFY_ME_BUTTON = "🔔 Notify me when back";
-export const NOTIFY_ME_NOTICE = "We will message you once when it is back in stock.";
+export const NOTIFY_ME_BUTTON = EN.t("notify-me-button");
+export const NOTIFY_ME_NOTICE = EN.t("notify-me-notice");
 
-function productKeyboard(product: CatalogueProduct, quantity: number) {
+function productKeyboard(product: CatalogueProduct, quantity: number, tr: Translator) {
   const keyboard = new InlineKeyboard();
   const id = product.id;
   if (product.stock > 0) {
     keyboard
       .text("➖", data(`prod:${id}:${clampQuantity(product.stock, quantity - 1)}`))
-      .text(`Qty: ${quantity}`, data("noop"))
+      .text(tr.t("product-quantity-button", { quantity }), data("noop"))
       .text("➕", data(`prod:${id}:${clampQuantity(product.stock, quantity + 1)}`))
       .row();
     const tiers = (product.bulkPricing ?? []).filter((t) => t.minQuantity <= product.stock).sort((a, b) => a.minQuantity - b.minQuantity);
     for (const tier of tiers.slice(0, 4)) keyboard.text(`${tier.minQuantity}+`, data(`prod:${id}:${tier.minQuantity}`));
     if (tiers.length > 0) keyboard.row();
-    keyboard.text(`Add ${quantity} to cart`, data(`add:${id}:${quantity}`)).row();
+    keyboard.text(tr.t("product-add-button", { quantity }), data(`add:${id}:${quantity}`)).row();
   } else {
     // Issue 14: one message, through the broadcast queue, when the stock comes back (shop/customers/broadcasts.ts).
-    keyboard.text(NOTIFY_ME_BUTTON, data(`restock:${id}`)).row();
+    keyboard.text(tr.t("notify-me-button"), data(`restock:${id}`)).row();
   }
-  keyboard.text("« Back", data(`cat:${product.categoryId ?? NO_CATEGORY}:0`)).text("🛒 " + MENU.cart, data("cart"));
+  keyboard.text(tr.t("back-button"), data(`cat:${product.categoryId ?? NO_CATEGORY}:0`)).text(tr.t("product-cart-button"), data("cart"));
   return keyboard;
 }
 
@@ -138,7 +141,7 @@ function productKeyboard(product: CatalogueProduct, quantity: number) {
 /** Option values side by side on one row of buttons; more wrap onto the next row (Telegram allows 8). */
 const VALUES_PER_ROW = 5;
 
-export const OPTIONS_CHANGED_NOTICE = "The options of this product have changed. Please choose again.";
+export const OPTIONS_CHANGED_NOTICE = EN.t("options-changed");
 
 type OptionsCard = { product: CatalogueProduct; variants: VariantRow[]; choice: Choice; quantity: number };
 
@@ -147,33 +150,37 @@ function cardImages(product: CatalogueProduct, variant: VariantRow | null): read
   return variant?.imageUrl ? [variant.imageUrl] : product.imageUrls;
 }
 
-const namesList = (names: string[]) => (names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`);
+const namesList = (tr: Translator, names: string[]) =>
+  names.length <= 1 ? names.join("") : tr.t("list-and", { first: names.slice(0, -1).join(", "), last: names.at(-1)! });
 
 /** The caption of a card with options: the choice so far, then the chosen variant's price and stock (never its SKU). */
-export function optionsCaption({ product, variants, choice, quantity }: OptionsCard): string {
+export function optionsCaption({ product, variants, choice, quantity }: OptionsCard, tr: Translator = EN): string {
   const options = product.options;
-  const lines = options.map((option, k) => `${option.name}: ${choice[k] === null ? "not chosen yet" : option.values[choice[k]!]}`);
+  const lines = options.map((option, k) => tr.t("option-value", { option: option.name, value: choice[k] === null ? tr.t("option-not-chosen") : option.values[choice[k]!]! }));
   lines.push("");
   const variant = chosenVariant(variants, options, choice);
   if (variant) {
     const unitAt = (count: number) => variantUnitPricePence(product, variant.price, count);
-    lines.push(`Price: ${gbp(unitAt(1))}`);
+    lines.push(tr.t("product-price", { price: tr.price(unitAt(1)) }));
     const tiers = [...(product.bulkPricing ?? [])].sort((a, b) => a.minQuantity - b.minQuantity);
-    if (tiers.length > 0) lines.push("Bulk pricing:", ...tiers.map((tier) => `• ${tier.minQuantity}+ for ${gbp(unitAt(tier.minQuantity))}`));
+    if (tiers.length > 0) {
+      lines.push(tr.t("product-bulk-pricing"), ...tiers.map((tier) => tr.t("product-bulk-tier", { quantity: tier.minQuantity, price: tr.price(unitAt(tier.minQuantity)) })));
+    }
     if (variant.stock > 0) {
-      lines.push(`Stock: ${variant.stock} available`, "", `Quantity: ${quantity} × ${gbp(unitAt(quantity))} = ${gbp(unitAt(quantity) * quantity)}`);
+      const unit = unitAt(quantity);
+      lines.push(tr.t("product-stock", { stock: variant.stock }), "", tr.t("product-quantity", { quantity, unit: tr.price(unit), total: tr.price(unit * quantity) }));
     } else {
-      lines.push("Out of stock");
+      lines.push(tr.t("product-out-of-stock"));
     }
   } else {
     const prices = matching(variants, options, choice).map((v) => variantUnitPricePence(product, v.price, 1));
     if (prices.length > 0) {
       const lowest = Math.min(...prices);
-      lines.push(lowest === Math.max(...prices) ? `Price: ${gbp(lowest)}` : `Price: from ${gbp(lowest)}`);
+      lines.push(tr.t(lowest === Math.max(...prices) ? "product-price" : "product-price-from", { price: tr.price(lowest) }));
     }
-    if (!canBuy(variants, options, choice)) lines.push("Out of stock");
-    if (isComplete(choice)) lines.push("", "That combination is not available. Please choose another.");
-    else lines.push("", `Please choose ${namesList(options.filter((_, k) => choice[k] === null).map((o) => o.name))}.`);
+    if (!canBuy(variants, options, choice)) lines.push(tr.t("product-out-of-stock"));
+    if (isComplete(choice)) lines.push("", tr.t("options-combination-unavailable"));
+    else lines.push("", tr.t("options-please-choose", { names: namesList(tr, options.filter((_, k) => choice[k] === null).map((o) => o.name)) }));
   }
   const details = lines.join("\n");
   const room = MAX_CAPTION - details.length - product.name.length - 4;
@@ -185,7 +192,7 @@ export function optionsCaption({ product, variants, choice, quantity }: OptionsC
  * One row of buttons per option: "✅ M" chosen, "M ✖" when nothing fitting the choice so far with M
  * is in stock. Each value button carries the card's choice and the value pressed (po:<product>:<choice>:<option>.<value>).
  */
-export function optionsKeyboard({ product, variants, choice, quantity }: OptionsCard): InlineKeyboard {
+export function optionsKeyboard({ product, variants, choice, quantity }: OptionsCard, tr: Translator = EN): InlineKeyboard {
   const keyboard = new InlineKeyboard();
   const options = product.options;
   const id = product.id;
@@ -202,17 +209,17 @@ export function optionsKeyboard({ product, variants, choice, quantity }: Options
   if (variant && variant.stock > 0) {
     keyboard
       .text("➖", data(`pv:${id}:${state}:${clampQuantity(variant.stock, quantity - 1)}`))
-      .text(`Qty: ${quantity}`, data("noop"))
+      .text(tr.t("product-quantity-button", { quantity }), data("noop"))
       .text("➕", data(`pv:${id}:${state}:${clampQuantity(variant.stock, quantity + 1)}`))
       .row();
     const tiers = (product.bulkPricing ?? []).filter((t) => t.minQuantity <= variant.stock).sort((a, b) => a.minQuantity - b.minQuantity);
     for (const tier of tiers.slice(0, 4)) keyboard.text(`${tier.minQuantity}+`, data(`pv:${id}:${state}:${tier.minQuantity}`));
     if (tiers.length > 0) keyboard.row();
-    keyboard.text(`Add ${quantity} to cart`, data(`add:${variant.id}:${quantity}`)).row();
+    keyboard.text(tr.t("product-add-button", { quantity }), data(`add:${variant.id}:${quantity}`)).row();
   } else if (variant) {
-    keyboard.text(NOTIFY_ME_BUTTON, data(`restock:${variant.id}`)).row();
+    keyboard.text(tr.t("notify-me-button"), data(`restock:${variant.id}`)).row();
   }
-  keyboard.text("« Back", data(`cat:${product.categoryId ?? NO_CATEGORY}:0`)).text("🛒 " + MENU.cart, data("cart"));
+  keyboard.text(tr.t("back-button"), data(`cat:${product.categoryId ?? NO_CATEGORY}:0`)).text(tr.t("product-cart-button"), data("cart"));
   return keyboard;
 }
 
@@ -228,7 +235,7 @@ async function showOptionsCard(ctx: BotContext, product: CatalogueProduct, choic
   const images = cardImages(product, variant);
   const before = previous ? cardImages(product, chosenVariant(variants, product.options, previous)) : images;
   const fresh = images.length !== before.length || images.some((image, i) => image !== before[i]);
-  await showProductCard(ctx, images, optionsCaption(card), optionsKeyboard(card), { fresh });
+  await showProductCard(ctx, images, optionsCaption(card, ctx.tr), optionsKeyboard(card, ctx.tr), { fresh });
 }
 
 /**
@@ -245,31 +252,33 @@ async function showProduct(ctx: BotContext, id: string, wanted: number) {
     if (variant && product) choice = choiceOf(product.options, variant.optionValues);
   }
   if (!product) {
-    await notice(ctx, "That product is no longer available.");
+    await notice(ctx, ctx.t("product-gone"));
     return showMainMenu(ctx);
   }
+  product = inLanguage(product, ctx.language);
   if (product.options.length > 0) return showOptionsCard(ctx, product, choice ?? noChoice(product.options), wanted);
   const quantity = clampQuantity(product.stock, wanted);
-  await showProductCard(ctx, product.imageUrls, productCaption(product, quantity), productKeyboard(product, quantity));
+  await showProductCard(ctx, product.imageUrls, productCaption(product, quantity, ctx.tr), productKeyboard(product, quantity, ctx.tr));
 }
 
 /** The product of an option button, with the choice it carries; null when the customer was told why not. */
 async function productWithChoice(ctx: BotContext, productId: string, state: string) {
-  const product = await ctx.reads.activeProduct(productId);
-  if (!product) {
-    await notice(ctx, "That product is no longer available.");
+  const found = await ctx.reads.activeProduct(productId);
+  if (!found) {
+    await notice(ctx, ctx.t("product-gone"));
     await showMainMenu(ctx);
     return null;
   }
+  const product = inLanguage(found, ctx.language);
   if (product.options.length === 0) {
     // Its options were removed since the button was sent: the plain card.
-    await notice(ctx, OPTIONS_CHANGED_NOTICE);
+    await notice(ctx, ctx.t("options-changed"));
     await showProduct(ctx, product.id, 1);
     return null;
   }
   const choice = decodeChoice(state, product.options);
   if (!choice) {
-    await notice(ctx, OPTIONS_CHANGED_NOTICE);
+    await notice(ctx, ctx.t("options-changed"));
     await showOptionsCard(ctx, product, noChoice(product.options), 1);
     return null;
   }
@@ -289,13 +298,13 @@ catalogueFeature.callbackQuery(new RegExp(`^po:(${UUID}):(${CHOICE_SOURCE}):(\\d
   const k = Number(ctx.match[3]);
   const j = Number(ctx.match[4]);
   if (k >= options.length || j >= options[k]!.values.length) {
-    await notice(ctx, OPTIONS_CHANGED_NOTICE);
+    await notice(ctx, ctx.t("options-changed"));
     return showOptionsCard(ctx, product, noChoice(options), 1);
   }
   const variants = await listVariants(ctx.deps.db, product.id);
   const next = withValue(choice, k, choice[k] === j ? null : j);
   if (choice[k] !== j && !canBuy(variants, options, next)) {
-    const reason = unavailableReason(variants, options, choice, k, j);
+    const reason = unavailableReason(variants, options, choice, k, j, ctx.tr);
     if (matching(variants, options, next).length === 0) return notice(ctx, reason, true);
     await notice(ctx, reason);
   }
@@ -309,7 +318,7 @@ catalogueFeature.callbackQuery(new RegExp(`^pv:(${UUID}):(${CHOICE_SOURCE}):(\\d
   const variants = await listVariants(ctx.deps.db, found.product.id);
   if (isComplete(found.choice) && !chosenVariant(variants, found.product.options, found.choice)) {
     // The variant was deleted or switched off since the card was shown.
-    await notice(ctx, OPTION_GONE_NOTICE, true);
+    await notice(ctx, ctx.t("option-gone"), true);
     return showOptionsCard(ctx, found.product, noChoice(found.product.options), 1, found.choice, variants);
   }
   await showOptionsCard(ctx, found.product, found.choice, Number(ctx.match[3]), found.choice, variants);
@@ -325,7 +334,7 @@ catalogueFeature.callbackQuery(new RegExp(`^prod:(${UUID}):(\\d{1,5})$`), (ctx) 
   showProduct(ctx, ctx.match[1]!, Number(ctx.match[2])),
 );
 
-export const OPTION_GONE_NOTICE = "That option is no longer available. Please choose again.";
+export const OPTION_GONE_NOTICE = EN.t("option-gone");
 
 const OPTION_BUTTON = new RegExp(`^p[ov]:(${UUID}):`);
 
@@ -348,9 +357,10 @@ function pressedCardProductId(ctx: BotContext): string | null {
 async function showCardOfGoneVariant(ctx: BotContext): Promise<boolean> {
   const productId = pressedCardProductId(ctx);
   if (!productId) return false;
-  const product = await ctx.reads.activeProduct(productId);
-  if (!product || product.options.length === 0) return false;
-  await notice(ctx, OPTION_GONE_NOTICE, true);
+  const found = await ctx.reads.activeProduct(productId);
+  if (!found || found.options.length === 0) return false;
+  const product = inLanguage(found, ctx.language);
+  await notice(ctx, ctx.t("option-gone"), true);
   await showOptionsCard(ctx, product, noChoice(product.options), 1);
   return true;
 }
@@ -359,7 +369,7 @@ async function showCardOfGoneVariant(ctx: BotContext): Promise<boolean> {
 catalogueFeature.callbackQuery(new RegExp(`^restock:(${UUID})$`), async (ctx) => {
   const variantId = ctx.match[1]!;
   const outcome = await waitForRestock(ctx.deps.db, variantId, ctx.customerId);
-  if (outcome === "waiting") return notice(ctx, NOTIFY_ME_NOTICE, true);
+  if (outcome === "waiting") return notice(ctx, ctx.t("notify-me-notice"), true);
   if (outcome === "unavailable" && (await showCardOfGoneVariant(ctx))) return;
   // Back in stock meanwhile (the card is fresh again), or no longer sold.
   return showProduct(ctx, variantId, 1);
@@ -371,8 +381,9 @@ catalogueFeature.callbackQuery(new RegExp(`^add:(${UUID}):(\\d{1,5})$`), async (
   try {
     const cart = await addToCart(ctx.deps.db, ctx.customerId, variantId!, Number(quantity));
     const line = cart.lines.find((l) => l.variantId === variantId);
-    const inCart = line ? ` You now have ${line.quantity} in your cart.` : "";
-    await notice(ctx, `Added ${quantity} × ${line?.name ?? "the product"} to your cart.${inCart}`);
+    const names = line ? await translatedProductNames(ctx.deps.db, [line.productId], ctx.language) : new Map<string, string>();
+    const name = line ? itemDisplayName(names.get(line.productId) ?? line.productName, line.label) : ctx.t("added-the-product");
+    await notice(ctx, line ? ctx.t("added-to-cart-total", { quantity: Number(quantity), name, inCart: line.quantity }) : ctx.t("added-to-cart", { quantity: Number(quantity), name }));
   } catch (error) {
     // Out of stock, not enough left, switched off: the shop's sentence, as an alert on the card.
     if (!(error instanceof ShopError)) throw error;

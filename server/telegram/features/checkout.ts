@@ -15,7 +15,9 @@ import { paymentDeadline } from "../../shop/orders";
 import { listPostageOptions, type PostageRow, toPence } from "../../shop/catalogue";
 import type { BotContext } from "../context";
 import { sendPaymentRequest } from "../payment-message";
-import { coinLabel, data, gbp, label, MAIN_MENU_BUTTON, MENU, notice, say, shortId, show } from "../ui";
+import { itemDisplayName } from "../../../contract";
+import { localizedName, translatedProductNames } from "../../shop/languages";
+import { coinLabel, data, EN, label, notice, say, shortId, show } from "../ui";
 import { removalNotes, showCart } from "./cart";
 
 // Checkout: name -> street address -> postcode -> optional contact -> postage -> coin -> summary
@@ -27,25 +29,17 @@ import { removalNotes, showCart } from "./cart";
 
 type CheckoutState = Extract<ConversationState, { step: "checkout" }>;
 
-export const ADD_COUPON_BUTTON = "🏷 Add a coupon";
-export const REMOVE_COUPON_BUTTON = "Remove coupon";
+export const ADD_COUPON_BUTTON = EN.t("checkout-add-coupon-button");
+export const REMOVE_COUPON_BUTTON = EN.t("checkout-remove-coupon-button");
 
 const UUID = UUID_SOURCE;
 
 export const checkoutFeature = new Composer<BotContext>();
 
-const PROMPTS: Record<Exclude<CheckoutStage, "confirm">, string> = {
-  name: "Checkout: delivery name\n\nPlease send the full name of the person receiving the parcel.",
-  street: "Checkout: street address\n\nPlease send the street address: house number, street and town.",
-  postcode: "Checkout: postcode\n\nPlease send the postcode.",
-  contact:
-    "Checkout: contact (optional)\n\nIf you like, send a phone number, email or Telegram username we can reach you on about the delivery. Or press Skip.",
-  postage: "Checkout: postage\n\nPlease choose how your order is sent:",
-  coin: "Checkout: payment\n\nPlease choose the cryptocurrency you will pay with:",
-  coupon: "Checkout: coupon\n\nPlease send your coupon code.",
-};
+/** Each typed or button step's question: locale key checkout-<stage>. */
+const prompt = (ctx: BotContext, stage: Exclude<CheckoutStage, "confirm">) => ctx.t(`checkout-${stage}`);
 
-const CANCEL_BUTTON = "✖ Cancel checkout";
+const cancelButton = (ctx: BotContext) => ctx.t("checkout-cancel-button");
 
 function inCheckout(ctx: BotContext): CheckoutState | null {
   return ctx.conversation.step === "checkout" ? ctx.conversation : null;
@@ -55,25 +49,42 @@ async function activePostage(ctx: BotContext): Promise<PostageRow[]> {
   return (await listPostageOptions(ctx.deps.db)).filter((option) => option.isActive);
 }
 
-function postageLabel(option: PostageRow) {
-  const days = option.estimatedDays ? ` (${option.estimatedDays} ${option.estimatedDays === 1 ? "day" : "days"})` : "";
-  return `${option.name}: ${gbp(toPence(option.price))}${days}`;
+function postageLabel(ctx: BotContext, option: PostageRow) {
+  const name = localizedName(option, ctx.language);
+  const price = ctx.tr.price(toPence(option.price));
+  return option.estimatedDays ? ctx.t("postage-option-days", { name, price, days: option.estimatedDays }) : ctx.t("postage-option", { name, price });
 }
 
-function summaryText(quote: CheckoutQuote, draft: CheckoutDraft): string {
-  const items = quote.lines.map((line) => `${line.quantity} × ${line.name} (${gbp(line.unitPence)} each): ${gbp(line.linePence)}`);
+async function summaryText(ctx: BotContext, quote: CheckoutQuote, draft: CheckoutDraft): Promise<string> {
+  const { tr, t } = ctx;
+  const names = await translatedProductNames(ctx.deps.db, quote.lines.map((line) => line.productId), ctx.language);
+  const items = quote.lines.map((line) =>
+    t("summary-line", {
+      quantity: line.quantity,
+      name: names.has(line.productId) ? itemDisplayName(names.get(line.productId)!, line.variantLabel) : line.name,
+      unit: tr.price(line.unitPence),
+      total: tr.price(line.linePence),
+    }),
+  );
+  const postage = quote.postage ? await postageName(ctx, quote.postage.id, quote.postage.name) : null;
   return [
-    "Please check your order",
+    t("summary-title"),
     items.join("\n"),
     [
-      `Subtotal: ${gbp(quote.itemsPence)}`,
-      ...(quote.coupon ? [`Discount (${quote.coupon.code}): −${gbp(quote.coupon.discountPence)}`] : []),
-      `Postage: ${quote.postage ? `${quote.postage.name}: ${gbp(quote.postage.pricePence)}` : "none"}`,
-      `Total: ${gbp(quote.totalPence)}`,
+      t("summary-subtotal", { amount: tr.price(quote.itemsPence) }),
+      ...(quote.coupon ? [t("summary-discount", { code: quote.coupon.code, amount: tr.price(quote.coupon.discountPence) })] : []),
+      t("summary-postage", { postage: quote.postage ? t("postage-option", { name: postage!, price: tr.price(quote.postage.pricePence) }) : t("summary-postage-none") }),
+      t("summary-total", { amount: tr.price(quote.totalPence) }),
     ].join("\n"),
-    ["Deliver to:", draft.name, draft.streetAddress, draft.postcode, ...(draft.contact ? [`Contact: ${draft.contact}`] : [])].join("\n"),
-    `Pay with: ${draft.coin ? coinLabel(draft.coin) : "-"}`,
+    [t("summary-deliver-to"), draft.name, draft.streetAddress, draft.postcode, ...(draft.contact ? [t("summary-contact", { contact: draft.contact })] : [])].join("\n"),
+    t("summary-pay-with", { coin: draft.coin ? coinLabel(draft.coin) : "-" }),
   ].join("\n\n");
+}
+
+/** The chosen postage option's name in the customer's language. */
+async function postageName(ctx: BotContext, id: string, name: string): Promise<string> {
+  const option = (await listPostageOptions(ctx.deps.db)).find((o) => o.id === id);
+  return option ? localizedName(option, ctx.language) : name;
 }
 
 type RenderOptions = { problem?: string; fresh?: boolean };
@@ -92,11 +103,11 @@ function withoutCoupon(draft: CheckoutDraft): CheckoutDraft {
 async function showSummary(ctx: BotContext, state: CheckoutState, options: RenderOptions) {
   const out = options.fresh ? say : show;
   const cart = await getCart(ctx.deps.db, ctx.customerId);
-  const notes = removalNotes(cart);
+  const notes = removalNotes(cart, ctx.tr);
   if (cart.lines.length === 0) {
     await ctx.setConversation(IDLE);
-    const text = [options.problem, notes, "Your cart is empty."].filter(Boolean).join("\n\n");
-    return out(ctx, text, new InlineKeyboard().text(MENU.browse, data("cats:0")).text(MAIN_MENU_BUTTON, data("menu")));
+    const text = [options.problem, notes, ctx.t("cart-empty")].filter(Boolean).join("\n\n");
+    return out(ctx, text, new InlineKeyboard().text(ctx.t("menu-browse"), data("cats:0")).text(ctx.t("main-menu-button"), data("menu")));
   }
   let quote: CheckoutQuote;
   try {
@@ -109,19 +120,19 @@ async function showSummary(ctx: BotContext, state: CheckoutState, options: Rende
   } catch (error) {
     if (error instanceof CouponRefusedError && state.draft.couponCode) {
       // The coupon no longer applies (used up, ended, the cart changed): the summary without it, saying why.
-      const problem = `⚠️ ${error.message} It was removed from your order.`;
+      const problem = ctx.t("coupon-no-longer-applies", { reason: error.message });
       return showSummary(ctx, { ...state, draft: withoutCoupon(state.draft) }, { ...options, problem: [options.problem, problem].filter(Boolean).join("\n\n") });
     }
     if (!(error instanceof ShopError)) throw error;
-    return afterContact(ctx, state.draft, { ...options, problem: `⚠️ ${error.message}` });
+    return afterContact(ctx, state.draft, { ...options, problem: ctx.t("warning", { text: error.message }) });
   }
   const shown: CheckoutState = { step: "checkout", stage: "confirm", draft: { ...state.draft, quotedTotalPence: quote.totalPence } };
   await ctx.setConversation(shown);
-  const keyboard = new InlineKeyboard().text("✅ Confirm and pay", data("co:ok")).row();
-  if (quote.coupon) keyboard.text(REMOVE_COUPON_BUTTON, data("co:uncoupon")).row();
-  else keyboard.text(ADD_COUPON_BUTTON, data("co:coupon")).row();
-  keyboard.text(CANCEL_BUTTON, data("co:cancel"));
-  return out(ctx, [options.problem, notes, summaryText(quote, shown.draft)].filter(Boolean).join("\n\n"), keyboard);
+  const keyboard = new InlineKeyboard().text(ctx.t("checkout-confirm-button"), data("co:ok")).row();
+  if (quote.coupon) keyboard.text(ctx.t("checkout-remove-coupon-button"), data("co:uncoupon")).row();
+  else keyboard.text(ctx.t("checkout-add-coupon-button"), data("co:coupon")).row();
+  keyboard.text(cancelButton(ctx), data("co:cancel"));
+  return out(ctx, [options.problem, notes, await summaryText(ctx, quote, shown.draft)].filter(Boolean).join("\n\n"), keyboard);
 }
 
 /** Shows the current step; `problem` (a re-prompt after bad input) comes first. */
@@ -133,29 +144,29 @@ async function render(ctx: BotContext, state: CheckoutState, options: RenderOpti
     case "name":
     case "street":
     case "postcode":
-      return out(ctx, withProblem(PROMPTS[state.stage]), keyboard.text(CANCEL_BUTTON, data("co:cancel")));
+      return out(ctx, withProblem(prompt(ctx, state.stage)), keyboard.text(cancelButton(ctx), data("co:cancel")));
     case "contact":
-      keyboard.text("Skip", data("co:skip")).row().text(CANCEL_BUTTON, data("co:cancel"));
-      return out(ctx, withProblem(PROMPTS.contact), keyboard);
+      keyboard.text(ctx.t("checkout-skip-button"), data("co:skip")).row().text(cancelButton(ctx), data("co:cancel"));
+      return out(ctx, withProblem(prompt(ctx, "contact")), keyboard);
     case "postage":
-      for (const option of await activePostage(ctx)) keyboard.text(label(postageLabel(option), 60), data(`co:post:${option.id}`)).row();
-      keyboard.text(CANCEL_BUTTON, data("co:cancel"));
-      return out(ctx, withProblem(PROMPTS.postage), keyboard);
+      for (const option of await activePostage(ctx)) keyboard.text(label(postageLabel(ctx, option), 60), data(`co:post:${option.id}`)).row();
+      keyboard.text(cancelButton(ctx), data("co:cancel"));
+      return out(ctx, withProblem(prompt(ctx, "postage")), keyboard);
     case "coin": {
       // The accepted coins whose gateway can take them (issue 24: a coin given to BTCPay Server needs it connected).
       const coins = await coinsOnOffer(ctx.deps, ctx.settings);
       if (coins.length === 0) {
         // Nothing to pay with: say so rather than offer a coin the shop does not take.
         await ctx.setConversation(IDLE);
-        return out(ctx, PAYMENTS_UNAVAILABLE_MESSAGE, new InlineKeyboard().text(MENU.cart, data("cart")).text(MAIN_MENU_BUTTON, data("menu")));
+        return out(ctx, PAYMENTS_UNAVAILABLE_MESSAGE, new InlineKeyboard().text(ctx.t("menu-cart"), data("cart")).text(ctx.t("main-menu-button"), data("menu")));
       }
       for (const coin of coins) keyboard.text(coinLabel(coin), data(`co:coin:${coin}`)).row();
-      keyboard.text(CANCEL_BUTTON, data("co:cancel"));
-      return out(ctx, withProblem(PROMPTS.coin), keyboard);
+      keyboard.text(cancelButton(ctx), data("co:cancel"));
+      return out(ctx, withProblem(prompt(ctx, "coin")), keyboard);
     }
     case "coupon":
-      keyboard.text("⬅ Back to the summary", data("co:back")).row().text(CANCEL_BUTTON, data("co:cancel"));
-      return out(ctx, withProblem(PROMPTS.coupon), keyboard);
+      keyboard.text(ctx.t("checkout-back-to-summary-button"), data("co:back")).row().text(cancelButton(ctx), data("co:cancel"));
+      return out(ctx, withProblem(prompt(ctx, "coupon")), keyboard);
     case "confirm":
       return showSummary(ctx, state, options);
   }
@@ -174,12 +185,12 @@ async function applyTypedCoupon(ctx: BotContext, state: CheckoutState, typed: st
       couponCode: typed,
     });
     const draft = { ...state.draft, couponCode: quote.coupon!.code };
-    return goTo(ctx, { step: "checkout", stage: "confirm", draft }, { fresh: true, problem: `✅ Coupon ${quote.coupon!.code} applied.` });
+    return goTo(ctx, { step: "checkout", stage: "confirm", draft }, { fresh: true, problem: ctx.t("coupon-applied", { code: quote.coupon!.code }) });
   } catch (error) {
-    if (error instanceof CouponRefusedError) return render(ctx, state, { problem: `⚠️ ${error.message}`, fresh: true });
+    if (error instanceof CouponRefusedError) return render(ctx, state, { problem: ctx.t("warning", { text: error.message }), fresh: true });
     if (!(error instanceof ShopError)) throw error;
     // Something else about the order changed (postage, coin, the cart): the summary says what.
-    return goTo(ctx, { step: "checkout", stage: "confirm", draft: state.draft }, { fresh: true, problem: `⚠️ ${error.message}` });
+    return goTo(ctx, { step: "checkout", stage: "confirm", draft: state.draft }, { fresh: true, problem: ctx.t("warning", { text: error.message }) });
   }
 }
 
@@ -200,11 +211,7 @@ async function afterContact(ctx: BotContext, draft: CheckoutDraft, options: Rend
 
 export async function cancelCheckout(ctx: BotContext) {
   await ctx.setConversation(IDLE);
-  await show(
-    ctx,
-    "Checkout cancelled. Your cart is kept for later.",
-    new InlineKeyboard().text(MENU.cart, data("cart")).text(MAIN_MENU_BUTTON, data("menu")),
-  );
+  await show(ctx, ctx.t("checkout-cancelled"), new InlineKeyboard().text(ctx.t("menu-cart"), data("cart")).text(ctx.t("main-menu-button"), data("menu")));
 }
 
 checkoutFeature.callbackQuery("co:cancel", async (ctx, next) => (inCheckout(ctx) ? cancelCheckout(ctx) : next()));
@@ -216,12 +223,12 @@ checkoutFeature.on("message", async (ctx, next) => {
   if (!state) return next();
   const text = ctx.message.text;
   if (state.stage === "postage" || state.stage === "coin" || state.stage === "confirm") {
-    return render(ctx, state, { problem: "Please choose one of the buttons below.", fresh: true });
+    return render(ctx, state, { problem: ctx.t("checkout-choose-button"), fresh: true });
   }
   // A command never gets here (features/commands.ts leaves the step first); other text starting
   // with "/" is no name or address.
   if (text === undefined || text.startsWith("/")) {
-    return render(ctx, state, { problem: "Please send your answer as a text message.", fresh: true });
+    return render(ctx, state, { problem: ctx.t("checkout-send-text"), fresh: true });
   }
   if (state.stage === "coupon") return applyTypedCoupon(ctx, state, text);
   const result = checkAddressField(state.stage, text);
@@ -244,7 +251,7 @@ checkoutFeature.on("message", async (ctx, next) => {
 checkoutFeature.callbackQuery("checkout", async (ctx) => {
   const cart = await getCart(ctx.deps.db, ctx.customerId);
   if (cart.lines.length === 0) {
-    await notice(ctx, "Your cart is empty.");
+    await notice(ctx, ctx.t("cart-empty"));
     return showCart(ctx, cart);
   }
   if ((await coinsOnOffer(ctx.deps, ctx.settings)).length === 0) {
@@ -258,7 +265,7 @@ checkoutFeature.callbackQuery("checkout", async (ctx) => {
 
 /** A checkout button from another step (an older message): say so and show the current step. */
 async function stale(ctx: BotContext, state: CheckoutState) {
-  await notice(ctx, "That button belongs to another step of the checkout.");
+  await notice(ctx, ctx.t("checkout-stale-button"));
   await render(ctx, state, { fresh: true });
 }
 
@@ -275,7 +282,7 @@ checkoutFeature.callbackQuery(new RegExp(`^co:post:(${UUID})$`), async (ctx, nex
   if (state.stage !== "postage") return stale(ctx, state);
   const option = (await activePostage(ctx)).find((o) => o.id === ctx.match[1]);
   if (!option) {
-    await notice(ctx, "That postage option is no longer available.");
+    await notice(ctx, ctx.t("checkout-postage-gone"));
     return afterContact(ctx, state.draft, {});
   }
   await goTo(ctx, { step: "checkout", stage: "coin", draft: { ...state.draft, postageOptionId: option.id } });
@@ -287,7 +294,7 @@ checkoutFeature.callbackQuery(/^co:coin:([A-Z]{3})$/, async (ctx, next) => {
   if (state.stage !== "coin") return stale(ctx, state);
   const coin = (await coinsOnOffer(ctx.deps, ctx.settings)).find((c) => c === ctx.match[1]);
   if (!coin) {
-    await notice(ctx, "That coin is no longer accepted.");
+    await notice(ctx, ctx.t("checkout-coin-gone"));
     return render(ctx, state);
   }
   await goTo(ctx, { step: "checkout", stage: "confirm", draft: { ...state.draft, coin } });
@@ -304,7 +311,7 @@ checkoutFeature.callbackQuery("co:uncoupon", async (ctx, next) => {
   const state = inCheckout(ctx);
   if (!state) return next();
   if (state.stage !== "confirm") return stale(ctx, state);
-  await goTo(ctx, { step: "checkout", stage: "confirm", draft: withoutCoupon(state.draft) }, { problem: "Coupon removed." });
+  await goTo(ctx, { step: "checkout", stage: "confirm", draft: withoutCoupon(state.draft) }, { problem: ctx.t("coupon-removed") });
 });
 
 checkoutFeature.callbackQuery("co:back", async (ctx, next) => {
@@ -328,14 +335,14 @@ checkoutFeature.callbackQuery("co:ok", async (ctx, next) => {
   }
   // Two presses of "Confirm" (or two instances) must not make two orders: only one moves on.
   if (!(await replaceConversation(ctx.deps.db, ctx.customerId, state, IDLE))) {
-    await notice(ctx, "Your order is already being placed.");
+    await notice(ctx, ctx.t("checkout-already-placing"));
     return;
   }
   ctx.conversation = IDLE;
-  await notice(ctx, "Placing your order…");
+  await notice(ctx, ctx.t("checkout-placing"));
   // The gateway may take seconds: the customer sees that something is happening, and the
   // summary's buttons are gone, so it cannot be confirmed twice.
-  await show(ctx, "Creating your payment...");
+  await show(ctx, ctx.t("checkout-creating-payment"));
   let result;
   try {
     result = await checkout(
@@ -348,6 +355,7 @@ checkoutFeature.callbackQuery("co:ok", async (ctx, next) => {
         coin,
         quotedTotalPence,
         couponCode: state.draft.couponCode ?? null,
+        language: ctx.language,
       },
     );
   } catch (error) {
@@ -355,18 +363,18 @@ checkoutFeature.callbackQuery("co:ok", async (ctx, next) => {
     ctx.conversation = state;
     if (error instanceof CouponRefusedError && state.draft.couponCode) {
       // The coupon went (its last use taken, switched off) between the summary and Confirm: nothing was bought.
-      return showSummary(ctx, { ...state, draft: withoutCoupon(state.draft) }, { problem: `⚠️ ${error.message} It was removed from your order, so nothing was charged.` });
+      return showSummary(ctx, { ...state, draft: withoutCoupon(state.draft) }, { problem: ctx.t("coupon-gone-at-confirm", { reason: error.message }) });
     }
     if (!(error instanceof ShopError)) throw error;
     // Nothing was bought (the total or stock changed, the gateway refused: the cart is as it
     // was). The summary is shown again, priced now, in place of "Creating your payment...".
-    return showSummary(ctx, state, { problem: `⚠️ ${error.message}` });
+    return showSummary(ctx, state, { problem: ctx.t("warning", { text: error.message }) });
   }
 
   const { order, payment } = result;
-  await show(ctx, `Order #${shortId(order.id)} is placed. Total: ${gbp(toPence(order.totalAmount))}`);
+  await show(ctx, ctx.t("order-placed", { order: shortId(order.id), total: ctx.tr.price(toPence(order.totalAmount)) }));
   await sendPaymentRequest(ctx, {
-    heading: `Payment for order #${shortId(order.id)}`,
+    heading: ctx.t("payment-heading", { order: shortId(order.id) }),
     coin: payment.payCurrency.toUpperCase(),
     amount: payment.payAmount,
     address: payment.payAddress,
@@ -374,13 +382,9 @@ checkoutFeature.callbackQuery("co:ok", async (ctx, next) => {
       createdAt: new Date(order.createdAt),
       paymentExpiresAt: payment.expiresAt ? new Date(payment.expiresAt) : null,
     }),
-    footer: "We'll message you here as soon as your payment arrives.",
+    footer: ctx.t("payment-footer"),
     checkoutUrl: payment.checkoutUrl,
   });
   // The way on is a message of its own: its buttons edit it, never the payment details above.
-  await say(
-    ctx,
-    "Your payment details are above, and under My Orders at any time.",
-    new InlineKeyboard().text(MENU.orders, data("orders")).text(MAIN_MENU_BUTTON, data("menu")),
-  );
+  await say(ctx, ctx.t("payment-details-above"), new InlineKeyboard().text(ctx.t("menu-orders"), data("orders")).text(ctx.t("main-menu-button"), data("menu")));
 });

@@ -2,7 +2,8 @@ import { Composer } from "grammy";
 import type { Message } from "grammy/types";
 import { IDLE } from "../../shop/customers";
 import type { BotContext } from "../context";
-import { mainMenuKeyboard, say } from "../ui";
+import type { Translator } from "../../shop/languages";
+import { EN, mainMenuKeyboard, say } from "../ui";
 import { cancelCheckout } from "./checkout";
 import { showMainMenu } from "./start";
 
@@ -20,30 +21,34 @@ import { showMainMenu } from "./start";
 // /link (owner-link.ts) is the owner's and is handled before the shop; it leaves the step the same way.
 
 /** Every command the shop's bot answers a customer, with what it does: /help lists them. */
-export const SHOP_COMMANDS = [
-  { command: "start", description: "the welcome message and the main menu" },
-  { command: "menu", description: "the main menu" },
-  { command: "help", description: "this list" },
-  { command: "cancel", description: "leave the checkout or Contact Support (your cart is kept)" },
-  { command: "stop", description: "no more announcements from the shop" },
-  { command: "forgetme", description: "erase your data from this shop" },
-] as const;
+const COMMANDS = ["start", "menu", "help", "language", "cancel", "stop", "forgetme"] as const;
 
-/** SHOP_COMMANDS as Telegram's command menu lists them (setMyCommands), each description capitalised. */
-export function commandMenu(): { command: string; description: string }[] {
-  return SHOP_COMMANDS.map(({ command, description }) => ({ command, description: description[0]!.toUpperCase() + description.slice(1) }));
+/** Each command with what it does, in a language (locale key command-<name>). */
+export function shopCommands(tr: Translator): { command: (typeof COMMANDS)[number]; description: string }[] {
+  return COMMANDS.map((command) => ({ command, description: tr.t(`command-${command}`) }));
 }
 
-export type ShopCommand = (typeof SHOP_COMMANDS)[number]["command"];
+/** Every command the shop's bot answers a customer, in English: /help lists them. */
+export const SHOP_COMMANDS = shopCommands(EN);
 
-export const HELP_TEXT = [
-  "Help",
-  "Use the buttons of the main menu to browse products, see your cart and orders, or contact us.",
-  `Commands:\n${SHOP_COMMANDS.map((c) => `/${c.command}: ${c.description}`).join("\n")}`,
-].join("\n\n");
+/** The commands as Telegram's command menu lists them (setMyCommands), each description capitalised. */
+export function commandMenu(tr: Translator = EN): { command: string; description: string }[] {
+  return shopCommands(tr).map(({ command, description }) => ({ command, description: description[0]!.toUpperCase() + description.slice(1) }));
+}
 
-export const LEFT_SUPPORT_TEXT = "You have left Contact Support. What you sent is with our team, and replies still arrive in this chat.";
-export const NOTHING_TO_CANCEL_TEXT = "There is nothing to cancel. Main menu: what would you like to do?";
+export type ShopCommand = (typeof COMMANDS)[number];
+
+export function helpText(tr: Translator): string {
+  return [
+    tr.t("help-title"),
+    tr.t("help-intro"),
+    `${tr.t("help-commands")}\n${shopCommands(tr).map((c) => `/${c.command}: ${c.description}`).join("\n")}`,
+  ].join("\n\n");
+}
+
+export const HELP_TEXT = helpText(EN);
+export const LEFT_SUPPORT_TEXT = EN.t("left-support");
+export const NOTHING_TO_CANCEL_TEXT = EN.t("nothing-to-cancel");
 
 /** As grammY's command() reads a message: a bot_command entity at the very start of its text. */
 export function startsWithCommand(message: Message): boolean {
@@ -58,9 +63,9 @@ commandsFeature.command("cancel", async (ctx) => {
     case "checkout":
       return cancelCheckout(ctx);
     case "support":
-      return showMainMenu(ctx, LEFT_SUPPORT_TEXT);
+      return showMainMenu(ctx, ctx.t("left-support"));
     case "idle":
-      return showMainMenu(ctx, NOTHING_TO_CANCEL_TEXT);
+      return showMainMenu(ctx, ctx.t("nothing-to-cancel"));
   }
 });
 
@@ -69,4 +74,4 @@ commandsFeature.on("message", async (ctx, next) => {
   await next();
 });
 
-commandsFeature.command("help", (ctx) => say(ctx, HELP_TEXT, mainMenuKeyboard()));
+commandsFeature.command("help", (ctx) => say(ctx, helpText(ctx.tr), mainMenuKeyboard(ctx.tr)));

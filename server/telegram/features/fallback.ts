@@ -9,10 +9,10 @@ import { showMainMenu } from "./start";
 export const fallbackFeature = new Composer<BotContext>();
 
 fallbackFeature.on("callback_query", async (ctx) => {
-  await notice(ctx, "That button is no longer valid. Here is the main menu.");
+  await notice(ctx, ctx.t("button-invalid"));
   await showMainMenu(ctx);
 });
 
 fallbackFeature.on("message", async (ctx) => {
-  await showMainMenu(ctx, "Sorry, I didn't understand that. Please choose an option from the menu:");
+  await showMainMenu(ctx, ctx.t("not-understood"));
 });

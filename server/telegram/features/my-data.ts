@@ -1,63 +1,56 @@
 import { Composer, InlineKeyboard } from "grammy";
 import { describeCustomerData, forgetCustomer, getPrivacySettings } from "../../shop/privacy";
 import type { BotContext } from "../context";
-import { data, MAIN_MENU_BUTTON, say, show } from "../ui";
+import { data, EN, say, show } from "../ui";
 
 // "My data" under About, and /forgetme (issue 15, item 4): the customer sees what the shop keeps
 // about them and can have it erased, after a confirmation. The rules are in shop/privacy/privacy.ts.
 
-export const MY_DATA_BUTTON = "🔒 My data";
-export const FORGET_BUTTON = "🗑 Erase my data";
-export const CONFIRM_FORGET_BUTTON = "Yes, erase my data";
-
-const many = (n: number, one: string, more: string) => `${n} ${n === 1 ? one : more}`;
+export const MY_DATA_BUTTON = EN.t("my-data-button");
+export const FORGET_BUTTON = EN.t("forget-button");
+export const CONFIRM_FORGET_BUTTON = EN.t("forget-confirm-button");
 
 export const myDataFeature = new Composer<BotContext>();
 
 myDataFeature.callbackQuery("mydata", async (ctx) => {
   const [kept, settings] = await Promise.all([describeCustomerData(ctx.deps.db, ctx.customerId), getPrivacySettings(ctx.deps.db)]);
+  const t = ctx.t;
   const facts = [
-    `• Your Telegram id${kept.username ? ` and username @${kept.username}` : ""}, to answer you here`,
-    `• ${many(kept.orders, "order", "orders")}: amounts, items and status` +
-      (kept.addresses > 0 ? `, ${many(kept.addresses, "with a delivery address", "with delivery addresses")}` : ""),
-    `• ${many(kept.messages, "support message", "support messages")}`,
-    ...(kept.note ? ["• A note the shop keeps about you, to serve you"] : []),
-    ...(kept.broadcasts === null ? [] : [`• Announcements: ${kept.broadcasts ? "on (send /stop to turn them off)" : "off (send /start to turn them on)"}`]),
+    kept.username ? t("my-data-telegram-id-username", { username: kept.username }) : t("my-data-telegram-id"),
+    kept.addresses > 0 ? t("my-data-orders-addresses", { count: kept.orders, addresses: kept.addresses }) : t("my-data-orders", { count: kept.orders }),
+    t("my-data-messages", { count: kept.messages }),
+    ...(kept.note ? [t("my-data-note")] : []),
+    ...(kept.broadcasts === null ? [] : [t(kept.broadcasts ? "my-data-broadcasts-on" : "my-data-broadcasts-off")]),
   ];
   const retention =
-    settings.addressRetentionDays > 0
-      ? `Delivery addresses are erased ${many(settings.addressRetentionDays, "day", "days")} after an order is completed or cancelled.`
-      : "Delivery addresses are kept with their orders.";
-  const text = [
-    "My data",
-    `What this shop keeps about you:\n${facts.join("\n")}`,
-    retention,
-    "Send /forgetme, or tap below, to erase your addresses, messages and username now. Amounts stay for the shop's accounts.",
-  ].join("\n\n");
-  await show(ctx, text, forgetKeyboard());
+    settings.addressRetentionDays > 0 ? t("my-data-retention", { days: settings.addressRetentionDays }) : t("my-data-kept-with-orders");
+  const text = [t("my-data-title"), `${t("my-data-kept")}\n${facts.join("\n")}`, retention, t("my-data-forget-hint")].join("\n\n");
+  await show(ctx, text, forgetKeyboard(ctx));
 });
 
-function forgetKeyboard() {
-  return new InlineKeyboard().text(FORGET_BUTTON, data("forget")).row().text("« About", data("about")).text(MAIN_MENU_BUTTON, data("menu"));
+function forgetKeyboard(ctx: BotContext) {
+  return new InlineKeyboard()
+    .text(ctx.t("forget-button"), data("forget"))
+    .row()
+    .text(ctx.t("about-back-button"), data("about"))
+    .text(ctx.t("main-menu-button"), data("menu"));
 }
 
-export const FORGET_CONFIRM_TEXT =
-  "Erase your data?\n\nThis erases your delivery addresses (an order still on its way keeps its address until it is dispatched), " +
-  "your support messages and your username from this shop. Your orders' amounts stay for the shop's accounts. This cannot be undone.";
+const forgetConfirmText = (ctx: { t: BotContext["t"] }) => `${ctx.t("forget-confirm")}\n\n${ctx.t("forget-confirm-details")}`;
+export const FORGET_CONFIRM_TEXT = forgetConfirmText(EN);
 
-const confirmKeyboard = () => new InlineKeyboard().text(CONFIRM_FORGET_BUTTON, data("forget:yes")).row().text("Cancel", data("mydata"));
+const confirmKeyboard = (ctx: BotContext) =>
+  new InlineKeyboard().text(ctx.t("forget-confirm-button"), data("forget:yes")).row().text(ctx.t("cancel-button"), data("mydata"));
 
-myDataFeature.command("forgetme", (ctx) => say(ctx, FORGET_CONFIRM_TEXT, confirmKeyboard()));
-myDataFeature.callbackQuery("forget", (ctx) => show(ctx, FORGET_CONFIRM_TEXT, confirmKeyboard()));
+myDataFeature.command("forgetme", (ctx) => say(ctx, forgetConfirmText(ctx), confirmKeyboard(ctx)));
+myDataFeature.callbackQuery("forget", (ctx) => show(ctx, forgetConfirmText(ctx), confirmKeyboard(ctx)));
 
 myDataFeature.callbackQuery("forget:yes", async (ctx) => {
   const result = await forgetCustomer(ctx.deps.db, ctx.customerId, ctx.deps.now(), "customer");
   const lines = [
-    "Done: your data is erased.",
-    `${many(result.addressesErased, "address", "addresses")} and ${many(result.messagesErased, "message", "messages")} erased.`,
-    ...(result.addressesKept > 0
-      ? [`The address on ${many(result.addressesKept, "order", "orders")} still to be sent is kept until it is dispatched, then erased.`]
-      : []),
+    ctx.t("forget-done"),
+    ctx.t("forget-erased", { addresses: result.addressesErased, messages: result.messagesErased }),
+    ...(result.addressesKept > 0 ? [ctx.t("forget-kept", { orders: result.addressesKept })] : []),
   ];
-  await show(ctx, lines.join("\n\n"), new InlineKeyboard().text(MAIN_MENU_BUTTON, data("menu")));
+  await show(ctx, lines.join("\n\n"), new InlineKeyboard().text(ctx.t("main-menu-button"), data("menu")));
 });

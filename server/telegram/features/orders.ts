@@ -5,7 +5,8 @@ import { ShopError, UUID_SOURCE } from "../../shop/common";
 import { toPence } from "../../shop/catalogue";
 import type { BotContext } from "../context";
 import { sendPaymentRequest } from "../payment-message";
-import { data, formatDate, gbp, MAIN_MENU_BUTTON, MENU, say, shortId, show } from "../ui";
+import type { Translator } from "../../shop/languages";
+import { data, say, shortId, show } from "../ui";
 
 // My Orders: the customer's recent orders, where each one is, and for every order awaiting
 // payment a "Payment details" button that sends the address, amount due and QR code again.
@@ -15,12 +16,12 @@ const RECENT_ORDERS = 10;
 const ITEMS_SHOWN = 3;
 
 /** "• 2 × Acceptance Tee (M / Black)": each line as bought, with the variant it was bought as (issue 23). */
-export function itemLines(items: readonly OrderItem[]): string[] {
+export function itemLines(items: readonly OrderItem[], tr: Translator): string[] {
   const shown = items
     .slice(0, ITEMS_SHOWN)
-    .map((item) => `• ${item.quantity} × ${itemDisplayName(item.productName ?? "A product no longer listed", item.variantLabel)}`);
+    .map((item) => tr.t("order-item", { quantity: item.quantity, name: itemDisplayName(item.productName ?? tr.t("order-item-unlisted"), item.variantLabel) }));
   const more = items.length - ITEMS_SHOWN;
-  return more > 0 ? [...shown, `• and ${more} more ${more === 1 ? "item" : "items"}`] : shown;
+  return more > 0 ? [...shown, tr.t("order-more-items", { count: more })] : shown;
 }
 
 export const ordersFeature = new Composer<BotContext>();
@@ -29,11 +30,11 @@ export async function showOrders(ctx: BotContext): Promise<void> {
   const orders = await listCustomerOrders(ctx.deps.db, ctx.customerId, RECENT_ORDERS);
   const keyboard = new InlineKeyboard();
   for (const order of awaitingPayment(orders)) {
-    keyboard.text(`💳 Payment details #${shortId(order.id)}`, data(`paydet:${order.id}`)).row();
+    keyboard.text(ctx.t("orders-payment-button", { order: shortId(order.id) }), data(`paydet:${order.id}`)).row();
   }
-  keyboard.text(MENU.browse, data("cats:0")).text(MAIN_MENU_BUTTON, data("menu"));
+  keyboard.text(ctx.t("menu-browse"), data("cats:0")).text(ctx.t("main-menu-button"), data("menu"));
   if (orders.length === 0) {
-    await show(ctx, `${MENU.orders}\n\nYou have no orders yet.`, keyboard);
+    await show(ctx, `${ctx.t("menu-orders")}\n\n${ctx.t("orders-none")}`, keyboard);
     return;
   }
   const timeZone = ctx.deps.config.timeZone;
@@ -48,14 +49,14 @@ export async function showOrders(ctx: BotContext): Promise<void> {
   );
   const blocks = orders.map((order, i) =>
     [
-      `Order #${shortId(order.id)} · ${formatDate(order.createdAt, timeZone)}`,
-      `Total: ${gbp(toPence(order.totalAmount))}`,
-      `Status: ${describeOrderStatus(order)}`,
+      ctx.t("order-heading", { order: shortId(order.id), date: ctx.tr.date(order.createdAt, timeZone) }),
+      ctx.t("order-total", { amount: ctx.tr.price(toPence(order.totalAmount)) }),
+      ctx.t("order-status", { status: describeOrderStatus(order) }),
       ...parcelLines(order),
-      ...itemLines(items[i]!),
+      ...itemLines(items[i]!, ctx.tr),
     ].join("\n"),
   );
-  await show(ctx, [`${MENU.orders} (most recent first)`, ...blocks].join("\n\n"), keyboard);
+  await show(ctx, [ctx.t("orders-recent"), ...blocks].join("\n\n"), keyboard);
 }
 
 ordersFeature.callbackQuery("orders", (ctx) => showOrders(ctx));
@@ -63,19 +64,18 @@ ordersFeature.callbackQuery("orders", (ctx) => showOrders(ctx));
 /** Sent as a new message, so the order list stays where it is and the details stay in the chat. */
 ordersFeature.callbackQuery(new RegExp(`^paydet:(${UUID_SOURCE})$`), async (ctx) => {
   const details = await getPaymentDetails(ctx.deps.db, ctx.customerId, ctx.match[1]!);
-  const heading = `Payment for order #${shortId(details.orderId)} (total ${gbp(toPence(details.totalAmount))})`;
+  const heading = ctx.t("payment-heading-total", { order: shortId(details.orderId), total: ctx.tr.price(toPence(details.totalAmount)) });
   if (details.amountDue === null) {
     await say(
       ctx,
-      `${heading}\n\nYour payment of ${details.payAmount} ${details.coin} was seen and is being confirmed. ` +
-        `There is nothing more to send; we'll message you here once it is confirmed.`,
+      `${heading}\n\n${ctx.t("payment-seen", { amount: details.payAmount, coin: details.coin })}`,
     );
     return;
   }
   const partly = details.paymentStatus === "partially_paid";
   await sendPaymentRequest(ctx, {
     heading: partly
-      ? `${heading}\nWe received ${details.actuallyPaid ?? "part"} of ${details.payAmount} ${details.coin}. Please send the rest.`
+      ? `${heading}\n${ctx.t("payment-send-rest", { paid: details.actuallyPaid ?? ctx.t("payment-part"), amount: details.payAmount, coin: details.coin })}`
       : heading,
     coin: details.coin,
     amount: details.amountDue,

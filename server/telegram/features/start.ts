@@ -1,24 +1,26 @@
 import { Composer } from "grammy";
 import { isStartRecorded, recordBotStart, IDLE } from "../../shop/customers";
-import { DEFAULT_WELCOME_MESSAGE } from "../../shop/settings";
+import { localizedText, rememberLanguage } from "../../shop/languages";
 import type { BotContext } from "../context";
-import { mainMenuKeyboard, say, show } from "../ui";
+import { EN, mainMenuKeyboard, say, show } from "../ui";
 
 // /start, the main menu, and the buttons that only need an answer.
 
-export const MAIN_MENU_TEXT = "Main menu: what would you like to do?";
+export const MAIN_MENU_TEXT = EN.t("main-menu-text");
 
 /** Said after the welcome when /start follows a /stop (issue 14). */
-export const OPTED_IN_REPLY = "You will receive our announcements again. Send /stop to turn them off.";
+export const OPTED_IN_REPLY = EN.t("opted-in");
 
+/** The owner's welcome message in the customer's language (else the owner's own), or the shop's default one. */
 export function welcomeText(ctx: BotContext): string {
-  return ctx.settings.welcomeMessage?.trim() || DEFAULT_WELCOME_MESSAGE;
+  const own = ctx.settings.welcomeMessage?.trim();
+  return own ? localizedText(own, ctx.settings.welcomeMessageTranslations, ctx.language) : ctx.t("welcome-default");
 }
 
 /** Back to the main menu, leaving any checkout or support conversation. */
-export async function showMainMenu(ctx: BotContext, text = MAIN_MENU_TEXT): Promise<void> {
+export async function showMainMenu(ctx: BotContext, text?: string): Promise<void> {
   await ctx.setConversation(IDLE);
-  await show(ctx, text, mainMenuKeyboard());
+  await show(ctx, text ?? ctx.t("main-menu-text"), mainMenuKeyboard(ctx.tr));
 }
 
 export const startFeature = new Composer<BotContext>();
@@ -31,7 +33,12 @@ startFeature.command("start", async (ctx) => {
   const { wasOptedOut } = isStartRecorded(ctx.startRecord, username)
     ? { wasOptedOut: false }
     : await recordBotStart(ctx.deps.db, ctx.customerId, username, ctx.deps.now());
-  await say(ctx, wasOptedOut ? `${welcomeText(ctx)}\n\n${OPTED_IN_REPLY}` : welcomeText(ctx), mainMenuKeyboard());
+  // Now on record: the language the bot speaks to them is kept with them (shop/languages).
+  if (!ctx.storedLanguage) {
+    await rememberLanguage(ctx.deps.db, ctx.customerId, null, ctx.language);
+    ctx.storedLanguage = { language: ctx.language, chosen: false };
+  }
+  await say(ctx, wasOptedOut ? `${welcomeText(ctx)}\n\n${ctx.t("opted-in")}` : welcomeText(ctx), mainMenuKeyboard(ctx.tr));
 });
 
 startFeature.command("menu", (ctx) => showMainMenu(ctx));

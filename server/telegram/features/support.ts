@@ -1,22 +1,18 @@
 import { Composer, InlineKeyboard } from "grammy";
 import { recordCustomerMessage } from "../../shop/customers";
 import type { BotContext } from "../context";
-import { data, MAIN_MENU_BUTTON, MENU, say, show } from "../ui";
+import { data, say, show } from "../ui";
 
 // Contact Support: while the customer is in support mode, every text they send is stored as a
 // customer message for the admin's Messages screen; the admin's replies arrive in this chat.
 
 export const supportFeature = new Composer<BotContext>();
 
-const leaveKeyboard = () => new InlineKeyboard().text(MAIN_MENU_BUTTON, data("menu"));
+const leaveKeyboard = (ctx: BotContext) => new InlineKeyboard().text(ctx.t("main-menu-button"), data("menu"));
 
 supportFeature.callbackQuery("support", async (ctx) => {
   await ctx.setConversation({ step: "support" });
-  await show(
-    ctx,
-    `${MENU.support}\n\nType your message and send it here. Our team will reply in this chat.`,
-    leaveKeyboard(),
-  );
+  await show(ctx, `${ctx.t("menu-support")}\n\n${ctx.t("support-intro")}`, leaveKeyboard(ctx));
 });
 
 supportFeature.on("message", async (ctx, next) => {
@@ -25,7 +21,7 @@ supportFeature.on("message", async (ctx, next) => {
   // with "/" ("/ hello") is a message like any other.
   const text = ctx.message.text?.trim();
   if (!text) {
-    await say(ctx, "Please send your message to support as text.", leaveKeyboard());
+    await say(ctx, ctx.t("support-text-only"), leaveKeyboard(ctx));
     return;
   }
   await recordCustomerMessage(
@@ -33,9 +29,5 @@ supportFeature.on("message", async (ctx, next) => {
     { telegramUserId: ctx.customerId, telegramUsername: ctx.from?.username ?? null, message: text },
     ctx.deps.now(),
   );
-  await say(
-    ctx,
-    "Thank you, your message has been sent to our support team. We'll reply here. You can send more messages, or go back to the menu.",
-    leaveKeyboard(),
-  );
+  await say(ctx, ctx.t("support-sent"), leaveKeyboard(ctx));
 });

@@ -1,0 +1,252 @@
+# Тексты бота на русском. Те же ключи и переменные, что и в en.ftl (locales.test.ts).
+
+## Главное меню и общие кнопки
+menu-browse = Каталог
+menu-cart = Корзина
+menu-orders = Мои заказы
+menu-support = Поддержка
+menu-about = О магазине
+main-menu-text = Главное меню: что вы хотите сделать?
+main-menu-button = « Главное меню
+back-button = « Назад
+cancel-button = Отмена
+pager-previous = ‹ Назад
+pager-page = Страница { $page } из { $pages }
+pager-next = Далее ›
+warning = ⚠️ { $text }
+error-generic = Извините, что-то пошло не так. Попробуйте ещё раз.
+blocked = Извините, этот магазин для вас недоступен.
+button-invalid = Эта кнопка больше не работает. Вот главное меню.
+not-understood = Извините, я не понял. Выберите пункт меню:
+
+## /start, /stop
+welcome-default = Добро пожаловать в наш магазин! Смотрите товары, оформляйте заказы и безопасно платите криптовалютой.
+opted-in = Вы снова будете получать наши новости. Отправьте /stop, чтобы отключить их.
+opted-out = Вы больше не будете получать наши новости. Отправьте /start, чтобы снова их получать.
+
+## Команды и /help
+command-start = приветствие и главное меню
+command-menu = главное меню
+command-help = этот список
+command-language = выбрать язык, на котором я пишу
+command-cancel = выйти из оформления заказа или поддержки (корзина сохранится)
+command-stop = больше не получать новости магазина
+command-forgetme = удалить ваши данные из этого магазина
+help-title = Помощь
+help-intro = Кнопки главного меню помогут посмотреть товары, корзину и заказы или написать нам.
+help-commands = Команды:
+left-support = Вы вышли из поддержки. Ваше сообщение уже у нашей команды, а ответы по-прежнему придут в этот чат.
+nothing-to-cancel = Отменять нечего. Главное меню: что вы хотите сделать?
+
+## Язык
+language-button = 🌐 Язык
+language-choose = Выберите язык:
+language-only-one = Этот магазин говорит только на языке: { $language }.
+language-chosen = Теперь я буду писать вам по-русски.
+
+## О магазине, Мои данные
+about-empty = Информации пока нет.
+my-data-button = 🔒 Мои данные
+forget-button = 🗑 Удалить мои данные
+forget-confirm-button = Да, удалить мои данные
+about-back-button = « О магазине
+my-data-title = Мои данные
+my-data-kept = Что этот магазин хранит о вас:
+my-data-telegram-id = • Ваш Telegram ID, чтобы отвечать вам здесь
+my-data-telegram-id-username = • Ваш Telegram ID и имя пользователя @{ $username }, чтобы отвечать вам здесь
+my-data-orders = • Заказы: { $count } (суммы, товары и статус)
+my-data-orders-addresses = • Заказы: { $count } (суммы, товары и статус), из них с адресом доставки: { $addresses }
+my-data-messages = • Сообщения в поддержку: { $count }
+my-data-note = • Заметка магазина о вас, чтобы лучше вас обслуживать
+my-data-broadcasts-on = • Новости: включены (отправьте /stop, чтобы отключить)
+my-data-broadcasts-off = • Новости: выключены (отправьте /start, чтобы включить)
+my-data-retention = Адреса доставки удаляются через { $days ->
+    [one] { $days } день
+    [few] { $days } дня
+    [many] { $days } дней
+   *[other] { $days } дня
+  } после выполнения или отмены заказа.
+my-data-kept-with-orders = Адреса доставки хранятся вместе с заказами.
+my-data-forget-hint = Отправьте /forgetme или нажмите ниже, чтобы сейчас удалить ваши адреса, сообщения и имя пользователя. Суммы остаются для бухгалтерии магазина.
+forget-confirm = Удалить ваши данные?
+forget-confirm-details = Будут удалены ваши адреса доставки (заказ, который ещё в пути, сохранит адрес до отправки), ваши сообщения в поддержку и имя пользователя. Суммы ваших заказов остаются для бухгалтерии магазина. Это нельзя отменить.
+forget-done = Готово: ваши данные удалены.
+forget-erased = Удалено адресов: { $addresses }, сообщений: { $messages }.
+forget-kept = Адрес в заказах, которые ещё не отправлены ({ $orders }), сохранится до отправки, а затем будет удалён.
+
+## Каталог
+catalogue-other = Другие товары
+catalogue-nothing = Товаров пока нет. Загляните позже.
+catalogue-choose-category = Выберите категорию:
+category-gone = Этой категории больше нет.
+category-nothing = Здесь пока нет товаров.
+category-choose-both = Выберите подкатегорию или товар:
+category-choose-subcategory = Выберите подкатегорию:
+category-choose-product = Выберите товар:
+product-button-out-of-stock = нет в наличии
+product-price = Цена: { $price }
+product-price-from = Цена: от { $price }
+product-bulk-pricing = Оптовые цены:
+product-bulk-tier = • от { $quantity } шт.: { $price }
+product-stock = В наличии: { $stock }
+product-quantity = Количество: { $quantity } × { $unit } = { $total }
+product-out-of-stock = Нет в наличии
+product-quantity-button = Кол-во: { $quantity }
+product-add-button = Добавить { $quantity } в корзину
+product-cart-button = 🛒 Корзина
+product-gone = Этого товара больше нет.
+notify-me-button = 🔔 Сообщить о поступлении
+notify-me-notice = Мы напишем вам один раз, когда товар снова появится.
+added-to-cart = { $quantity } × { $name } добавлено в корзину.
+added-to-cart-total = { $quantity } × { $name } добавлено в корзину. Теперь в корзине: { $inCart }.
+added-the-product = товар
+
+## Товары с вариантами
+options-changed = Варианты этого товара изменились. Выберите ещё раз.
+option-gone = Этого варианта больше нет. Выберите ещё раз.
+option-value = { $option }: { $value }
+option-not-chosen = не выбрано
+options-combination-unavailable = Такого сочетания нет. Выберите другое.
+options-please-choose = Выберите: { $names }.
+list-and = { $first } и { $last }
+variant-sold-out = { $choice }: нет в наличии
+variant-none-in = Нет { $value } в { $others }
+variant-unavailable = { $value } недоступно
+
+## Корзина
+cart-empty = Ваша корзина пуста.
+cart-subtotal = Промежуточный итог: { $amount }
+cart-empty-button = 🗑 Очистить корзину
+cart-checkout-button = ✅ Оформить заказ
+cart-emptied = Корзина очищена.
+
+## Оформление заказа
+checkout-name =
+    Оформление: получатель
+
+    Отправьте полное имя человека, который получит посылку.
+checkout-street =
+    Оформление: адрес
+
+    Отправьте адрес: улица, дом и город.
+checkout-postcode =
+    Оформление: индекс
+
+    Отправьте почтовый индекс.
+checkout-contact =
+    Оформление: контакт (необязательно)
+
+    Если хотите, отправьте телефон, e-mail или имя в Telegram, по которым с вами можно связаться насчёт доставки. Или нажмите «Пропустить».
+checkout-postage =
+    Оформление: доставка
+
+    Выберите способ доставки:
+checkout-coin =
+    Оформление: оплата
+
+    Выберите криптовалюту для оплаты:
+checkout-coupon =
+    Оформление: купон
+
+    Отправьте код купона.
+checkout-cancel-button = ✖ Отменить оформление
+checkout-skip-button = Пропустить
+checkout-confirm-button = ✅ Подтвердить и оплатить
+checkout-add-coupon-button = 🏷 Добавить купон
+checkout-remove-coupon-button = Убрать купон
+checkout-back-to-summary-button = ⬅ Назад к заказу
+postage-option = { $name }: { $price }
+postage-option-days = { $name }: { $price } ({ $days ->
+    [one] { $days } день
+    [few] { $days } дня
+    [many] { $days } дней
+   *[other] { $days } дня
+  })
+summary-title = Проверьте ваш заказ
+summary-line = { $quantity } × { $name } (по { $unit }): { $total }
+summary-subtotal = Промежуточный итог: { $amount }
+summary-discount = Скидка ({ $code }): −{ $amount }
+summary-postage = Доставка: { $postage }
+summary-postage-none = нет
+summary-total = Итого: { $amount }
+summary-deliver-to = Получатель:
+summary-contact = Контакт: { $contact }
+summary-pay-with = Оплата: { $coin }
+coupon-no-longer-applies = ⚠️ { $reason } Купон убран из заказа.
+coupon-gone-at-confirm = ⚠️ { $reason } Купон убран из заказа, поэтому ничего не списано.
+coupon-applied = ✅ Купон { $code } применён.
+coupon-removed = Купон убран.
+checkout-cancelled = Оформление отменено. Корзина сохранена.
+checkout-choose-button = Выберите одну из кнопок ниже.
+checkout-send-text = Отправьте ответ текстовым сообщением.
+checkout-stale-button = Эта кнопка относится к другому шагу оформления.
+checkout-postage-gone = Этот способ доставки больше недоступен.
+checkout-coin-gone = Эта валюта больше не принимается.
+checkout-already-placing = Ваш заказ уже оформляется.
+checkout-placing = Оформляем заказ…
+checkout-creating-payment = Готовим оплату...
+order-placed = Заказ #{ $order } оформлен. Итого: { $total }
+payment-heading = Оплата заказа #{ $order }
+payment-footer = Мы напишем вам здесь, как только придёт оплата.
+payment-details-above = Реквизиты для оплаты выше, а также всегда в разделе «Мои заказы».
+
+## Реквизиты
+payment-send-exactly = Для оплаты отправьте ровно
+payment-to-address = на этот адрес:
+payment-pay-by = Оплатите до { $deadline }.
+payment-page = Или оплатите на странице оплаты: { $url }
+
+## Мои заказы
+orders-none = У вас пока нет заказов.
+orders-recent = Мои заказы (сначала новые)
+orders-payment-button = 💳 Реквизиты #{ $order }
+order-heading = Заказ #{ $order } · { $date }
+order-total = Итого: { $amount }
+order-status = Статус: { $status }
+order-item = • { $quantity } × { $name }
+order-item-unlisted = Товар, которого больше нет в продаже
+order-more-items = • и ещё { $count ->
+    [one] { $count } товар
+    [few] { $count } товара
+    [many] { $count } товаров
+   *[other] { $count } товара
+  }
+payment-heading-total = Оплата заказа #{ $order } (итого { $total })
+payment-seen = Ваш платёж { $amount } { $coin } получен и подтверждается. Больше ничего отправлять не нужно; мы напишем здесь, когда он будет подтверждён.
+payment-send-rest = Мы получили { $paid } из { $amount } { $coin }. Пожалуйста, отправьте остаток.
+payment-part = часть
+
+## Поддержка
+support-intro = Напишите сообщение и отправьте его сюда. Наша команда ответит в этом чате.
+support-text-only = Пожалуйста, отправьте сообщение в поддержку текстом.
+support-sent = Спасибо, ваше сообщение передано в поддержку. Мы ответим здесь. Можете написать ещё или вернуться в меню.
+
+## Новости
+broadcast-view-product = Посмотреть товар
+restock-back = Хорошие новости: { $name } снова в наличии!
+
+## /link владельца
+link-private = Готово: здесь вы будете получать уведомления владельца магазина. Какие именно, выберите в Bot Settings → Owner alerts.
+link-group = Готово: эта группа будет получать уведомления владельца магазина. Какие именно, выберите в Bot Settings → Owner alerts.
+link-bad-code = Этот код неверный или устарел. Получите новый в Bot Settings → Owner alerts.
+link-no-code = Отправьте /link и код из Bot Settings → Owner alerts, например /link 123456.
+
+## Оплата и отправка (сообщения вне диалога)
+payment-paid = Оплата заказа #{ $order } получена. Спасибо! Мы готовим ваш заказ к отправке.
+payment-expired = Заказ #{ $order } просрочен: оплата не пришла вовремя, поэтому он отменён, а товары снова в продаже. Если вы уже отправили платёж, напишите в поддержку.
+payment-failed = Оплата заказа #{ $order } не прошла, поэтому заказ отменён. Если вы уже отправили платёж, напишите в поддержку.
+payment-refunded = Оплата заказа #{ $order } возвращена, поэтому заказ отменён.
+payment-partly-paid = Мы получили { $paid } { $coin } за заказ #{ $order }, но к оплате { $due } { $coin }.
+payment-partly-paid-send-rest = Отправьте оставшиеся { $rest } { $coin } на { $address }, чтобы завершить заказ.
+payment-partly-paid-contact = Напишите в поддержку, чтобы завершить заказ.
+payment-part-of-payment = часть оплаты
+payment-more = больше
+order-cancelled-by-shop = Магазин отменил заказ #{ $order }.
+order-cancelled-refund = Мы получили за него { $paid } { $coin }, они будут возвращены: напишите в поддержку адрес для возврата.
+order-cancelled-no-payment = Оплата за него не списывалась. Если есть вопросы, напишите в поддержку.
+payment-after-cancel = Мы получили { $paid } { $coin } за заказ #{ $order }, но заказ уже был отменён. Напишите в поддержку, и мы всё решим.
+payment-a-payment = платёж
+payment-too-late = Мы получили вашу оплату заказа #{ $order }, но заказ уже был просрочен, а одного из товаров больше нет в наличии. Напишите в поддержку, и мы всё решим.
+dispatch-title = Хорошие новости! Ваш заказ #{ $order } отправлен.
+dispatch-note = Сообщение от магазина: { $note }
+dispatch-thanks = Спасибо за покупку.
