@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DateTimestampSchema, MoneySchema, OBJECT_PATH_PATTERN, wholeNumber } from "./common";
 import { IdSchema, listSort, MAX_MONEY, MoneyTextSchema, optionalText, searchText, uuidOrNull } from "./fields";
-import { NameTranslationsSchema } from "./languages";
+import { NameTranslationsSchema, SavedNameTranslationsSchema } from "./languages";
 import { PageQuerySchema } from "./paging";
 
 // The catalogue: categories, products, their images, and the product list's query.
@@ -28,7 +28,7 @@ export const CategorySchema = z
     icon: z.string().nullable(),
     /** null for a main category. */
     parentId: IdSchema.nullable(),
-    translations: NameTranslationsSchema,
+    translations: SavedNameTranslationsSchema,
     createdAt: DateTimestampSchema,
     updatedAt: DateTimestampSchema,
   })
@@ -258,7 +258,7 @@ export const ProductSchema = z
      * With options, stock is the sum of the active variants' stock.
      */
     variants: z.array(ProductVariantSchema),
-    translations: NameTranslationsSchema,
+    translations: SavedNameTranslationsSchema,
     createdAt: DateTimestampSchema,
     updatedAt: DateTimestampSchema,
   })

@@ -40,9 +40,10 @@ export function translationsSchema<const Field extends string>(fields: Record<Fi
       Object.entries<number>(fields).map(([field, max]) => [field, z.string().trim().max(max).optional()]),
     ) as Record<Field, z.ZodOptional<z.ZodString>>,
   );
+  // No .default({}) here: an input's `translations: …optional()` must stay undefined when left out
+  // (zod 4 applies an inner default under .optional()), so an edit without it keeps the stored ones.
   return z
     .partialRecord(LanguageSchema, entry)
-    .default({})
     .transform((byLanguage) => {
       const kept: Partial<Record<Language, Partial<Record<Field, string>>>> = {};
       for (const language of LANGUAGES) {
@@ -67,7 +68,6 @@ export type NameTranslations = z.output<typeof NameTranslationsSchema>;
 /** One text per language (the welcome message, the FAQ, a broadcast's text); blank ones are dropped. */
 export const TextTranslationsSchema = z
   .partialRecord(LanguageSchema, z.string().trim().max(4096))
-  .default({})
   .transform((byLanguage) => {
     const kept: Partial<Record<Language, string>> = {};
     for (const language of LANGUAGES) {
@@ -78,3 +78,16 @@ export const TextTranslationsSchema = z
   })
   .meta({ id: "TextTranslations", description: 'By language code: { "de": "…" }. Missing or blank falls back to the default language.' });
 export type TextTranslations = z.output<typeof TextTranslationsSchema>;
+
+// The same, as the API answers them. An answer is encoded by its schema (fastify-type-provider-zod's
+// serializer), which refuses a one-way transform: so the answers' shapes are plain, as stored.
+
+/** A name and a description per language, as saved (blank ones were dropped on input). */
+export const SavedNameTranslationsSchema = z
+  .partialRecord(LanguageSchema, z.object({ name: z.string().optional(), description: z.string().optional() }))
+  .meta({ id: "SavedNameTranslations", description: 'By language code: { "de": { "name": "…", "description": "…" } }. What is left out falls back to the default language.' });
+
+/** One text per language, as saved. */
+export const SavedTextTranslationsSchema = z
+  .partialRecord(LanguageSchema, z.string())
+  .meta({ id: "SavedTextTranslations", description: 'By language code: { "de": "…" }. A language left out falls back to the default language.' });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DateTimestampSchema } from "./common";
 import { IdSchema, MAX_MONEY, MoneyTextSchema, optionalText } from "./fields";
-import { NameTranslationsSchema } from "./languages";
+import { NameTranslationsSchema, SavedNameTranslationsSchema } from "./languages";
 
 // Postage options, as the owner sets them and checkout offers them.
 
@@ -65,7 +65,7 @@ export const PostageOptionSchema = z
     price: MoneyTextSchema,
     estimatedDays: z.int().nullable(),
     isActive: z.boolean(),
-    translations: NameTranslationsSchema,
+    translations: SavedNameTranslationsSchema,
     createdAt: DateTimestampSchema,
   })
   .meta({ id: "PostageOption" });

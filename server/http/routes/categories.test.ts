@@ -40,7 +40,7 @@ describe("categories API", () => {
 
     const all = await list();
     expect(all.map((c: { name: string }) => c.name)).toEqual(["books", "Electronics", "Laptops"]);
-    expect(Object.keys(all[0]).sort()).toEqual(["createdAt", "description", "icon", "id", "name", "parentId", "updatedAt"]);
+    expect(Object.keys(all[0]).sort()).toEqual(["createdAt", "description", "icon", "id", "name", "parentId", "translations", "updatedAt"]);
   });
 
   it("requires a name", async () => {

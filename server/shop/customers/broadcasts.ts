@@ -1,6 +1,6 @@
 import { TEST_CUSTOMER_SQL } from "../simulator";
 import { and, desc, eq, sql } from "drizzle-orm";
-import type { BroadcastAudience, BroadcastInput, BroadcastProgress, BroadcastReach, BroadcastStatus, BroadcastSummary } from "../../../contract";
+import type { BroadcastAudience, BroadcastInput, BroadcastProgress, BroadcastReach, BroadcastStatus, BroadcastSummary, TextTranslations } from "../../../contract";
 import { BROADCASTS_LISTED, itemDisplayName } from "../../../contract";
 import type { Db, DbOrTx } from "../../db/client";
 import { queryRows } from "../../db/rows";
@@ -168,13 +168,30 @@ export async function queueMessage(
   return db.transaction((tx) => insertMessage(tx, message, now, options));
 }
 
-type QueuedMessage = { kind: "broadcast" | "restock"; text: string; imageUrl: string | null; productId?: string | null; audience: BroadcastAudienceRow };
+type QueuedMessage = {
+  kind: "broadcast" | "restock";
+  text: string;
+  /** The text in other languages (issue 26): each recipient gets theirs, else `text`. */
+  textTranslations?: TextTranslations;
+  imageUrl: string | null;
+  productId?: string | null;
+  audience: BroadcastAudienceRow;
+};
 
 /** queueMessage's statements, inside the caller's transaction. */
 async function insertMessage(tx: DbOrTx, message: QueuedMessage, now: Date, options: { refuseEmpty?: string }): Promise<{ id: string; total: number }> {
   const [created] = await tx
     .insert(broadcasts)
-    .values({ kind: message.kind, text: message.text, imageUrl: message.imageUrl, productId: message.productId ?? null, audience: message.audience, total: 0, createdAt: now })
+    .values({
+      kind: message.kind,
+      text: message.text,
+      textTranslations: message.textTranslations ?? {},
+      imageUrl: message.imageUrl,
+      productId: message.productId ?? null,
+      audience: message.audience,
+      total: 0,
+      createdAt: now,
+    })
     .returning({ id: broadcasts.id });
   const id = created!.id;
   await tx.execute(sql`
@@ -193,10 +210,14 @@ async function insertMessage(tx: DbOrTx, message: QueuedMessage, now: Date, opti
 }
 
 /** POST /api/broadcasts. An audience with nobody in it is refused: the owner would otherwise see an empty "done". */
-export async function createBroadcast(db: Db, input: Pick<BroadcastInput, "text"> & { imageUrl: string | null; audience: BroadcastAudience }, now: Date) {
+export async function createBroadcast(
+  db: Db,
+  input: Pick<BroadcastInput, "text"> & { textTranslations?: TextTranslations; imageUrl: string | null; audience: BroadcastAudience },
+  now: Date,
+) {
   const queued = await queueMessage(
     db,
-    { kind: "broadcast", text: input.text, imageUrl: input.imageUrl, audience: audienceRow(input.audience) },
+    { kind: "broadcast", text: input.text, textTranslations: input.textTranslations, imageUrl: input.imageUrl, audience: audienceRow(input.audience) },
     now,
     { refuseEmpty: "No customers match this audience." },
   );
@@ -300,6 +321,7 @@ export async function queueRestockAlerts(db: Db, now: Date): Promise<number> {
 
 type CountsRow = {
   id: string;
+  text_translations: TextTranslations;
   total: number | string;
   sent: number | string;
   failed: number | string;
@@ -328,15 +350,16 @@ function toProgress(row: CountsRow): BroadcastProgress {
     sent: Number(row.sent),
     failed: Number(row.failed),
     skipped: Number(row.skipped),
+    textTranslations: row.text_translations,
   };
 }
 
 export async function getBroadcastProgress(db: DbOrTx, id: string): Promise<BroadcastProgress> {
   const result = await queryRows<CountsRow>(db, sql`
-    select b.id, b.total, ${counts}
+    select b.id, b.total, b.text_translations, ${counts}
     from ${broadcasts} b left join ${broadcastRecipients} r on r.broadcast_id = b.id
     where b.id = ${id} and b.kind = 'broadcast'
-    group by b.id`);
+    group by b.id, b.text_translations`);
   const row = result[0];
   if (!row) throw notFound("Broadcast not found");
   return toProgress(row);
@@ -352,10 +375,10 @@ export async function listBroadcasts(db: DbOrTx): Promise<BroadcastSummary[]> {
     .limit(BROADCASTS_LISTED);
   if (latest.length === 0) return [];
   const result = await queryRows<CountsRow>(db, sql`
-    select b.id, b.total, ${counts}
+    select b.id, b.total, b.text_translations, ${counts}
     from ${broadcasts} b left join ${broadcastRecipients} r on r.broadcast_id = b.id
     where b.id in (${sql.join(latest.map((b) => sql`${b.id}::uuid`), sql`, `)})
-    group by b.id`);
+    group by b.id, b.text_translations`);
   const byId = new Map(result.map((row) => [row.id, toProgress(row)]));
   return latest.map((b) => {
     const audience = b.audience.kind === "restock" ? { kind: "all" as const } : b.audience;
@@ -364,6 +387,14 @@ export async function listBroadcasts(db: DbOrTx): Promise<BroadcastSummary[]> {
 }
 
 // --- The queue ---
+
+/**
+ * What a claimed recipient gets (issue 26): the broadcast's text in the language the bot speaks to
+ * them, else its default text (a customer not known to speak any, or a language it was not written in).
+ */
+const recipientText = sql`coalesce(
+  (select nullif(b.text_translations ->> c.language, '') from ${botCustomers} c where c.telegram_user_id = r.telegram_user_id),
+  b.text)`;
 
 /** A recipient claimed for sending, with what to send them. */
 export type ClaimedRecipient = {
@@ -412,7 +443,7 @@ export async function claimNextRecipient(db: Db, options: { ratePerSecond?: numb
       update ${broadcastRecipients} r set state = 'sending', claimed_at = clock_timestamp()
       from next, ${broadcasts} b
       where r.broadcast_id = next.broadcast_id and r.telegram_user_id = next.telegram_user_id and b.id = r.broadcast_id
-      returning r.broadcast_id, r.telegram_user_id, b.text, b.image_url, b.product_id`);
+      returning r.broadcast_id, r.telegram_user_id, ${recipientText} as text, b.image_url, b.product_id`);
     const row = claimed[0];
     if (row) {
       return {
