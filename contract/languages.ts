@@ -35,7 +35,7 @@ export function languageOfCode(code: string | null | undefined): Language | null
  * entity's own fields). Blank fields are dropped on input, and a language left with none is dropped.
  */
 export function translationsSchema<const Field extends string>(fields: Record<Field, number>) {
-  const entry = z.object(
+  const entry = z.strictObject(
     Object.fromEntries(
       Object.entries<number>(fields).map(([field, max]) => [field, z.string().trim().max(max).optional()]),
     ) as Record<Field, z.ZodOptional<z.ZodString>>,
