@@ -126,8 +126,6 @@ export const BroadcastProgressSchema = z
     failed: z.int(),
     /** Opted out (/stop), blocked the bot, or blocked by the owner. */
     skipped: z.int(),
-    /** The text in other languages (issue 26); {} when it has only the default language's. */
-    textTranslations: SavedTextTranslationsSchema,
   })
   .meta({ id: "BroadcastProgress" });
 export type BroadcastProgress = z.infer<typeof BroadcastProgressSchema>;
@@ -142,6 +140,7 @@ export const BroadcastSummarySchema = z
     failed: z.int(),
     skipped: z.int(),
     text: z.string(),
+    /** The text in other languages (issue 26); {} when it has only the default language's. */
     textTranslations: SavedTextTranslationsSchema,
     imageUrl: z.string().nullable(),
     audience: z.object({

@@ -68,7 +68,7 @@ describe("broadcasts", () => {
       "4": `skipped: ${SKIPPED_BLOCKED}`,
       "5": "pending",
     });
-    expect(await getBroadcastProgress(db(), id)).toEqual({ id, status: "queued", total: 5, sent: 0, failed: 0, skipped: 3, textTranslations: {} });
+    expect(await getBroadcastProgress(db(), id)).toEqual({ id, status: "queued", total: 5, sent: 0, failed: 0, skipped: 3 });
   });
 
   it("/start again opts back in and makes a customer who blocked the bot reachable", async () => {

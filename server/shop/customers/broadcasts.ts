@@ -321,7 +321,6 @@ export async function queueRestockAlerts(db: Db, now: Date): Promise<number> {
 
 type CountsRow = {
   id: string;
-  text_translations: TextTranslations;
   total: number | string;
   sent: number | string;
   failed: number | string;
@@ -350,16 +349,15 @@ function toProgress(row: CountsRow): BroadcastProgress {
     sent: Number(row.sent),
     failed: Number(row.failed),
     skipped: Number(row.skipped),
-    textTranslations: row.text_translations,
   };
 }
 
 export async function getBroadcastProgress(db: DbOrTx, id: string): Promise<BroadcastProgress> {
   const result = await queryRows<CountsRow>(db, sql`
-    select b.id, b.total, b.text_translations, ${counts}
+    select b.id, b.total, ${counts}
     from ${broadcasts} b left join ${broadcastRecipients} r on r.broadcast_id = b.id
     where b.id = ${id} and b.kind = 'broadcast'
-    group by b.id, b.text_translations`);
+    group by b.id`);
   const row = result[0];
   if (!row) throw notFound("Broadcast not found");
   return toProgress(row);
@@ -368,21 +366,28 @@ export async function getBroadcastProgress(db: DbOrTx, id: string): Promise<Broa
 /** The newest broadcasts (restock alerts are not listed: the owner did not write them). */
 export async function listBroadcasts(db: DbOrTx): Promise<BroadcastSummary[]> {
   const latest = await db
-    .select({ id: broadcasts.id, text: broadcasts.text, imageUrl: broadcasts.imageUrl, audience: broadcasts.audience, createdAt: broadcasts.createdAt })
+    .select({
+      id: broadcasts.id,
+      text: broadcasts.text,
+      textTranslations: broadcasts.textTranslations,
+      imageUrl: broadcasts.imageUrl,
+      audience: broadcasts.audience,
+      createdAt: broadcasts.createdAt,
+    })
     .from(broadcasts)
     .where(eq(broadcasts.kind, "broadcast"))
     .orderBy(desc(broadcasts.createdAt), desc(broadcasts.id))
     .limit(BROADCASTS_LISTED);
   if (latest.length === 0) return [];
   const result = await queryRows<CountsRow>(db, sql`
-    select b.id, b.total, b.text_translations, ${counts}
+    select b.id, b.total, ${counts}
     from ${broadcasts} b left join ${broadcastRecipients} r on r.broadcast_id = b.id
     where b.id in (${sql.join(latest.map((b) => sql`${b.id}::uuid`), sql`, `)})
-    group by b.id, b.text_translations`);
+    group by b.id`);
   const byId = new Map(result.map((row) => [row.id, toProgress(row)]));
   return latest.map((b) => {
     const audience = b.audience.kind === "restock" ? { kind: "all" as const } : b.audience;
-    return { ...byId.get(b.id)!, text: b.text, imageUrl: b.imageUrl, audience, createdAt: b.createdAt.toISOString() };
+    return { ...byId.get(b.id)!, text: b.text, textTranslations: b.textTranslations, imageUrl: b.imageUrl, audience, createdAt: b.createdAt.toISOString() };
   });
 }
 
