@@ -67,7 +67,7 @@ export type NameTranslations = z.output<typeof NameTranslationsSchema>;
 
 /** One text per language (the welcome message, the FAQ, a broadcast's text); blank ones are dropped. */
 export const TextTranslationsSchema = z
-  .partialRecord(LanguageSchema, z.string().trim().max(4096))
+  .partialRecord(LanguageSchema, z.string().trim().max(4096).optional())
   .transform((byLanguage) => {
     const kept: Partial<Record<Language, string>> = {};
     for (const language of LANGUAGES) {
