@@ -1,5 +1,7 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { translatorFor } from "../languages";
+import { LOCALES_DIRECTORY, translatorFor } from "../languages";
 import { type AddressField, checkAddressField } from "./address";
 import { type CouponRefusalReason, refusalMessage, refusalText } from "./coupon-rules";
 
@@ -26,6 +28,15 @@ describe("the shop's sentences for customers, by locale key", () => {
       if (!("problem" in checked)) throw new Error(`${field} should be refused`);
       expect(EN.say(checked.customerText), field).toBe(checked.problem);
     }
+  });
+
+  it("every key the shop's rules name is in the locale files", () => {
+    const english = new Set([...readFileSync(path.join(LOCALES_DIRECTORY, "en.ftl"), "utf8").matchAll(/^([a-z][\w-]*) =/gm)].map((m) => m[1]));
+    const shopDir = path.join(import.meta.dirname, "..");
+    const sources = readdirSync(shopDir, { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts"));
+    const named = sources.flatMap((file) => [...readFileSync(path.join(shopDir, file), "utf8").matchAll(/\bkey: "([a-z][\w-]*)"/g)].map((m) => m[1]!));
+    expect(named.length).toBeGreaterThan(20);
+    expect(named.filter((key) => !english.has(key))).toEqual([]);
   });
 
   it("writes a refusal's prices and days the customer's way", () => {
