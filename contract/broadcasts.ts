@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SavedTextTranslationsSchema, TextTranslationsSchema } from "./languages";
 
 // Broadcasts (issue 14, item 3): a message to many customers at once, sent by a durable queue
 // (docs/decisions/0019-broadcast-queue.md). Depends on zod only; contract/index.ts re-exports it
@@ -46,11 +47,22 @@ export const BroadcastInputSchema = z
       .transform((value) => (value == null || value.trim() === "" ? null : value.trim()))
       .refine((value) => value === null || OBJECT_PATH.test(value), { message: "must be an /objects/ path from this server (upload the image first)" }),
     audience: BroadcastAudienceSchema,
+    /** Issue 26: the text in other languages; each customer gets theirs, else `text` (the default language's). */
+    textTranslations: TextTranslationsSchema.optional(),
   })
   .superRefine((input, ctx) => {
     // Telegram refuses a photo caption over 1024 characters.
     if (input.imageUrl && input.text.length > BROADCAST_CAPTION_MAX) {
       ctx.addIssue({ code: "custom", message: `With an image the message must be at most ${BROADCAST_CAPTION_MAX} characters`, path: ["text"] });
+    }
+    for (const [language, text] of Object.entries(input.textTranslations ?? {})) {
+      if (input.imageUrl && text.length > BROADCAST_CAPTION_MAX) {
+        ctx.addIssue({
+          code: "custom",
+          message: `With an image the message must be at most ${BROADCAST_CAPTION_MAX} characters`,
+          path: ["textTranslations", language],
+        });
+      }
     }
   });
 export type BroadcastInput = z.input<typeof BroadcastInputSchema>;
@@ -128,6 +140,8 @@ export const BroadcastSummarySchema = z
     failed: z.int(),
     skipped: z.int(),
     text: z.string(),
+    /** The text in other languages (issue 26); {} when it has only the default language's. */
+    textTranslations: SavedTextTranslationsSchema,
     imageUrl: z.string().nullable(),
     audience: z.object({
       kind: z.enum(BROADCAST_AUDIENCE_KINDS),

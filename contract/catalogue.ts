@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DateTimestampSchema, MoneySchema, OBJECT_PATH_PATTERN, wholeNumber } from "./common";
 import { IdSchema, listSort, MAX_MONEY, MoneyTextSchema, optionalText, searchText, uuidOrNull } from "./fields";
-import { NameTranslationsInputSchema, NameTranslationsSchema } from "./languages";
+import { NameTranslationsSchema, SavedNameTranslationsSchema } from "./languages";
 import { PageQuerySchema } from "./paging";
 
 // The catalogue: categories, products, their images, and the product list's query.
@@ -17,7 +17,7 @@ export const CategoryInputSchema = z.object({
   icon: optionalText,
   parentId: uuidOrNull,
   /** Issue 26: the name and description in other languages; left out on an edit, kept as they are. */
-  translations: NameTranslationsInputSchema.optional(),
+  translations: NameTranslationsSchema.optional(),
 });
 export type CategoryInput = z.input<typeof CategoryInputSchema>;
 export const CategorySchema = z
@@ -28,7 +28,7 @@ export const CategorySchema = z
     icon: z.string().nullable(),
     /** null for a main category. */
     parentId: IdSchema.nullable(),
-    translations: NameTranslationsSchema,
+    translations: SavedNameTranslationsSchema,
     createdAt: DateTimestampSchema,
     updatedAt: DateTimestampSchema,
   })
@@ -98,7 +98,7 @@ export const ProductInputSchema = z.object({
    */
   expectedStock: wholeNumber("Stock shown in the form", 0).optional(),
   /** Issue 26: the name and description in other languages; left out on an edit, kept as they are. */
-  translations: NameTranslationsInputSchema.optional(),
+  translations: NameTranslationsSchema.optional(),
 });
 export type ProductInput = z.input<typeof ProductInputSchema>;
 // --- Options and variants (issue 23; docs/decisions/0034-product-variants.md) ---
@@ -258,7 +258,7 @@ export const ProductSchema = z
      * With options, stock is the sum of the active variants' stock.
      */
     variants: z.array(ProductVariantSchema),
-    translations: NameTranslationsSchema,
+    translations: SavedNameTranslationsSchema,
     createdAt: DateTimestampSchema,
     updatedAt: DateTimestampSchema,
   })

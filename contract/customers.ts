@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { searchText } from "./fields";
+import { LanguageSchema } from "./languages";
 import { CustomerMessageSchema } from "./messages";
 import { OrderSchema } from "./orders";
 import { PageQuerySchema } from "./paging";
@@ -31,6 +32,7 @@ export const CustomerListQuerySchema = PageQuerySchema.extend({
     .meta({
       description: "recent (default: last order or message), last-order (customers without orders last) or total-spent; ties by user id",
     }),
+  language: LanguageSchema.optional().meta({ description: "Only customers the bot speaks this language to (issue 26)" }),
 });
 export type CustomerListQuery = z.output<typeof CustomerListQuerySchema>;
 
@@ -55,6 +57,8 @@ export const CustomerSchema = z
     lastActiveAt: moment,
     isBlocked: z.boolean(),
     blockedAt: moment.nullable(),
+    /** The language the bot speaks to them (issue 26); null when not known yet (they get the shop's default). */
+    language: LanguageSchema.nullable(),
   })
   .meta({ id: "Customer" });
 export type Customer = z.infer<typeof CustomerSchema>;

@@ -29,47 +29,65 @@ export function languageOfCode(code: string | null | undefined): Language | null
   return (LANGUAGES as readonly string[]).includes(base ?? "") ? (base as Language) : null;
 }
 
-/** A name and a description per language, as the API answers them (categories, products, postage options). */
-export const NameTranslationsSchema = z
-  .partialRecord(LanguageSchema, z.object({ name: z.string().optional(), description: z.string().optional() }))
-  .meta({
-    id: "NameTranslations",
-    description: 'By language code: { "de": { "name": "…", "description": "…" } }. Missing or blank falls back to the default language.',
-  });
-export type NameTranslations = z.infer<typeof NameTranslationsSchema>;
-
 /**
- * Translations as a save sends them. A language left out, or a field left out or blank, falls back
- * to the shop's default language (the entity's own fields): blank fields are dropped, and a language
- * left with none is dropped. (Two schemas: an answer's schema cannot hold a transform.)
+ * Translations of an entity's texts, by language: { "de": { "name": "…", "description": "…" } }.
+ * A language left out, or a field left out or blank, falls back to the shop's default language (the
+ * entity's own fields). Blank fields are dropped on input, and a language left with none is dropped.
  */
-export const NameTranslationsInputSchema = z
-  .partialRecord(LanguageSchema, z.object({ name: z.string().trim().max(200).optional(), description: z.string().trim().max(5000).optional() }))
+export function translationsSchema<const Field extends string>(fields: Record<Field, number>) {
+  const entry = z.strictObject(
+    Object.fromEntries(
+      Object.entries<number>(fields).map(([field, max]) => [field, z.string().trim().max(max).optional()]),
+    ) as Record<Field, z.ZodOptional<z.ZodString>>,
+  );
+  // No .default({}) here: an input's `translations: …optional()` must stay undefined when left out
+  // (zod 4 applies an inner default under .optional()), so an edit without it keeps the stored ones.
+  return z
+    .partialRecord(LanguageSchema, entry)
+    .transform((byLanguage) => {
+      const kept: Partial<Record<Language, Partial<Record<Field, string>>>> = {};
+      for (const language of LANGUAGES) {
+        const texts = byLanguage[language] as Partial<Record<Field, string | undefined>> | undefined;
+        if (!texts) continue;
+        const filled = Object.fromEntries(Object.entries(texts).filter(([, text]) => typeof text === "string" && text !== "")) as Partial<
+          Record<Field, string>
+        >;
+        if (Object.keys(filled).length > 0) kept[language] = filled;
+      }
+      return kept;
+    });
+}
+
+/** A name and a description per language: categories, products and postage options. */
+export const NameTranslationsSchema = translationsSchema({ name: 200, description: 5000 }).meta({
+  id: "NameTranslations",
+  description: 'By language code: { "de": { "name": "…", "description": "…" } }. Missing or blank falls back to the default language.',
+});
+export type NameTranslations = z.output<typeof NameTranslationsSchema>;
+
+/** One text per language (the welcome message, the FAQ, a broadcast's text); blank ones are dropped. */
+export const TextTranslationsSchema = z
+  .partialRecord(LanguageSchema, z.string().trim().max(4096).optional())
   .transform((byLanguage) => {
-    const kept: NameTranslations = {};
+    const kept: Partial<Record<Language, string>> = {};
     for (const language of LANGUAGES) {
-      const texts = byLanguage[language];
-      if (!texts) continue;
-      const filled: { name?: string; description?: string } = {};
-      if (texts.name) filled.name = texts.name;
-      if (texts.description) filled.description = texts.description;
-      if (filled.name !== undefined || filled.description !== undefined) kept[language] = filled;
+      const text = byLanguage[language];
+      if (text) kept[language] = text;
     }
     return kept;
-  });
-
-/** One text per language, as the API answers it (the welcome message, the FAQ, a broadcast's text). */
-export const TextTranslationsSchema = z
-  .partialRecord(LanguageSchema, z.string())
+  })
   .meta({ id: "TextTranslations", description: 'By language code: { "de": "…" }. Missing or blank falls back to the default language.' });
-export type TextTranslations = z.infer<typeof TextTranslationsSchema>;
+export type TextTranslations = z.output<typeof TextTranslationsSchema>;
 
-/** One text per language as a save sends it: blank ones are dropped. */
-export const TextTranslationsInputSchema = z.partialRecord(LanguageSchema, z.string().trim().max(4096)).transform((byLanguage) => {
-  const kept: TextTranslations = {};
-  for (const language of LANGUAGES) {
-    const text = byLanguage[language];
-    if (text) kept[language] = text;
-  }
-  return kept;
-});
+// The same, as the API answers them. An answer is encoded by its schema (fastify-type-provider-zod's
+// serializer), which refuses a one-way transform: so the answers' shapes are plain, as stored.
+
+/** A name and a description per language, as saved (blank ones were dropped on input). */
+export const SavedNameTranslationsSchema = z
+  .partialRecord(LanguageSchema, z.object({ name: z.string().optional(), description: z.string().optional() }))
+  .meta({ id: "SavedNameTranslations", description: 'By language code: { "de": { "name": "…", "description": "…" } }. What is left out falls back to the default language.' });
+
+/** One text per language, as saved. */
+export const SavedTextTranslationsSchema = z
+  .partialRecord(LanguageSchema, z.string())
+  .meta({ id: "SavedTextTranslations", description: 'By language code: { "de": "…" }. A language left out falls back to the default language.' });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { TimestampSchema } from "./common";
 import { booleanFlag, datesInOrder, DATES_MESSAGE, fromDate, IdSchema, listSort, optionalText, searchText, toDate, uuidOrNull } from "./fields";
+import { LanguageSchema } from "./languages";
 import { PageQuerySchema } from "./paging";
 
 // Customer messages: a reply, a message as answered, and the message and conversation lists' queries.
@@ -77,6 +78,8 @@ export const ConversationSchema = z
     lastIsFromCustomer: z.boolean(),
     unreadCount: z.int(),
     totalMessages: z.int(),
+    /** The language the bot speaks to the customer (issue 26); null when not known yet. */
+    language: LanguageSchema.nullable(),
   })
   .meta({ id: "Conversation" });
 export type Conversation = z.infer<typeof ConversationSchema>;

@@ -1,4 +1,5 @@
 import { config, type z } from "zod";
+import { LANGUAGE_NAMES, type Language } from "./languages";
 
 // zod's own messages are written for developers ("Too big: expected string to have <=200
 // characters"). The owner reads them under a form field and in the server's 400 answers
@@ -29,6 +30,12 @@ const FIELD_LABELS: Record<string, string> = {
   nowpaymentsIpnSecret: "IPN secret key",
   webhookUrl: "Webhook URL",
   underpaymentTolerancePercent: "Underpayment tolerance",
+  languages: "Languages",
+  defaultLanguage: "Default language",
+  welcomeMessageTranslations: "Welcome message translations",
+  faqContentTranslations: "FAQ translations",
+  translations: "Translations",
+  textTranslations: "Message translations",
   q: "Search",
   limit: "Page size",
   cursor: "Page",
@@ -55,6 +62,12 @@ function splitKey(key: string): string {
  * short so the sentence stays a sentence.
  */
 export function fieldLabel(path: readonly PropertyKey[]): string {
+  // A translation's field names its language too (issue 26): "Name (Deutsch)", "Welcome message translations (Deutsch)".
+  const at = path.findIndex((part, index) => index > 0 && typeof part === "string" && Object.hasOwn(LANGUAGE_NAMES, part) && /ranslations$/.test(String(path[index - 1])));
+  if (at > 0) {
+    const inLanguage = ` (${LANGUAGE_NAMES[path[at] as Language]})`;
+    return at === path.length - 1 ? `${fieldLabel(path.slice(0, at))}${inLanguage}` : `${fieldLabel(path.slice(at + 1))}${inLanguage}`;
+  }
   const key = [...path].reverse().find((part): part is string => typeof part === "string");
   if (key === undefined) return "This value";
   if (Object.hasOwn(FIELD_LABELS, key)) return FIELD_LABELS[key]!;
@@ -179,6 +192,10 @@ function describeIssue(issue: z.core.$ZodRawIssue): string {
       return Number(issue.divisor) === 0.01 ? "can have at most two decimals" : `must be a multiple of ${numberWords(issue.divisor)}`;
     case "unrecognized_keys": {
       const keys = issue.keys.slice(0, 5).map((key) => `"${key.slice(0, 40)}"`);
+      // Translations are keyed by language code (issue 26): an unknown key is a language the bot has no texts for.
+      if (/ranslations$/.test(String(issue.path?.at(-1) ?? ""))) {
+        return `has ${keys.join(", ")}${issue.keys.length > 5 ? " and more" : ""}, which is not a language the bot speaks (${Object.keys(LANGUAGE_NAMES).join(", ")})`;
+      }
       return `has ${issue.keys.length === 1 ? "a field" : "fields"} this form does not know: ${keys.join(", ")}${issue.keys.length > 5 ? " and more" : ""}`;
     }
     case "invalid_value":

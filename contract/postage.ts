@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DateTimestampSchema } from "./common";
 import { IdSchema, MAX_MONEY, MoneyTextSchema, optionalText } from "./fields";
-import { NameTranslationsInputSchema, NameTranslationsSchema } from "./languages";
+import { NameTranslationsSchema, SavedNameTranslationsSchema } from "./languages";
 
 // Postage options, as the owner sets them and checkout offers them.
 
@@ -43,7 +43,7 @@ export const PostageOptionInputSchema = z.object({
   estimatedDays,
   isActive: z.boolean().default(true),
   /** Issue 26: the name and description in other languages. */
-  translations: NameTranslationsInputSchema.optional(),
+  translations: NameTranslationsSchema.optional(),
 });
 export const PostageOptionPatchSchema = z
   .object({
@@ -52,7 +52,7 @@ export const PostageOptionPatchSchema = z
     price: postagePrice,
     estimatedDays,
     isActive: z.boolean(),
-    translations: NameTranslationsInputSchema,
+    translations: NameTranslationsSchema,
   })
   .partial()
   .refine((patch) => Object.keys(patch).length > 0, "Nothing to update");
@@ -65,7 +65,7 @@ export const PostageOptionSchema = z
     price: MoneyTextSchema,
     estimatedDays: z.int().nullable(),
     isActive: z.boolean(),
-    translations: NameTranslationsSchema,
+    translations: SavedNameTranslationsSchema,
     createdAt: DateTimestampSchema,
   })
   .meta({ id: "PostageOption" });

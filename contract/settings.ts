@@ -1,9 +1,12 @@
 import { z } from "zod";
 import { CURRENCIES, CurrencySchema, TimestampSchema } from "./common";
 import { IdSchema, optionalText } from "./fields";
-import { DEFAULT_LANGUAGE, LanguageSchema, LANGUAGES, TextTranslationsInputSchema, TextTranslationsSchema } from "./languages";
+import { DEFAULT_LANGUAGE, LanguageSchema, LANGUAGES, SavedTextTranslationsSchema, TextTranslationsSchema } from "./languages";
 
 // The bot's settings (one record).
+
+/** The 400 when the default language is not among those offered (also when one of the two is left out of a save). */
+export const DEFAULT_LANGUAGE_NOT_OFFERED = "The default language must be one of the languages offered";
 
 export const BotSettingsInputSchema = z.object({
   botName: z.string().trim().min(1, "Bot Name is required"),
@@ -39,10 +42,10 @@ export const BotSettingsInputSchema = z.object({
     .transform((list) => LANGUAGES.filter((language) => list.includes(language)))
     .optional(),
   defaultLanguage: LanguageSchema.optional(),
-  welcomeMessageTranslations: TextTranslationsInputSchema.optional(),
-  faqContentTranslations: TextTranslationsInputSchema.optional(),
+  welcomeMessageTranslations: TextTranslationsSchema.optional(),
+  faqContentTranslations: TextTranslationsSchema.optional(),
 }).refine((input) => !input.languages || !input.defaultLanguage || input.languages.includes(input.defaultLanguage), {
-  message: "The default language must be one of the languages offered",
+  message: DEFAULT_LANGUAGE_NOT_OFFERED,
   path: ["defaultLanguage"],
 });
 export type BotSettingsInput = z.input<typeof BotSettingsInputSchema>;
@@ -66,8 +69,8 @@ export const BotSettingsSchema = z
     underpaymentTolerancePercent: z.number(),
     languages: z.array(LanguageSchema).meta({ examples: [[DEFAULT_LANGUAGE, "de"]] }),
     defaultLanguage: LanguageSchema,
-    welcomeMessageTranslations: TextTranslationsSchema,
-    faqContentTranslations: TextTranslationsSchema,
+    welcomeMessageTranslations: SavedTextTranslationsSchema,
+    faqContentTranslations: SavedTextTranslationsSchema,
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
   })

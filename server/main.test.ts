@@ -172,7 +172,9 @@ describe("server process", () => {
   });
 
   it("prints a generated password on the first start only; admin:password replaces it", { timeout: 120_000 }, async () => {
-    const dataDir = tempDataDir();
+    // The migrated copy holds no password yet: its first start is a new owner's, without initdb and
+    // the migrations (the built server's test below starts on an empty folder).
+    const dataDir = tempDataDir({ migrated: true });
     const first = await startServer({ DATA_DIR: dataDir });
     const [, generated] = await first.waitForOutput(/Admin password: (\S+)/);
     expect((await login(first.baseUrl, generated!)).status).toBe(200);

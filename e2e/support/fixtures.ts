@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { test as base, expect, request as playwrightRequest, type APIRequestContext, type Page } from "@playwright/test";
-import type { CustomerMessage, Order, OrderItem } from "../../contract";
+import type { CustomerMessage, Language, Order, OrderItem } from "../../contract";
 import { migratedDataDir } from "../../test-support/data-dir-template";
 import { startFakeTelegram, type FakeTelegram } from "../../test-support/fake-telegram";
 
@@ -81,6 +81,8 @@ export type SeedMessage = Partial<
 export type Seed = {
   order(order?: SeedOrder): Promise<Order & { items: OrderItem[] }>;
   message(message?: SeedMessage): Promise<CustomerMessage>;
+  /** Someone who started the bot, and the language it speaks to them (issue 26). */
+  botCustomer(customer: { telegramUserId: string; telegramUsername?: string | null; language?: Language | null }): Promise<unknown>;
 };
 
 function findChromium(): string {
@@ -302,6 +304,7 @@ export const test = guardedTest.extend<
     await use({
       order: (order = {}) => api.post("/api/test/orders", order),
       message: (message = {}) => api.post("/api/test/messages", message),
+      botCustomer: (customer) => api.post("/api/test/bot-customers", customer),
     });
   },
   adminPage: async ({ page }, use) => {

@@ -1,6 +1,6 @@
 import { and, eq, getTableName, is, isNotNull, ne, or, sql, Table } from "drizzle-orm";
 import { z } from "zod";
-import { ORDER_ADMIN_FLAGS, ORDER_STATUSES } from "../../contract";
+import { LanguageSchema, ORDER_ADMIN_FLAGS, ORDER_STATUSES } from "../../contract";
 import { StaffRoleSchema, UsernameSchema } from "../../contract/team";
 import { queryRows } from "../../server/db/rows";
 import * as schema from "../../server/db/schema";
@@ -84,6 +84,13 @@ const SeedMessageSchema = z.object({
   isRead: z.boolean().optional(),
   orderId: z.string().nullable().optional(),
   createdAt: dateOrNow,
+});
+
+/** Someone who started the bot, and the language it speaks to them (issue 26; null: not known yet). */
+const SeedBotCustomerSchema = z.object({
+  telegramUserId: z.string(),
+  telegramUsername: z.string().nullable().optional(),
+  language: LanguageSchema.nullable().optional(),
 });
 
 /** A staff account with its password already set, as an accepted invite leaves it (issue 25). */
@@ -182,6 +189,16 @@ export const seedRoutes: Routes = (app, deps) => {
   app.post("/api/test/messages", { schema: { body: SeedMessageSchema } }, async (request, reply) => {
     const { createdAt, ...fields } = request.body;
     const row = await insertCustomerMessage(deps.db, { ...fields, ...(createdAt ? { createdAt } : {}) });
+    return reply.code(201).send(row);
+  });
+
+  app.post("/api/test/bot-customers", { schema: { body: SeedBotCustomerSchema } }, async (request, reply) => {
+    const { telegramUserId, telegramUsername = null, language = null } = request.body;
+    const [row] = await deps.db
+      .insert(schema.botCustomers)
+      .values({ telegramUserId, telegramUsername, language })
+      .onConflictDoUpdate({ target: schema.botCustomers.telegramUserId, set: { telegramUsername, language } })
+      .returning();
     return reply.code(201).send(row);
   });
 };

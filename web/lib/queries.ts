@@ -411,8 +411,8 @@ export function useMarkMessageRead() {
 
 // --- Bot settings ---
 
-export function useBotSettings() {
-  return useQuery<BotSettings | null>({ queryKey: queryKeys.botSettings });
+export function useBotSettings(options: { enabled?: boolean } = {}) {
+  return useQuery<BotSettings | null>({ queryKey: queryKeys.botSettings, enabled: options.enabled ?? true });
 }
 
 export function useCreateBotSettings() {

@@ -1,9 +1,23 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { AlertTriangle, CheckCircle2, CreditCard, ExternalLink, Globe, RotateCcw, Save, Settings2 } from "lucide-react";
+import { AlertTriangle, CheckCircle2, CreditCard, ExternalLink, Globe, Languages, RotateCcw, Save, Settings2 } from "lucide-react";
 import { useEffect, useState } from "react";
-import { useForm, useWatch } from "react-hook-form";
+import { useForm, useFormContext, useWatch } from "react-hook-form";
 import type { z } from "zod";
-import { BotSettingsInputSchema, CURRENCIES, SECRET_SETTINGS_FIELDS, TOKEN_REFUSED_MESSAGE, type BotSettings, type Currency, type TokenCheck } from "../../contract";
+import {
+  BotSettingsInputSchema,
+  CURRENCIES,
+  DEFAULT_LANGUAGE,
+  LANGUAGE_NAMES,
+  LANGUAGES,
+  SECRET_SETTINGS_FIELDS,
+  TOKEN_REFUSED_MESSAGE,
+  type BotSettings,
+  type Currency,
+  type Language,
+  type TokenCheck,
+} from "../../contract";
+import { fallbackHint, LanguageTabs, orderedLanguages } from "@/components/language-tabs";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { OwnerAlertsCard } from "@/components/bot-settings/owner-alerts-card";
 import { PaymentGatewaysCard } from "@/components/bot-settings/payment-gateways-card";
 import { PrivacyCard } from "@/components/bot-settings/privacy-card";
@@ -93,6 +107,10 @@ function toFormValues(settings: BotSettings | null): FormInput {
     // Not edited on this screen: whatever was stored is kept.
     webhookUrl: settings?.webhookUrl ?? null,
     underpaymentTolerancePercent: String(settings?.underpaymentTolerancePercent ?? 1),
+    languages: settings?.languages ?? [DEFAULT_LANGUAGE],
+    defaultLanguage: settings?.defaultLanguage ?? DEFAULT_LANGUAGE,
+    welcomeMessageTranslations: structuredClone(settings?.welcomeMessageTranslations ?? {}),
+    faqContentTranslations: structuredClone(settings?.faqContentTranslations ?? {}),
   };
 }
 
@@ -137,6 +155,10 @@ function SettingsForm({ settings }: { settings: BotSettings | null }) {
   const updateSettings = useUpdateBotSettings();
   const saving = createSettings.isPending || updateSettings.isPending;
   const apiKey = useWatch({ control: form.control, name: "nowpaymentsApiKey" });
+  // The welcome message and the FAQ get a tab per language as it is ticked, before it is saved.
+  const offered = useWatch({ control: form.control, name: "languages" }) ?? [DEFAULT_LANGUAGE];
+  const defaultLanguage = useWatch({ control: form.control, name: "defaultLanguage" }) ?? DEFAULT_LANGUAGE;
+  const tabs = orderedLanguages(offered, defaultLanguage);
   const reloadStatus = useReloadBotStatus();
   const addresses = useWebhookAddresses();
   const paymentsAddress = addresses.data?.paymentsWebhookUrl ?? paymentsWebhookUrl();
@@ -256,6 +278,9 @@ function SettingsForm({ settings }: { settings: BotSettings | null }) {
                 )}
               />
             </div>
+            <LanguageTabs languages={tabs} label="Language of the welcome message and FAQ" className="space-y-5">
+              {(language, isDefault) =>
+                isDefault ? (
             <div className="space-y-5">
               <FormField
                 control={form.control}
@@ -286,8 +311,15 @@ function SettingsForm({ settings }: { settings: BotSettings | null }) {
                 )}
               />
             </div>
+                ) : (
+                  <TranslatedTexts language={language} defaultLanguage={defaultLanguage} />
+                )
+              }
+            </LanguageTabs>
           </CardContent>
         </Card>
+
+        <LanguagesCard />
 
         <BotStatusCard place="bot-settings" />
 
@@ -377,6 +409,137 @@ function SettingsForm({ settings }: { settings: BotSettings | null }) {
         </div>
       </form>
     </Form>
+  );
+}
+
+/**
+ * Issue 26: the languages the bot speaks to customers, and the default (what a customer whose
+ * Telegram language is not offered gets, and what a missing translation falls back to).
+ */
+function LanguagesCard() {
+  const form = useFormContext<FormInput>();
+  const defaultLanguage = useWatch({ control: form.control, name: "defaultLanguage" }) ?? DEFAULT_LANGUAGE;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <Languages className="text-muted-foreground size-5" />
+          Languages
+        </CardTitle>
+        <CardDescription>The languages your bot speaks to customers. Each customer gets their Telegram language if you offer it.</CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-6 md:grid-cols-2">
+        <FormField
+          control={form.control}
+          name="languages"
+          render={({ field }) => {
+            const value = field.value ?? [DEFAULT_LANGUAGE];
+            return (
+              <FormItem>
+                <FormLabel>Languages offered</FormLabel>
+                <div className="grid gap-2 sm:grid-cols-2">
+                  {LANGUAGES.map((code) => (
+                    <label
+                      key={code}
+                      lang={code}
+                      className="has-[[data-state=checked]]:border-primary has-[[data-state=checked]]:bg-accent flex cursor-pointer items-center gap-2 rounded-md border p-3 text-sm font-medium"
+                    >
+                      <Checkbox
+                        checked={value.includes(code)}
+                        aria-label={LANGUAGE_NAMES[code]}
+                        onCheckedChange={(on) => {
+                          const next = on ? [...value, code] : value.filter((c) => c !== code);
+                          field.onChange(LANGUAGES.filter((language) => next.includes(language)));
+                          // Unticking the default makes the first language still ticked the default.
+                          if (!on && code === defaultLanguage && next.length > 0) {
+                            form.setValue("defaultLanguage", LANGUAGES.find((language) => next.includes(language))!, { shouldDirty: true });
+                          }
+                        }}
+                      />
+                      {LANGUAGE_NAMES[code]}
+                    </label>
+                  ))}
+                </div>
+                <FormMessage />
+              </FormItem>
+            );
+          }}
+        />
+        <FormField
+          control={form.control}
+          name="defaultLanguage"
+          render={({ field }) => {
+            const offered = form.getValues("languages") ?? [DEFAULT_LANGUAGE];
+            return (
+              <FormItem>
+                <FormLabel>Default language</FormLabel>
+                <Select value={field.value ?? DEFAULT_LANGUAGE} onValueChange={(value) => field.onChange(value as Language)}>
+                  <FormControl>
+                    <SelectTrigger className="w-full">
+                      <SelectValue />
+                    </SelectTrigger>
+                  </FormControl>
+                  <SelectContent>
+                    {LANGUAGES.filter((code) => offered.includes(code)).map((code) => (
+                      <SelectItem key={code} value={code} lang={code}>
+                        {LANGUAGE_NAMES[code]}
+                      </SelectItem>
+                    ))}
+                  </SelectContent>
+                </Select>
+                <FormDescription>
+                  Customers whose language you do not offer get this one, and so does any text you have not translated. The welcome
+                  message and the FAQ above are written in it.
+                </FormDescription>
+                <FormMessage />
+              </FormItem>
+            );
+          }}
+        />
+      </CardContent>
+    </Card>
+  );
+}
+
+/** A language's tab of the welcome message and the FAQ: their translations, empty for the default's. */
+function TranslatedTexts({ language, defaultLanguage }: { language: Language; defaultLanguage: Language }) {
+  const form = useFormContext<FormInput>();
+  const inLanguage = ` (${LANGUAGE_NAMES[language]})`;
+  return (
+    <div className="space-y-5">
+      <FormField
+        control={form.control}
+        name={`welcomeMessageTranslations.${language}`}
+        render={({ field }) => (
+          <FormItem>
+            <FormLabel>
+              Welcome Message{inLanguage}
+            </FormLabel>
+            <FormControl>
+              <Textarea rows={4} className="field-sizing-fixed" lang={language} {...field} value={field.value ?? ""} />
+            </FormControl>
+            <FormDescription>{field.value ? "Sent when a customer starts the bot" : fallbackHint(defaultLanguage)}</FormDescription>
+            <FormMessage />
+          </FormItem>
+        )}
+      />
+      <FormField
+        control={form.control}
+        name={`faqContentTranslations.${language}`}
+        render={({ field }) => (
+          <FormItem>
+            <FormLabel>
+              FAQ Content{inLanguage}
+            </FormLabel>
+            <FormControl>
+              <Textarea rows={6} className="field-sizing-fixed" lang={language} {...field} value={field.value ?? ""} />
+            </FormControl>
+            <FormDescription>{field.value ? "Shown under About in the bot" : fallbackHint(defaultLanguage)}</FormDescription>
+            <FormMessage />
+          </FormItem>
+        )}
+      />
+    </div>
   );
 }
 

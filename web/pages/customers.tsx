@@ -1,7 +1,10 @@
 import { ChevronRight, Users } from "lucide-react";
 import { Link } from "wouter";
-import { type Customer, CUSTOMER_SORTS, type CustomerSort } from "../../contract";
-import { BlockedBadge, customerPath, UnreadBadge } from "@/components/customers/customer-bits";
+import { useId } from "react";
+import { type Customer, CUSTOMER_SORTS, type CustomerSort, LANGUAGE_NAMES, LANGUAGES, type Language } from "../../contract";
+import { BlockedBadge, customerPath, LanguageBadge, UnreadBadge } from "@/components/customers/customer-bits";
+import { Label } from "@/components/ui/label";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { useCustomerPage } from "@/components/customers/queries";
 import { ListPager, PAGE_SIZE } from "@/components/list-pager";
 import { CustomerAvatar } from "@/components/messages/conversation-list";
@@ -21,6 +24,32 @@ const SORT_LABELS: Record<CustomerSort, string> = {
   "last-order": "Last order",
   "total-spent": "Total spent",
 };
+
+const ALL_LANGUAGES = "all";
+const isLanguage = (value: string | null): value is Language => LANGUAGES.includes(value as Language);
+
+/** Only the customers the bot speaks one language to (issue 26); "All languages" takes it out of the URL. */
+function LanguageFilter({ value, onChange }: { value: Language | null; onChange: (language: Language | null) => void }) {
+  const id = useId();
+  return (
+    <div className="grid gap-1.5 sm:w-44">
+      <Label htmlFor={id}>Language</Label>
+      <Select value={value ?? ALL_LANGUAGES} onValueChange={(next) => onChange(isLanguage(next) ? next : null)}>
+        <SelectTrigger id={id} className="w-full" data-testid="customer-language-filter">
+          <SelectValue />
+        </SelectTrigger>
+        <SelectContent>
+          <SelectItem value={ALL_LANGUAGES}>All languages</SelectItem>
+          {LANGUAGES.map((language) => (
+            <SelectItem key={language} value={language} lang={language}>
+              {LANGUAGE_NAMES[language]}
+            </SelectItem>
+          ))}
+        </SelectContent>
+      </Select>
+    </div>
+  );
+}
 
 /** The customer's @username (else their id) and their name, linking to their page. */
 function CustomerName({ customer }: { customer: Customer }) {
@@ -45,6 +74,7 @@ function CustomerTable({ customers }: { customers: Customer[] }) {
           <TableHead className="text-right">Total spent</TableHead>
           <TableHead>Last order</TableHead>
           <TableHead>Unread</TableHead>
+          <TableHead>Language</TableHead>
           <TableHead className="pr-4">Status</TableHead>
         </TableRow>
       </TableHeader>
@@ -63,6 +93,9 @@ function CustomerTable({ customers }: { customers: Customer[] }) {
             <TableCell>{customer.lastOrderAt ? formatDate(customer.lastOrderAt) : <span className="text-muted-foreground">Never</span>}</TableCell>
             <TableCell>
               <UnreadBadge count={customer.unreadCount} />
+            </TableCell>
+            <TableCell data-testid="customer-language">
+              <LanguageBadge language={customer.language} />
             </TableCell>
             <TableCell className="pr-4">{customer.isBlocked ? <BlockedBadge /> : <span className="text-muted-foreground">Active</span>}</TableCell>
           </TableRow>
@@ -99,8 +132,9 @@ function CustomerCards({ customers }: { customers: Customer[] }) {
               <dd>{customer.lastOrderAt ? formatDate(customer.lastOrderAt) : "Never"}</dd>
             </div>
           </dl>
-          {(customer.unreadCount > 0 || customer.isBlocked) && (
-            <div className="flex flex-wrap gap-2">
+          {(customer.unreadCount > 0 || customer.isBlocked || customer.language) && (
+            <div className="flex flex-wrap gap-2" data-testid="customer-language">
+              {customer.language && <LanguageBadge language={customer.language} />}
               {customer.unreadCount > 0 && <UnreadBadge count={customer.unreadCount} />}
               {customer.isBlocked && <BlockedBadge />}
             </div>
@@ -117,13 +151,16 @@ export default function CustomersPage() {
   const q = url.params.get("q") ?? "";
   const sortParam = url.params.get("sort");
   const sort: CustomerSort = isSort(sortParam) ? sortParam : DEFAULT_SORT;
+  const languageParam = url.params.get("language");
+  const language = isLanguage(languageParam) ? languageParam : null;
   const customersQuery = useCustomerPage({
     limit: PAGE_SIZE,
     q: q || undefined,
     sort: sort === DEFAULT_SORT ? undefined : sort,
+    language: language ?? undefined,
     cursor: url.position.cursor ?? undefined,
   });
-  const paged = useServerPager({ url, query: customersQuery, resetKey: `${q}|${sort}`, pageSize: PAGE_SIZE });
+  const paged = useServerPager({ url, query: customersQuery, resetKey: `${q}|${sort}|${language ?? ""}`, pageSize: PAGE_SIZE });
   const isDesktop = useMediaQuery(DESKTOP_QUERY);
   const customers = customersQuery.data?.rows ?? [];
 
@@ -152,6 +189,7 @@ export default function CustomersPage() {
             defaultValue={DEFAULT_SORT}
             onChange={(next) => url.setFilter({ sort: next })}
           />
+          <LanguageFilter value={language} onChange={(next) => url.setFilter({ language: next })} />
         </div>
       </div>
 
@@ -166,7 +204,7 @@ export default function CustomersPage() {
               <Users className="text-muted-foreground mx-auto mb-3 size-12" aria-hidden="true" />
               <p className="font-medium">No customers found</p>
               <p className="text-muted-foreground text-sm">
-                {q ? "Try another search" : "Customers appear here once they order or write to your bot"}
+                {q || language ? "Try another search" : "Customers appear here once they order or write to your bot"}
               </p>
             </div>
           ) : isDesktop ? (

@@ -96,6 +96,7 @@ export default function MessagesPage() {
                 key={selectedUserId}
                 telegramUserId={selectedUserId}
                 telegramUsername={selected?.telegramUsername ?? latestUsername}
+                language={selected?.language ?? null}
                 onBack={isDesktop ? undefined : () => setSelectedUserId(null)}
               />
             ) : (

@@ -216,6 +216,58 @@ describe("bot settings API", () => {
     const read = await (await server.request("GET", "/api/bot-settings", { cookie })).json();
     expect(read.underpaymentTolerancePercent).toBe(1);
   });
+
+  it("offers languages (English alone at first), a default among them, and welcome and FAQ translations (issue 26)", async () => {
+    const { id } = await (await server.request("GET", "/api/bot-settings", { cookie })).json();
+    const put = (body: Record<string, unknown>) => server.request("PUT", `/api/bot-settings/${id}`, { cookie, body });
+    const read = async () => (await server.request("GET", "/api/bot-settings", { cookie })).json();
+
+    // A record saved before languages existed: English alone, no translations.
+    expect(await read()).toMatchObject({ languages: ["en"], defaultLanguage: "en", welcomeMessageTranslations: {}, faqContentTranslations: {} });
+
+    const saved = await put({
+      ...SETTINGS,
+      languages: ["de", "en", "de"],
+      defaultLanguage: "de",
+      // Blank ones are dropped; a hostile one is stored as text.
+      welcomeMessageTranslations: { de: "  Willkommen!  ", fr: "   " },
+      faqContentTranslations: { de: "<script>alert(1)</script>'; drop table bot_settings; --" },
+    });
+    expect(saved.status).toBe(200);
+    const expected = {
+      languages: ["en", "de"],
+      defaultLanguage: "de",
+      welcomeMessageTranslations: { de: "Willkommen!" },
+      faqContentTranslations: { de: "<script>alert(1)</script>'; drop table bot_settings; --" },
+    };
+    expect(await saved.json()).toMatchObject(expected);
+    expect(await read()).toMatchObject(expected);
+
+    // A save leaving them out (an older form) keeps them.
+    expect((await put(SETTINGS)).status).toBe(200);
+    expect(await read()).toMatchObject(expected);
+
+    const refusal = async (body: Record<string, unknown>) => {
+      const response = await put({ ...SETTINGS, ...body });
+      expect(response.status).toBe(400);
+      return (await response.json()).error as string;
+    };
+    const NOT_OFFERED = "The default language must be one of the languages offered";
+    expect(await refusal({ languages: ["en"], defaultLanguage: "de" })).toBe(NOT_OFFERED);
+    // Either left out: checked against the stored one.
+    expect(await refusal({ languages: ["en", "fr"] })).toBe(NOT_OFFERED);
+    expect(await refusal({ defaultLanguage: "fr" })).toBe(NOT_OFFERED);
+    expect(await refusal({ languages: [] })).toBe("Offer at least one language");
+    expect(await refusal({ languages: ["en", "xx"] })).toBe("Language must be one of en, de, es, fr, ru, uk");
+    expect(await refusal({ welcomeMessageTranslations: { xx: "Hi" } })).toBe(
+      'Welcome message translations has "xx", which is not a language the bot speaks (en, de, es, fr, ru, uk)',
+    );
+    expect(await refusal({ faqContentTranslations: { de: "x".repeat(4097) } })).toBe("FAQ translations (Deutsch) can be at most 4,096 characters");
+    expect(await read()).toMatchObject(expected);
+
+    // Back to English alone for the tests after this one.
+    expect((await put({ ...SETTINGS, languages: ["en"], defaultLanguage: "en" })).status).toBe(200);
+  });
 });
 
 describe("bot settings: the token is checked with Telegram (getMe) before it is saved", () => {

@@ -1,6 +1,8 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSecretBox } from "../../crypto";
 import type { Database } from "../../db/client";
+import { botCustomers } from "../../db/schema";
 import { issueLinkCode, redeemLinkCode, unlinkOwnerChat } from "../../shop/customers";
 import { createBotSettings } from "../../shop/settings";
 import { createDiskStorage } from "../../storage";
@@ -68,6 +70,27 @@ describe("/api/broadcasts", () => {
     expect(list[0]).toMatchObject({ id, text: "Hello, everyone!", status: "done", audience: { kind: "all" }, imageUrl: null, sent: 3 });
   });
 
+  it("sends each customer the text in their language, else the default text (issue 26)", async () => {
+    await seedBotCustomers(database.db, { started: ["82000001", "82000002", "82000003"] });
+    await database.db.update(botCustomers).set({ language: "de" }).where(eq(botCustomers.telegramUserId, "82000001"));
+    await database.db.update(botCustomers).set({ language: "fr" }).where(eq(botCustomers.telegramUserId, "82000002"));
+    const answer = await post({ text: "Hello!", textTranslations: { de: " Hallo! ", es: "  " }, audience: { kind: "all" } });
+    expect(answer.status).toBe(202);
+    const { id } = (await answer.json()) as { id: string };
+    await expect
+      .poll(async () => ((await (await server.request("GET", `/api/broadcasts/${id}`, { cookie })).json()) as { status: string }).status, {
+        timeout: 20_000,
+        interval: 100,
+      })
+      .toBe("done");
+    expect(telegram.messages("82000001").map((m) => m.text)).toEqual(["Hallo!"]);
+    // No French text: the default. Language not known yet: the default.
+    expect(telegram.messages("82000002").map((m) => m.text)).toEqual(["Hello!"]);
+    expect(telegram.messages("82000003").map((m) => m.text)).toEqual(["Hello!"]);
+    const list = (await (await server.request("GET", "/api/broadcasts", { cookie })).json()) as { id: string }[];
+    expect(list[0]).toMatchObject({ id, text: "Hello!", textTranslations: { de: "Hallo!" } });
+  });
+
   it("refuses bad input with the field named, and an audience with nobody in it", async () => {
     const refused = async (body: unknown) => {
       const answer = await post(body);
@@ -79,6 +102,18 @@ describe("/api/broadcasts", () => {
     expect(await refused({ text: "Hi", audience: { kind: "recent", days: 0 } })).toMatchObject({ status: 400, error: "Days must be at least 1" });
     expect(await refused({ text: "Hi", imageUrl: "https://evil.example/x.png", audience: { kind: "all" } })).toMatchObject({ status: 400, error: "Image must be an /objects/ path from this server (upload the image first)" });
     expect(await refused({ text: "x".repeat(1025), imageUrl: "/objects/abc", audience: { kind: "all" } })).toMatchObject({ status: 400, error: expect.stringMatching(/1024/) });
+    expect(await refused({ text: "Hi", textTranslations: { de: "x".repeat(1025) }, imageUrl: "/objects/abc", audience: { kind: "all" } })).toEqual({
+      status: 400,
+      error: "With an image the message must be at most 1024 characters",
+    });
+    expect(await refused({ text: "Hi", textTranslations: { de: "x".repeat(4097) }, audience: { kind: "all" } })).toEqual({
+      status: 400,
+      error: "Message translations (Deutsch) can be at most 4,096 characters",
+    });
+    expect(await refused({ text: "Hi", textTranslations: { zz: "?" }, audience: { kind: "all" } })).toEqual({
+      status: 400,
+      error: 'Message translations has "zz", which is not a language the bot speaks (en, de, es, fr, ru, uk)',
+    });
     expect(await refused({ text: "Hi", audience: { kind: "product", productId: UNKNOWN_ID } })).toEqual({ status: 409, error: "No customers match this audience." });
   });
 

@@ -141,4 +141,20 @@ describe("categories API", () => {
     // With its subcategory gone, the main category can go too.
     expect((await server.request("DELETE", `/api/categories/${electronics.id}`, { cookie })).status).toBe(200);
   });
+
+  it("keeps a name and description per language (issue 26): blank dropped, kept by an edit without them", async () => {
+    const category = await create({ name: "Tea", translations: { de: { name: " Tee ", description: " " }, uk: { name: "" } } });
+    expect(category.translations).toEqual({ de: { name: "Tee" } });
+    const read = async () => (await list()).find((c: { id: string }) => c.id === category.id).translations;
+    const put = (body: Record<string, unknown>) => server.request("PUT", `/api/categories/${category.id}`, { cookie, body });
+    expect((await put({ name: "Teas" })).status).toBe(200);
+    expect(await read()).toEqual({ de: { name: "Tee" } });
+    expect((await put({ name: "Teas", translations: { fr: { name: "Thés", description: "Du monde entier" } } })).status).toBe(200);
+    expect(await read()).toEqual({ fr: { name: "Thés", description: "Du monde entier" } });
+
+    const unknown = await put({ name: "Teas", translations: { klingon: { name: "?" } } });
+    expect(unknown.status).toBe(400);
+    expect((await unknown.json()).error).toBe('Translations has "klingon", which is not a language the bot speaks (en, de, es, fr, ru, uk)');
+    expect(await read()).toEqual({ fr: { name: "Thés", description: "Du monde entier" } });
+  });
 });

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Customer, CustomerBlockState, CustomerDetail } from "../../../contract";
-import { blockedCustomers, customerMessages, orders } from "../../db/schema";
+import { blockedCustomers, botCustomers, customerMessages, orders } from "../../db/schema";
 import { useAdminServer } from "../../../test-support/app";
 import { insertCustomerMessage, insertOrder } from "../../../test-support/factories";
 import { minutesAfter, nextLink, walkPages } from "../../../test-support/list-pages";
@@ -16,6 +16,7 @@ describe("the customers routes", () => {
     await db().delete(customerMessages);
     await db().delete(orders);
     await db().delete(blockedCustomers);
+    await db().delete(botCustomers);
   });
 
   it("need the admin's session", async () => {
@@ -143,5 +144,36 @@ describe("the customers routes", () => {
     // Someone the shop has not heard from yet can be blocked too, and then shows in the list.
     expect((await post("/api/customers/4002/block")).status).toBe(200);
     expect(((await (await get("/api/customers/4002")).json()) as CustomerDetail).customer).toMatchObject({ isBlocked: true, ordersCount: 0 });
+  });
+
+  it("shows the language the bot speaks to each customer, and filters by it (issue 26)", async () => {
+    await insertOrder(db(), { telegramUserId: "5001", telegramUsername: "anna", status: "completed", totalAmount: "5.00", createdAt: minutesAfter(1) });
+    await insertCustomerMessage(db(), { telegramUserId: "5002", telegramUsername: "jean", createdAt: minutesAfter(2) });
+    await insertCustomerMessage(db(), { telegramUserId: "5003", telegramUsername: "nobody", createdAt: minutesAfter(3) });
+    await insertOrder(db(), { telegramUserId: "5004", telegramUsername: "anne", status: "completed", totalAmount: "9.00", createdAt: minutesAfter(4) });
+    await db().insert(botCustomers).values([
+      { telegramUserId: "5001", language: "de" },
+      { telegramUserId: "5002", language: "fr" },
+      { telegramUserId: "5004", language: "de" },
+    ]);
+
+    const all = (await (await get("/api/customers")).json()) as Customer[];
+    expect(all.map((c) => [c.telegramUserId, c.language])).toEqual([
+      ["5004", "de"],
+      ["5003", null],
+      ["5002", "fr"],
+      ["5001", "de"],
+    ]);
+    const german = await get("/api/customers?language=de&limit=1");
+    expect(german.headers.get("x-total-count")).toBe("2");
+    expect(((await german.json()) as Customer[]).map((c) => c.telegramUserId)).toEqual(["5004"]);
+    const germanAnn = (await (await get("/api/customers?language=de&q=ann")).json()) as Customer[];
+    expect(germanAnn.map((c) => c.telegramUserId)).toEqual(["5004", "5001"]);
+    expect(((await (await get("/api/customers?language=es")).json()) as Customer[])).toEqual([]);
+    expect(((await (await get("/api/customers/5002")).json()) as CustomerDetail).customer.language).toBe("fr");
+
+    const unknown = await get("/api/customers?language=klingon");
+    expect(unknown.status).toBe(400);
+    expect((await unknown.json()).error).toBe("Language must be one of en, de, es, fr, ru, uk");
   });
 });

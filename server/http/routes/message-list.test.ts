@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { messageWords } from "../../shop/vaults/message-vault";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Conversation, CustomerMessage } from "../../../contract";
-import { customerMessages } from "../../db/schema";
+import { botCustomers, customerMessages } from "../../db/schema";
 import { useAdminServer } from "../../../test-support/app";
 import { insertCustomerMessage } from "../../../test-support/factories";
 import { minutesAfter, nextLink, walkPages } from "../../../test-support/list-pages";
@@ -15,6 +15,7 @@ describe("GET /api/messages and /api/messages/conversations, paged and filtered"
   const admin = useAdminServer();
   beforeEach(async () => {
     await admin.db().delete(customerMessages);
+    await admin.db().delete(botCustomers);
   });
 
   const { db, get } = admin;
@@ -145,8 +146,10 @@ describe("GET /api/messages and /api/messages/conversations, paged and filtered"
   });
 
   describe("GET /api/messages/conversations", () => {
-    it("answers one row per customer, latest conversation first, with the last message and unread count", async () => {
+    it("answers one row per customer, latest conversation first, with the last message, unread count and language", async () => {
       await seedConversations();
+      // The language the bot speaks to them (issue 26); bob's and cat's is not known yet.
+      await db().insert(botCustomers).values([{ telegramUserId: "1001", language: "de" }, { telegramUserId: "2002" }]);
       const rows = await list<Conversation>("/api/messages/conversations");
       expect(rows).toEqual([
         {
@@ -157,6 +160,7 @@ describe("GET /api/messages and /api/messages/conversations, paged and filtered"
           lastIsFromCustomer: true,
           unreadCount: 2,
           totalMessages: 3,
+          language: "de",
         },
         {
           telegramUserId: "3003",
@@ -166,6 +170,7 @@ describe("GET /api/messages and /api/messages/conversations, paged and filtered"
           lastIsFromCustomer: true,
           unreadCount: 1,
           totalMessages: 1,
+          language: null,
         },
         {
           telegramUserId: "2002",
@@ -175,6 +180,7 @@ describe("GET /api/messages and /api/messages/conversations, paged and filtered"
           lastIsFromCustomer: false,
           unreadCount: 0,
           totalMessages: 2,
+          language: null,
         },
       ]);
       const unread = await list<Conversation>("/api/messages/conversations?unread=true");

@@ -114,4 +114,19 @@ describe("postage options API", () => {
     // Nothing on the order changes (docs/product.md rule 5): no foreign key nulls its option id.
     expect(after).toMatchObject({ totalAmount: "8.19", postageOptionId: option.id, postageName: "Going away", postagePrice: option.price });
   });
+
+  it("keeps a name and description per language (issue 26); a patch without them keeps them", async () => {
+    const option = await create({ ...OPTION, translations: { de: { name: "Deutsche Post", description: "" } } });
+    expect(option.translations).toEqual({ de: { name: "Deutsche Post" } });
+    const patch = (body: Record<string, unknown>) => server.request("PATCH", `/api/postage-options/${option.id}`, { cookie, body });
+    const read = async () => (await list()).find((o: { id: string }) => o.id === option.id).translations;
+
+    expect((await patch({ isActive: false })).status).toBe(200);
+    expect(await read()).toEqual({ de: { name: "Deutsche Post" } });
+    expect((await patch({ translations: { de: { name: "DHL", description: "2–3 Tage" }, es: { name: "  " } } })).status).toBe(200);
+    expect(await read()).toEqual({ de: { name: "DHL", description: "2–3 Tage" } });
+    expect(await errorOf(await patch({ translations: { pt: { name: "Correio" } } }))).toBe(
+      'Translations has "pt", which is not a language the bot speaks (en, de, es, fr, ru, uk)',
+    );
+  });
 });

@@ -331,4 +331,33 @@ describe("products API", () => {
       expect(await read(row!.id)).toMatchObject({ imageUrl: "/objects/legacy", imageUrls: ["/objects/legacy"] });
     });
   });
+
+  it("keeps a name and description per language (issue 26): blank dropped, kept by an edit without them, stored as text", async () => {
+    const hostile = "<img src=x onerror=alert(1)>'; drop table products; --";
+    const product = await create({
+      ...PRODUCT,
+      translations: { de: { name: "  Kaffeebohnen ", description: "" }, fr: { name: " ", description: "  " }, ru: { description: hostile } },
+    });
+    const expected = { de: { name: "Kaffeebohnen" }, ru: { description: hostile } };
+    expect(product.translations).toEqual(expected);
+    const read = async () => (await (await server.request("GET", `/api/products/${product.id}`, { cookie })).json()).translations;
+    expect(await read()).toEqual(expected);
+    const listed = await (await server.request("GET", "/api/products", { cookie })).json();
+    expect(listed.find((p: { id: string }) => p.id === product.id).translations).toEqual(expected);
+
+    // An edit without them (an older client) keeps them; with them, they are replaced as sent.
+    const put = (body: Record<string, unknown>) => server.request("PUT", `/api/products/${product.id}`, { cookie, body });
+    expect((await put({ ...PRODUCT, name: "Beans" })).status).toBe(200);
+    expect(await read()).toEqual(expected);
+    expect((await put({ ...PRODUCT, translations: { es: { name: "Granos" } } })).status).toBe(200);
+    expect(await read()).toEqual({ es: { name: "Granos" } });
+    expect((await put({ ...PRODUCT, translations: {} })).status).toBe(200);
+    expect(await read()).toEqual({});
+
+    expect(await errorOf(await put({ ...PRODUCT, translations: { xx: { name: "?" } } }))).toBe(
+      'Translations has "xx", which is not a language the bot speaks (en, de, es, fr, ru, uk)',
+    );
+    expect(await errorOf(await put({ ...PRODUCT, translations: { de: { name: "x".repeat(201) } } }))).toBe("Name (Deutsch) can be at most 200 characters");
+    expect(await errorOf(await put({ ...PRODUCT, translations: { de: { colour: "rot" } } }))).toBe('Translations (Deutsch) has a field this form does not know: "colour"');
+  });
 });

@@ -185,7 +185,7 @@ describe("broadcasts", () => {
     expect(newer).toBeNull();
     const list = await listBroadcasts(db());
     expect(list).toEqual([
-      { id: older.id, status: "queued", total: 1, sent: 0, failed: 0, skipped: 0, text: "Older", imageUrl: null, audience: { kind: "all" }, createdAt: daysAgo(1).toISOString() },
+      { id: older.id, status: "queued", total: 1, sent: 0, failed: 0, skipped: 0, text: "Older", textTranslations: {}, imageUrl: null, audience: { kind: "all" }, createdAt: daysAgo(1).toISOString() },
     ]);
   });
 });

@@ -172,7 +172,7 @@ export async function queueMessage(
 type QueuedMessage = {
   kind: "broadcast" | "restock";
   text: string;
-  /** The text per language (issue 26): each recipient gets theirs, else `text`. */
+  /** The text in other languages (issue 26): each recipient gets theirs, else `text`. */
   textTranslations?: TextTranslations;
   imageUrl: string | null;
   productId?: string | null;
@@ -183,7 +183,16 @@ type QueuedMessage = {
 async function insertMessage(tx: DbOrTx, message: QueuedMessage, now: Date, options: { refuseEmpty?: string }): Promise<{ id: string; total: number }> {
   const [created] = await tx
     .insert(broadcasts)
-    .values({ kind: message.kind, text: message.text, textTranslations: message.textTranslations ?? {}, imageUrl: message.imageUrl, productId: message.productId ?? null, audience: message.audience, total: 0, createdAt: now })
+    .values({
+      kind: message.kind,
+      text: message.text,
+      textTranslations: message.textTranslations ?? {},
+      imageUrl: message.imageUrl,
+      productId: message.productId ?? null,
+      audience: message.audience,
+      total: 0,
+      createdAt: now,
+    })
     .returning({ id: broadcasts.id });
   const id = created!.id;
   await tx.execute(sql`
@@ -365,7 +374,14 @@ export async function getBroadcastProgress(db: DbOrTx, id: string): Promise<Broa
 /** The newest broadcasts (restock alerts are not listed: the owner did not write them). */
 export async function listBroadcasts(db: DbOrTx): Promise<BroadcastSummary[]> {
   const latest = await db
-    .select({ id: broadcasts.id, text: broadcasts.text, imageUrl: broadcasts.imageUrl, audience: broadcasts.audience, createdAt: broadcasts.createdAt })
+    .select({
+      id: broadcasts.id,
+      text: broadcasts.text,
+      textTranslations: broadcasts.textTranslations,
+      imageUrl: broadcasts.imageUrl,
+      audience: broadcasts.audience,
+      createdAt: broadcasts.createdAt,
+    })
     .from(broadcasts)
     .where(eq(broadcasts.kind, "broadcast"))
     .orderBy(desc(broadcasts.createdAt), desc(broadcasts.id))
@@ -379,7 +395,7 @@ export async function listBroadcasts(db: DbOrTx): Promise<BroadcastSummary[]> {
   const byId = new Map(result.map((row) => [row.id, toProgress(row)]));
   return latest.map((b) => {
     const audience = b.audience.kind === "restock" ? { kind: "all" as const } : b.audience;
-    return { ...byId.get(b.id)!, text: b.text, imageUrl: b.imageUrl, audience, createdAt: b.createdAt.toISOString() };
+    return { ...byId.get(b.id)!, text: b.text, textTranslations: b.textTranslations, imageUrl: b.imageUrl, audience, createdAt: b.createdAt.toISOString() };
   });
 }
 

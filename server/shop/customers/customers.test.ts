@@ -84,6 +84,7 @@ describe("customers", () => {
         lastActiveAt: at(50).toISOString(),
         isBlocked: false,
         blockedAt: null,
+        language: null,
       },
       {
         telegramUserId: "222",
@@ -97,6 +98,7 @@ describe("customers", () => {
         lastActiveAt: at(5).toISOString(),
         isBlocked: false,
         blockedAt: null,
+        language: null,
       },
       {
         telegramUserId: "333",
@@ -110,6 +112,7 @@ describe("customers", () => {
         lastActiveAt: at(1).toISOString(),
         isBlocked: true,
         blockedAt: at(1).toISOString(),
+        language: null,
       },
     ]);
   });

@@ -8,10 +8,11 @@ import {
   type CustomerDetail,
   type CustomerListQuery,
   type CustomerSort,
+  type Language,
 } from "../../../contract";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../../db/client";
-import { blockedCustomers, customerMessages, orders } from "../../db/schema";
+import { blockedCustomers, botCustomers, customerMessages, orders } from "../../db/schema";
 import { notFound, afterKey, decodeCursor, escapeLike, type KeyPart, keyText, type Page, pageFromRows } from "../common";
 import { messageUsernameSearchKey } from "./message-list";
 import { messagesOf } from "./messages";
@@ -29,6 +30,7 @@ import { isRevenue } from "../insights";
 const o = orders;
 const m = customerMessages;
 const b = blockedCustomers;
+const bc = botCustomers;
 
 const isUnread = sql`${m.isFromCustomer} and not ${m.isRead}`;
 
@@ -50,11 +52,18 @@ const SORT_KEYS: Record<CustomerSort, KeyPart[]> = {
   ],
 };
 
-/** The user ids of every customer, or of those `q` finds (anyCustomerIds); never Bot Preview's test customer. */
-async function customerIds(db: DbOrTx, q: string | undefined, scope: SearchScope): Promise<SQL> {
+/**
+ * The user ids of every customer, or of those `q` finds (anyCustomerIds), or only those the bot speaks
+ * `language` to (issue 26); never Bot Preview's test customer.
+ */
+async function customerIds(db: DbOrTx, q: string | undefined, scope: SearchScope, language?: Language): Promise<SQL> {
+  const speaking = language ? sql`and telegram_user_id in (select ${bc.telegramUserId} from ${bc} where ${bc.language} = ${language})` : sql``;
   // Bot Preview's test customer is nobody's customer (docs/decisions/0023).
-  return sql`select telegram_user_id from (${await anyCustomerIds(db, q, scope)}) as every_id where telegram_user_id <> ${TEST_CUSTOMER_SQL}`;
+  return sql`select telegram_user_id from (${await anyCustomerIds(db, q, scope)}) as every_id where telegram_user_id <> ${TEST_CUSTOMER_SQL} ${speaking}`;
 }
+
+/** Whether a list names every customer (the cheaper whole-table counting), or only some ids. */
+const listsEveryone = (query: { q?: string; language?: Language }) => !query.q && !query.language;
 
 /**
  * The user ids of every customer, or of those whose user id is `q`, whose @username starts with it, or
@@ -95,6 +104,7 @@ type CustomerRow = {
   order_address: string | null;
   message_username: string | null;
   message_username_at: Date | string | null;
+  language: Language | null;
 };
 
 /**
@@ -151,7 +161,8 @@ function customerRows(
     select c.telegram_user_id, c.orders_count, c.total_spent::text as total_spent, c.last_order_at, c.messages_count,
            c.unread_count, c.last_message_at, c.last_active_at, c.blocked_at, c.key0, c.key1,
            latest_order.telegram_username as order_username, latest_order.id as order_id, latest_order.address as order_address,
-           latest_message.telegram_username as message_username, latest_message.created_at as message_username_at
+           latest_message.telegram_username as message_username, latest_message.created_at as message_username_at,
+           spoken.language
     -- The page first; then the names, looked up for its rows only.
     from (
       select c.*, ${keyText(parts[0]!)} as key0, ${keyText(parts[1]!)} as key1
@@ -169,6 +180,7 @@ function customerRows(
       from ${m} where ${m.telegramUserId} = c.telegram_user_id and ${m.telegramUsername} is not null
       order by ${m.createdAt} desc, ${m.id} desc limit 1
     ) latest_message on true
+    left join ${bc} spoken on spoken.telegram_user_id = c.telegram_user_id
     order by ${orderBy}
   `);
 }
@@ -196,6 +208,7 @@ function toCustomer(row: CustomerRow, name: string | null): Customer {
     lastActiveAt: iso(row.last_active_at),
     isBlocked: row.blocked_at !== null,
     blockedAt: isoOrNull(row.blocked_at),
+    language: row.language ?? null,
   };
 }
 
@@ -213,17 +226,17 @@ async function toCustomers(db: DbOrTx, rows: CustomerRow[]): Promise<Customer[]>
 
 /** Every customer matching `q`, in the chosen order (the list without `limit`). */
 export async function listCustomers(db: DbOrTx, query: Omit<CustomerListQuery, "limit" | "cursor">, scope: SearchScope = SEARCH_ALL): Promise<Customer[]> {
-  const ids = await customerIds(db, query.q, scope);
-  const result = await customerRows(db, { ids, everyone: !query.q, sort: query.sort, after: null, limit: null });
+  const ids = await customerIds(db, query.q, scope, query.language);
+  const result = await customerRows(db, { ids, everyone: listsEveryone(query), sort: query.sort, after: null, limit: null });
   return toCustomers(db, rowsOf<CustomerRow>(result));
 }
 
 /** One page of the customers matching `q`, and how many match in all. */
 export async function listCustomerPage(db: DbOrTx, query: CustomerListQuery & { limit: number }, scope: SearchScope = SEARCH_ALL): Promise<Page<Customer>> {
   const after = query.cursor ? decodeCursor(query.cursor, query.sort, SORT_KEYS[query.sort]) : null;
-  const ids = await customerIds(db, query.q, scope);
+  const ids = await customerIds(db, query.q, scope, query.language);
   const [result, counted] = await Promise.all([
-    customerRows(db, { ids, everyone: !query.q, sort: query.sort, after, limit: query.limit + 1 }),
+    customerRows(db, { ids, everyone: listsEveryone(query), sort: query.sort, after, limit: query.limit + 1 }),
     db.execute<{ total: number | string }>(sql`select count(*) as total from (${ids}) as ids`),
   ]);
   const page = pageFromRows(

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gte, lt, or, type SQL, sql } from "drizzle-orm";
-import type { Conversation, ConversationListQuery, CustomerMessage, MessageListQuery } from "../../../contract";
+import type { Conversation, ConversationListQuery, CustomerMessage, Language, MessageListQuery } from "../../../contract";
 import type { DbOrTx } from "../../db/client";
-import { customerMessages } from "../../db/schema";
+import { botCustomers, customerMessages } from "../../db/schema";
 import { messagesOf } from "./messages";
 import { messageSearchCondition, revealMessages } from "../vaults";
 import { afterKey, decodeCursor, escapeLike, type KeyPart, keyText, type Page, pageFromRows } from "../common";
@@ -92,6 +92,7 @@ type ConversationRow = {
   message: string;
   is_from_customer: boolean;
   telegram_username: string | null;
+  language: Language | null;
 };
 
 const CONVERSATION_SORT = "conversations";
@@ -122,7 +123,7 @@ function conversationRows(db: DbOrTx, query: ConversationListQuery, cursor: stri
       ${unreadOnly}
     )
     select c.telegram_user_id, ${keyText(CONVERSATION_KEY[0]!)} as last_at, c.last_at as last_at_time, c.total, c.unread,
-           last.message_id, last.message, last.is_from_customer, named.telegram_username
+           last.message_id, last.message, last.is_from_customer, named.telegram_username, spoken.language
     from c
     cross join lateral (
       select ${m.id} as message_id, ${m.message} as message, ${m.isFromCustomer} as is_from_customer
@@ -134,6 +135,7 @@ function conversationRows(db: DbOrTx, query: ConversationListQuery, cursor: stri
       from ${m} where ${m.telegramUserId} = c.telegram_user_id and ${m.telegramUsername} is not null
       order by ${m.createdAt} desc, ${m.id} desc limit 1
     ) named on true
+    left join ${botCustomers} spoken on spoken.telegram_user_id = c.telegram_user_id
     ${after}
     order by c.last_at desc, c.telegram_user_id desc
     ${limit === null ? sql`` : sql`limit ${limit}`}
@@ -150,6 +152,7 @@ function toConversation(row: ConversationRow, lastMessage: string): Conversation
     lastIsFromCustomer: row.is_from_customer,
     unreadCount: Number(row.unread),
     totalMessages: Number(row.total),
+    language: row.language ?? null,
   };
 }
 

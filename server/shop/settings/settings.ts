@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
-import type { BotSettings } from "../../../contract";
-import { BotSettingsInputSchema } from "../../../contract";
+import type { BotSettings, Language } from "../../../contract";
+import { BotSettingsInputSchema, DEFAULT_LANGUAGE, DEFAULT_LANGUAGE_NOT_OFFERED } from "../../../contract";
 import type { z } from "zod";
 import type { SecretBox } from "../../crypto";
 import type { DbOrTx } from "../../db/client";
 import { botSettings } from "../../db/schema";
-import { notFound } from "../common";
+import { invalid, notFound } from "../common";
 
 /**
  * What a save writes. The HTTP schema always supplies the tolerance (default 1); code inside the
@@ -61,6 +61,16 @@ function toColumns(values: SettingsValues, box: SecretBox) {
     : { ...out, underpaymentTolerancePercent: underpaymentTolerancePercent.toFixed(2) };
 }
 
+/**
+ * Issue 26: the default language must be one the shop offers. A save may leave either out (it keeps
+ * the stored one, English alone on a new shop), so the pair is checked as it will be stored.
+ */
+function checkLanguages(values: SettingsValues, stored: Pick<Row, "languages" | "defaultLanguage"> | undefined): void {
+  const languages: readonly Language[] = values.languages ?? stored?.languages ?? [DEFAULT_LANGUAGE];
+  const defaultLanguage = values.defaultLanguage ?? stored?.defaultLanguage ?? DEFAULT_LANGUAGE;
+  if (!languages.includes(defaultLanguage)) throw invalid(DEFAULT_LANGUAGE_NOT_OFFERED);
+}
+
 /** The single settings record, secrets decrypted; null when none was saved yet. */
 export async function getBotSettings(db: DbOrTx, box: SecretBox): Promise<BotSettings | null> {
   const [row] = await db.select().from(botSettings).orderBy(botSettings.createdAt).limit(1);
@@ -71,6 +81,7 @@ export async function createBotSettings(db: DbOrTx, box: SecretBox, values: Sett
   // There is one settings record: a second create updates the first instead of adding another.
   const existing = await getBotSettings(db, box);
   if (existing) return updateBotSettings(db, box, existing.id, values);
+  checkLanguages(values, undefined);
   const [row] = await db.insert(botSettings).values(toColumns(values, box)).returning();
   return decryptRow(row!, box);
 }
@@ -81,12 +92,21 @@ export async function updateBotSettings(
   id: string,
   values: SettingsValues,
 ): Promise<BotSettings> {
-  const [row] = await db
-    .update(botSettings)
-    .set({ ...toColumns(values, box), updatedAt: new Date() })
-    .where(eq(botSettings.id, id))
-    .returning();
-  if (!row) throw notFound("Bot settings not found");
+  const row = await db.transaction(async (tx) => {
+    const [stored] = await tx
+      .select({ languages: botSettings.languages, defaultLanguage: botSettings.defaultLanguage })
+      .from(botSettings)
+      .where(eq(botSettings.id, id))
+      .for("update");
+    if (!stored) throw notFound("Bot settings not found");
+    checkLanguages(values, stored);
+    const [updated] = await tx
+      .update(botSettings)
+      .set({ ...toColumns(values, box), updatedAt: new Date() })
+      .where(eq(botSettings.id, id))
+      .returning();
+    return updated!;
+  });
   return decryptRow(row, box);
 }
 

@@ -7,7 +7,10 @@ import {
   type BroadcastAudienceKind,
   type BroadcastInput,
   type BroadcastReach,
+  LANGUAGE_NAMES,
+  type Language,
 } from "../../../contract";
+import { fallbackHint, LanguageTabs, useShopLanguages } from "@/components/language-tabs";
 import {
   AlertDialog,
   AlertDialogCancel,
@@ -128,9 +131,42 @@ function ConfirmBroadcast({
   );
 }
 
+/** A language's tab of the message (issue 26): empty, those customers get the default language's. */
+function TranslatedMessage({
+  language,
+  defaultLanguage,
+  value,
+  onChange,
+  limit,
+  caption,
+}: {
+  language: Language;
+  defaultLanguage: Language;
+  value: string;
+  onChange: (value: string) => void;
+  limit: number;
+  caption: boolean;
+}) {
+  const id = `broadcast-text-${language}`;
+  const tooLong = value.trim().length > limit;
+  return (
+    <div className="space-y-2">
+      <Label htmlFor={id}>Message ({LANGUAGE_NAMES[language]})</Label>
+      <Textarea id={id} rows={6} lang={language} value={value} onChange={(event) => onChange(event.target.value)} aria-invalid={tooLong || undefined} />
+      <p className={tooLong ? "text-destructive text-xs" : "text-muted-foreground text-xs"}>
+        {value.trim() === "" ? fallbackHint(defaultLanguage) : `${value.trim().length} / ${limit} characters${caption ? " (a photo caption)" : ""}`}
+      </p>
+    </div>
+  );
+}
+
 /** Compose a message, choose who gets it, send it now; `onSent` gets the new broadcast's id. */
 export function BroadcastForm({ onSent }: { onSent: (id: string) => void }) {
   const [text, setText] = useState("");
+  // Issue 26: the text in the other languages the shop offers; each customer gets theirs, else `text`.
+  const [translations, setTranslations] = useState<Partial<Record<Language, string>>>({});
+  const { languages, defaultLanguage } = useShopLanguages();
+  const otherLanguages = languages.slice(1);
   const [imageUrl, setImageUrl] = useState<string | null>(null);
   const [uploading, setUploading] = useState(false);
   const [kind, setKind] = useState<BroadcastAudienceKind>("all");
@@ -143,7 +179,7 @@ export function BroadcastForm({ onSent }: { onSent: (id: string) => void }) {
   useUnsavedChanges(text.trim() !== "");
 
   const limit = imageUrl ? BROADCAST_CAPTION_MAX : BROADCAST_TEXT_MAX;
-  const tooLong = text.trim().length > limit;
+  const tooLong = [text, ...otherLanguages.map((language) => translations[language] ?? "")].some((t) => t.trim().length > limit);
   const daysNumber = Number(days);
   const audienceReady =
     kind === "product" ? productId !== "" : kind === "recent" ? Number.isInteger(daysNumber) && daysNumber >= 1 : true;
@@ -152,6 +188,9 @@ export function BroadcastForm({ onSent }: { onSent: (id: string) => void }) {
   const askToSend = () =>
     setConfirming({
       text,
+      ...(otherLanguages.length > 0
+        ? { textTranslations: Object.fromEntries(otherLanguages.map((language) => [language, translations[language] ?? ""])) }
+        : {}),
       imageUrl,
       audience: kind === "product" ? { kind, productId } : kind === "recent" ? { kind, days: daysNumber } : { kind },
     });
@@ -162,6 +201,7 @@ export function BroadcastForm({ onSent }: { onSent: (id: string) => void }) {
       const { id } = await send.mutateAsync(input);
       toast({ title: "Broadcast queued", description: "It is being sent now." });
       setText("");
+      setTranslations({});
       setImageUrl(null);
       onSent(id);
     } catch (error) {
@@ -183,6 +223,9 @@ export function BroadcastForm({ onSent }: { onSent: (id: string) => void }) {
           }}
         >
           <div className="space-y-5">
+            <LanguageTabs languages={languages} label="Language of the message">
+              {(language, isDefault) =>
+                isDefault ? (
             <div className="space-y-2">
               <Label htmlFor="broadcast-text">Message</Label>
               <Textarea
@@ -197,6 +240,18 @@ export function BroadcastForm({ onSent }: { onSent: (id: string) => void }) {
                 {text.trim().length} / {limit} characters{imageUrl ? " (a photo caption)" : ""}
               </p>
             </div>
+                ) : (
+                  <TranslatedMessage
+                    language={language}
+                    defaultLanguage={defaultLanguage}
+                    value={translations[language] ?? ""}
+                    onChange={(value) => setTranslations((current) => ({ ...current, [language]: value }))}
+                    limit={limit}
+                    caption={imageUrl !== null}
+                  />
+                )
+              }
+            </LanguageTabs>
             <div className="space-y-2">
               <Label>Image (optional)</Label>
               <ImageUpload subject="Broadcast" value={imageUrl} onChange={setImageUrl} onUploadingChange={setUploading} />

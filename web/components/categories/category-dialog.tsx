@@ -13,6 +13,8 @@ import {
   DialogTitle,
 } from "@/components/ui/dialog";
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { LanguageTabs, useShopLanguages } from "@/components/language-tabs";
+import { TranslatedNameFields } from "@/components/translated-name-fields";
 import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
@@ -29,13 +31,19 @@ const MAIN = "main";
 
 const EMPTY: FormInput = { name: "", description: "", icon: "", parentId: null };
 
-function valuesOf(category: Category | null): FormInput {
-  if (!category) return EMPTY;
+/**
+ * With more than one language offered the form holds the translations too (issue 26); with one, it
+ * sends none, and an edit keeps those stored.
+ */
+function valuesOf(category: Category | null, translated: boolean): FormInput {
+  const translations = translated ? { translations: structuredClone(category?.translations ?? {}) } : {};
+  if (!category) return { ...EMPTY, ...translations };
   return {
     name: category.name,
     description: category.description ?? "",
     icon: category.icon ?? "",
     parentId: category.parentId,
+    ...translations,
   };
 }
 
@@ -53,9 +61,11 @@ export function CategoryDialog({
 }) {
   const createCategory = useCreateCategory();
   const updateCategory = useUpdateCategory();
+  const { languages, defaultLanguage } = useShopLanguages();
+  const translated = languages.length > 1;
   const form = useForm<FormInput, unknown, FormOutput>({
     resolver: zodResolver(CategoryInputSchema),
-    defaultValues: valuesOf(category),
+    defaultValues: valuesOf(category, translated),
   });
   // Leaving or closing with changes not saved asks first (issue 22, item 3).
   const closeAsking = useUnsavedDialog(open, form.formState.isDirty, onOpenChange);
@@ -63,8 +73,8 @@ export function CategoryDialog({
   // Each opening starts from the category being edited, or from an empty form.
   const { reset } = form;
   useEffect(() => {
-    if (open) reset(valuesOf(category));
-  }, [open, category, reset]);
+    if (open) reset(valuesOf(category, translated));
+  }, [open, category, reset, translated]);
 
   const mainCategories = categories.filter((c) => !c.parentId);
   // Only main categories can be parents (two levels), and never the category itself.
@@ -102,6 +112,10 @@ export function CategoryDialog({
         </DialogHeader>
         <Form {...form}>
           <form onSubmit={onSubmit} className="space-y-4" noValidate>
+            <LanguageTabs languages={languages} label="Language of the name and description">
+              {(language, isDefault) =>
+                isDefault ? (
+                  <>
             <FormField
               control={form.control}
               name="name"
@@ -133,6 +147,18 @@ export function CategoryDialog({
                 </FormItem>
               )}
             />
+                  </>
+                ) : (
+                  <TranslatedNameFields
+                    control={form.control}
+                    language={language}
+                    defaultLanguage={defaultLanguage}
+                    nameLabel="Category Name"
+                    descriptionLabel="Description (Optional)"
+                  />
+                )
+              }
+            </LanguageTabs>
             <FormField
               control={form.control}
               name="parentId"

@@ -1,5 +1,5 @@
 import { Ban } from "lucide-react";
-import type { Customer } from "../../../contract";
+import { type Customer, LANGUAGE_NAMES, type Language } from "../../../contract";
 import { Badge } from "@/components/ui/badge";
 import { countOf } from "@/lib/utils";
 
@@ -22,6 +22,16 @@ export function UnreadBadge({ count }: { count: number }) {
   return (
     <Badge variant="outline" className="border-amber-200 bg-amber-50 text-amber-900">
       {countOf(count, "unread message")}
+    </Badge>
+  );
+}
+
+/** The language the bot speaks to a customer (issue 26), in its own words; "Not known yet" before the bot has seen one. */
+export function LanguageBadge({ language }: { language: Language | null }) {
+  if (!language) return <span className="text-muted-foreground text-xs">Not known yet</span>;
+  return (
+    <Badge variant="outline" lang={language} data-testid="language-badge">
+      {LANGUAGE_NAMES[language]}
     </Badge>
   );
 }

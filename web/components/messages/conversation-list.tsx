@@ -1,4 +1,5 @@
 import { MessageSquare } from "lucide-react";
+import { LANGUAGE_NAMES } from "../../../contract";
 import { ListPager, type Pager } from "@/components/list-pager";
 import { cn } from "@/lib/utils";
 import { avatarColor, type Conversation, displayName, initials, messageTime } from "./conversations";
@@ -63,6 +64,12 @@ export function ConversationList({
                   <div className="flex items-baseline justify-between gap-2">
                     <p className={cn("min-w-0 text-sm [overflow-wrap:anywhere]", conversation.unreadCount > 0 ? "font-semibold" : "font-medium")}>
                       {displayName(conversation)}
+                      {conversation.language && (
+                        <span className="text-muted-foreground ml-1.5 text-xs font-normal uppercase" lang={conversation.language} title={LANGUAGE_NAMES[conversation.language]}>
+                          <span aria-hidden="true">{conversation.language}</span>
+                          <span className="sr-only">, {LANGUAGE_NAMES[conversation.language]}</span>
+                        </span>
+                      )}
                     </p>
                     <span className="text-muted-foreground shrink-0 text-xs">
                       {messageTime(conversation.lastMessageAt)}

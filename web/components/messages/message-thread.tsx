@@ -7,6 +7,8 @@ import { toast } from "@/hooks/use-toast";
 import { describeError } from "@/lib/api";
 import { useSendMessage, useUserMessages } from "@/lib/queries";
 import { cn } from "@/lib/utils";
+import type { Language } from "../../../contract";
+import { LanguageBadge } from "@/components/customers/customer-bits";
 import { CustomerAvatar } from "./conversation-list";
 import { displayName, messageTime } from "./conversations";
 
@@ -23,9 +25,12 @@ export function EmptyThread() {
 export function MessageThread({
   telegramUserId,
   telegramUsername,
+  language = null,
   onBack,
 }: {
   telegramUserId: string;
+  /** The language the bot speaks to them (issue 26), as the conversation list knows it. */
+  language?: Language | null;
   /** The customer's username as the conversation list knows it, until the thread has loaded. */
   telegramUsername: string | null;
   /** On phones the thread replaces the list; this goes back to it. */
@@ -77,9 +82,12 @@ export function MessageThread({
         )}
         <CustomerAvatar customer={customer} />
         <div className="min-w-0">
-          <p className="truncate font-semibold" data-testid="thread-customer">
-            {displayName(customer)}
-          </p>
+          <div className="flex min-w-0 items-center gap-2">
+            <p className="truncate font-semibold" data-testid="thread-customer">
+              {displayName(customer)}
+            </p>
+            {language && <LanguageBadge language={language} />}
+          </div>
           <p className="text-muted-foreground truncate text-xs">Telegram ID: {telegramUserId}</p>
         </div>
       </div>

@@ -14,6 +14,8 @@ import {
 } from "@/components/ui/dialog";
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
 import { Input } from "@/components/ui/input";
+import { LanguageTabs, useShopLanguages } from "@/components/language-tabs";
+import { TranslatedNameFields } from "@/components/translated-name-fields";
 import { Switch } from "@/components/ui/switch";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/hooks/use-toast";
@@ -26,9 +28,12 @@ type FormOutput = z.output<typeof PostageOptionInputSchema>;
 
 const EMPTY: FormInput = { name: "", description: "", price: "", estimatedDays: "", isActive: true };
 
-function valuesOf(option: PostageOption | null): FormInput {
-  if (!option) return EMPTY;
+/** With more than one language offered the form holds the translations too (issue 26); with one, it sends none. */
+function valuesOf(option: PostageOption | null, translated: boolean): FormInput {
+  const translations = translated ? { translations: structuredClone(option?.translations ?? {}) } : {};
+  if (!option) return { ...EMPTY, ...translations };
   return {
+    ...translations,
     name: option.name,
     description: option.description ?? "",
     price: option.price,
@@ -49,17 +54,19 @@ export function PostageDialog({
 }) {
   const createOption = useCreatePostageOption();
   const updateOption = useUpdatePostageOption();
+  const { languages, defaultLanguage } = useShopLanguages();
+  const translated = languages.length > 1;
   const form = useForm<FormInput, unknown, FormOutput>({
     resolver: zodResolver(PostageOptionInputSchema),
-    defaultValues: valuesOf(option),
+    defaultValues: valuesOf(option, translated),
   });
   // Leaving or closing with changes not saved asks first (issue 22, item 3).
   const closeAsking = useUnsavedDialog(open, form.formState.isDirty, onOpenChange);
 
   const { reset } = form;
   useEffect(() => {
-    if (open) reset(valuesOf(option));
-  }, [open, option, reset]);
+    if (open) reset(valuesOf(option, translated));
+  }, [open, option, reset, translated]);
 
   const pending = createOption.isPending || updateOption.isPending;
 
@@ -93,6 +100,10 @@ export function PostageDialog({
         </DialogHeader>
         <Form {...form}>
           <form onSubmit={onSubmit} className="space-y-4" noValidate>
+            <LanguageTabs languages={languages} label="Language of the name and description">
+              {(language, isDefault) =>
+                isDefault ? (
+                  <>
             <FormField
               control={form.control}
               name="name"
@@ -119,6 +130,18 @@ export function PostageDialog({
                 </FormItem>
               )}
             />
+                  </>
+                ) : (
+                  <TranslatedNameFields
+                    control={form.control}
+                    language={language}
+                    defaultLanguage={defaultLanguage}
+                    nameLabel="Service Name"
+                    descriptionLabel="Description"
+                  />
+                )
+              }
+            </LanguageTabs>
             <div className="grid gap-4 sm:grid-cols-2">
               <FormField
                 control={form.control}

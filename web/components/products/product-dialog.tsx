@@ -3,7 +3,7 @@ import { Plus, Trash2 } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { useFieldArray, useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
-import { type Category, LOW_STOCK_DEFAULT, type Product, type ProductInput, ProductInputSchema } from "../../../contract";
+import { type Category, LOW_STOCK_DEFAULT, NameTranslationsSchema, type Product, type ProductInput, ProductInputSchema } from "../../../contract";
 import { ProductImages } from "@/components/products/product-images";
 import { ProductVariants } from "@/components/products/product-variants";
 import { Button } from "@/components/ui/button";
@@ -27,6 +27,8 @@ import {
   DialogTitle,
 } from "@/components/ui/dialog";
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { LanguageTabs, useShopLanguages } from "@/components/language-tabs";
+import { TranslatedNameFields } from "@/components/translated-name-fields";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
@@ -72,6 +74,8 @@ const ProductFormSchema = z.object({
   // Not an input: the stock shown when the form was opened or its stock reloaded, sent as
   // expectedStock so a save never writes back stock sold meanwhile (docs/product.md rule 2).
   expectedStock: z.number().nullable(),
+  // Issue 26: the name and description in the other languages offered; left out with one language.
+  translations: NameTranslationsSchema.optional(),
 });
 type ProductForm = z.infer<typeof ProductFormSchema>;
 
@@ -89,9 +93,11 @@ const NEW_PRODUCT: ProductForm = {
   expectedStock: null,
 };
 
-function valuesOf(product: Product | null): ProductForm {
-  if (!product) return NEW_PRODUCT;
+function valuesOf(product: Product | null, translated: boolean): ProductForm {
+  const translations = translated ? { translations: structuredClone(product?.translations ?? {}) } : {};
+  if (!product) return { ...NEW_PRODUCT, ...translations };
   return {
+    ...translations,
     name: product.name,
     description: product.description,
     price: product.price,
@@ -135,6 +141,7 @@ export function toProductInput(values: ProductForm): ProductInput {
           })),
     isActive: values.isActive,
     ...(values.expectedStock !== null ? { expectedStock: values.expectedStock } : {}),
+    ...(values.translations ? { translations: values.translations } : {}),
   };
 }
 
@@ -177,9 +184,11 @@ export function ProductDialog({
   const reloadProducts = useReloadProducts();
   const [uploading, setUploading] = useState(false);
   const [reloadingStock, setReloadingStock] = useState(false);
+  const { languages, defaultLanguage } = useShopLanguages();
+  const translated = languages.length > 1;
   const form = useForm<ProductForm>({
     resolver: zodResolver(ProductFormSchema),
-    defaultValues: valuesOf(product),
+    defaultValues: valuesOf(product, translated),
   });
   const variantsChanged = useMemo(() => fingerprint(variants) !== savedVariants, [variants, savedVariants]);
   const variantRows = useMemo(() => rowsOf(variants), [variants]);
@@ -193,8 +202,8 @@ export function ProductDialog({
 
   const { reset } = form;
   useEffect(() => {
-    if (open) reset(valuesOf(product));
-  }, [open, product, reset]);
+    if (open) reset(valuesOf(product, translated));
+  }, [open, product, reset, translated]);
   // The variants editor starts again from the product each time the dialog opens, as the form does
   // above (set while rendering, React's way to follow a prop, rather than in an effect).
   const [loadedFor, setLoadedFor] = useState<{ product: Product | null } | null>(open ? { product } : null);
@@ -330,6 +339,10 @@ export function ProductDialog({
         <Form {...form}>
           {/* min-w-0: the variants table scrolls sideways inside its own box rather than widening the dialog on a phone. */}
           <form onSubmit={onSubmit} className="min-w-0 space-y-4" noValidate>
+            <LanguageTabs languages={languages} label="Language of the name and description">
+              {(language, isDefault) =>
+                isDefault ? (
+                  <>
             <FormField
               control={form.control}
               name="name"
@@ -356,6 +369,18 @@ export function ProductDialog({
                 </FormItem>
               )}
             />
+                  </>
+                ) : (
+                  <TranslatedNameFields
+                    control={form.control}
+                    language={language}
+                    defaultLanguage={defaultLanguage}
+                    nameLabel="Product Name"
+                    descriptionLabel="Description"
+                  />
+                )
+              }
+            </LanguageTabs>
             <div className="grid items-start gap-4 sm:grid-cols-3">
               <FormField
                 control={form.control}
