@@ -1,13 +1,13 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Language } from "../../contract";
-import { botCustomers, botSettings, categories } from "../db/schema";
+import { botCustomers, botSettings, categories, orderItems, products } from "../db/schema";
 import { createBroadcast } from "../shop/customers";
 import { messageLanguageOf, translatorFor } from "../shop/languages";
 import { dispatchNoticeIn, paymentMessages } from "../shop/orders";
 import { dispatchNotice } from "../../contract";
 import { silentLog, startShopWithConfiguredBot, Customer, type ShopWithBot } from "../../test-support/bot-harness";
-import { insertProduct } from "../../test-support/factories";
+import { insertOrder, insertProduct } from "../../test-support/factories";
 import { startFakeTelegram, telegramUser, type FakeTelegram, type TelegramUser } from "../../test-support/fake-telegram";
 import { createBroadcastSender, type BroadcastSender } from "./broadcast-sender";
 
@@ -23,7 +23,8 @@ describe("the bot speaks the customer's language", () => {
 
   beforeAll(async () => {
     telegram = await startFakeTelegram();
-    shop = await startShopWithConfiguredBot({ telegram, botToken: "7000000026:languages-test-token", withPayments: false });
+    // Payments on, so a customer reaches the checkout's address questions.
+    shop = await startShopWithConfiguredBot({ telegram, botToken: "7000000026:languages-test-token" });
     const { db } = shop.server.deps;
     const [clothing] = await db
       .insert(categories)
@@ -107,6 +108,48 @@ describe("the bot speaks the customer's language", () => {
     } finally {
       await offer(["en", "de", "fr"], "en");
     }
+  });
+
+  it("says the shop's refusals in the customer's language: stock, the address", async () => {
+    const lena = customerSpeaking("de");
+    await lena.send("/menu");
+    await lena.press("Produkte ansehen");
+    await lena.press("Kleidung");
+    await lena.press(/^Wool Hat/);
+    await lena.press(/^1 in den Warenkorb/);
+    await lena.press(/^1 in den Warenkorb/);
+    const from = telegram.calls.length;
+    await lena.press(/^1 in den Warenkorb/);
+    expect(lena.notices(from)).toEqual(["Von Wool Hat sind nur noch 2 übrig, und 2 liegen schon in deinem Warenkorb."]);
+
+    await lena.press("🛒 Warenkorb");
+    await lena.press("✅ Zur Kasse");
+    await lena.send("A");
+    expect(lena.text()).toMatch(/^Bitte sende einen Namen mit 2 bis 100 Zeichen, zum Beispiel Erika Mustermann\.\n\n/);
+    await lena.send("Lena Berg");
+    await lena.send("Hauptstraße 12, Berlin");
+    await lena.send("kein Code!");
+    expect(lena.text()).toMatch(/^Das sieht nicht nach einer Postleitzahl aus\./);
+    await lena.send("/cancel");
+  });
+
+  it("lists My Orders with German status words, parcel lines and the name the customer saw", async () => {
+    const { db } = shop.server.deps;
+    const jonas = customerSpeaking("de");
+    await jonas.send("/start");
+    const [jacket] = await db.select().from(products).where(eq(products.name, "Rain Jacket"));
+    const bought = { items: [{ product: jacket!, quantity: 1 }], telegramUserId: jonas.id, paymentStatus: "finished" };
+    const { items } = await insertOrder(db, { ...bought, status: "dispatched", carrier: "Royal Mail", trackingNumber: "RM 123456785GB", createdAt: new Date(Date.now() - 60_000) });
+    await db.update(orderItems).set({ shownName: "Regenjacke" }).where(eq(orderItems.id, items[0]!.id));
+    await insertOrder(db, { ...bought, status: "processing" });
+
+    await jonas.press("Meine Bestellungen");
+    const [, newest, older] = jonas.text().split("\n\n");
+    expect(newest).toContain("Status: Bezahlt, wird für den Versand vorbereitet\n• 1 × Rain Jacket");
+    expect(older).toContain(
+      "Status: Versendet\nVersanddienst: Royal Mail\nSendungsnummer: RM 123456785GB\n" +
+        "Sendung verfolgen: https://www.royalmail.com/track-your-item#/tracking-results/RM123456785GB\n• 1 × Regenjacke",
+    );
   });
 
   it("sends a broadcast in each recipient's language, else its own text", { timeout: 20_000 }, async () => {

@@ -60,8 +60,8 @@ function guard(log: BotLogger): MiddlewareFn<BotContext> {
       // Before the customer's language is known (loadCustomer), the shop's default language.
       const tr = ctx.tr ?? translatorFor(null);
       if (error instanceof ShopError) {
-        if (ctx.callbackQuery && !answered) await notice(ctx, error.message, true).catch(() => {});
-        else await ctx.reply(error.message, { reply_markup: mainMenuKeyboard(tr) }).catch(() => {});
+        if (ctx.callbackQuery && !answered) await notice(ctx, tr.refusal(error), true).catch(() => {});
+        else await ctx.reply(tr.refusal(error), { reply_markup: mainMenuKeyboard(tr) }).catch(() => {});
       } else {
         log.error({ err: error, updateId: ctx.update.update_id }, "the bot could not handle an update");
         await ctx.reply(tr.t("error-generic"), { reply_markup: mainMenuKeyboard(tr) }).catch(() => {});

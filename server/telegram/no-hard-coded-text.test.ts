@@ -23,6 +23,19 @@ function hardCodedTexts(code: string): string[] {
   return [...code.matchAll(CALL), ...code.matchAll(FIELD)].map((m) => m[1]!).filter(looksLikeCustomerText);
 }
 
+/**
+ * The shop's English sentence of a refusal (a ShopError's message, a *_MESSAGE constant) handed to a
+ * sender, or as a locale text's variable: the bot says refusals with ctx.tr.refusal(error) /
+ * ctx.tr.say(text), in the customer's language. A message read for the log is not sent.
+ */
+const SHOP_SENTENCE = new RegExp(
+  `\\b(?:${SENDERS.join("|")})\\(\\s*(?:ctx,\\s*)?(?:\\w+\\.message\\b|[A-Z][A-Z_]*_MESSAGE\\b)|\\b(?:text|reason|caption)\\s*:\\s*(?:\\w+\\.message\\b|[A-Z][A-Z_]*_MESSAGE\\b)`,
+  "g",
+);
+function untranslatedRefusals(code: string): string[] {
+  return [...code.matchAll(SHOP_SENTENCE)].map((m) => m[0]);
+}
+
 function botSources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const full = path.join(dir, name);
@@ -39,6 +52,19 @@ describe("no customer text is hard-coded in the bot", () => {
     expect(hardCodedTexts('await ctx.answerCallbackQuery({ text: "Sold out today", show_alert: true });')).toEqual(['"Sold out today"']);
     expect(hardCodedTexts('await ctx.reply(ctx.t("welcome-default"));')).toEqual([]);
     expect(hardCodedTexts("keyboard.text(`${tier.minQuantity}+`, data(`prod:${id}`));")).toEqual([]);
+  });
+
+  it("finds a refusal sent in the shop's English", () => {
+    expect(untranslatedRefusals("    await notice(ctx, error.message, true);")).toEqual(["notice(ctx, error.message"]);
+    expect(untranslatedRefusals('problem: ctx.t("warning", { text: error.message })')).toEqual(["text: error.message"]);
+    expect(untranslatedRefusals("await notice(ctx, PAYMENTS_UNAVAILABLE_MESSAGE, true);")).toEqual(["notice(ctx, PAYMENTS_UNAVAILABLE_MESSAGE"]);
+    expect(untranslatedRefusals("await notice(ctx, ctx.tr.refusal(error), true);")).toEqual([]);
+    expect(untranslatedRefusals('log.warn({ err: error.message }, "broadcast: retrying");')).toEqual([]);
+  });
+
+  it("no refusal in server/telegram is sent in the shop's English", () => {
+    const found = botSources(TELEGRAM_DIR).flatMap((file) => untranslatedRefusals(readFileSync(file, "utf8")).map((line) => `${path.relative(TELEGRAM_DIR, file)}: ${line}`));
+    expect(found).toEqual([]);
   });
 
   it("in server/telegram (tests and locale files aside)", () => {

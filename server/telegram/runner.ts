@@ -9,7 +9,9 @@ import { ALLOWED_UPDATES, createBot, handleWithStoredCustomer, type StoredCustom
 import type { BotContext, BotDeps, BotLogger } from "./context";
 import { watchBotSettings, type SettingsWatch } from "./settings-watch";
 import { botIdOf, startInboxWorker, type InboxWorker } from "./inbox";
-import { commandMenu } from "./features/commands";
+import { commandMenus } from "./features/commands";
+import { defaultLanguageOf } from "../shop/languages";
+import type { Language } from "../../contract";
 import {
   callTelegram,
   createTelegramActivity,
@@ -109,6 +111,8 @@ type Running = {
   receiver: Bot | null;
   /** What this bot saw of Telegram (bot-health.ts): a new token starts afresh. */
   activity: TelegramActivityLog;
+  /** The shop's default language: the command menu of a customer whose app speaks no shipped one. */
+  defaultLanguage: Language;
 };
 
 export type BotRunnerOptions = {
@@ -142,21 +146,27 @@ export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRu
 
   /**
    * The menu Telegram shows beside the customer's text field lists the shop's commands (SHOP_COMMANDS,
-   * the same list /help answers). A failure only costs the menu, never the bot: it is logged.
+   * the same list /help answers): one per shipped language, which Telegram picks by the customer's
+   * app language, and the shop's default language's for any other. A failure only costs the menu,
+   * never the bot: it is logged.
    */
-  async function publishCommandMenu(bot: Bot<BotContext>, signal: AbortSignal) {
+  async function publishCommandMenu(bot: Bot<BotContext>, defaultLanguage: Language, signal: AbortSignal) {
     try {
-      await bot.api.setMyCommands(commandMenu(), undefined, grammySignal(signal));
+      await Promise.all(
+        commandMenus(defaultLanguage).map(({ languageCode, commands }) =>
+          bot.api.setMyCommands(commands, languageCode ? { language_code: languageCode } : undefined, grammySignal(signal)),
+        ),
+      );
     } catch (error) {
       if (signal.aborted) throw error;
       log.warn({ err: describe(error) }, "Telegram bot: could not publish the command menu");
     }
   }
 
-  async function runWebhook(bot: Bot<BotContext>, secret: string, signal: AbortSignal) {
+  async function runWebhook({ bot, secret, defaultLanguage }: Running, signal: AbortSignal) {
     const url = deps.config.publicUrl + TELEGRAM_WEBHOOK_PATH;
     await bot.init(grammySignal(signal));
-    await publishCommandMenu(bot, signal);
+    await publishCommandMenu(bot, defaultLanguage, signal);
     await bot.api.setWebhook(url, { secret_token: secret, allowed_updates: [...ALLOWED_UPDATES] }, grammySignal(signal));
     if (running?.bot === bot) status = { mode: "webhook", botUsername: bot.botInfo.username, error: null };
     log.info({ url, bot: bot.botInfo.username }, "Telegram bot running by webhook");
@@ -190,7 +200,7 @@ export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRu
   async function runPolling(current: Running, signal: AbortSignal, onStarted: () => void) {
     const { bot } = current;
     await bot.init(grammySignal(signal));
-    await publishCommandMenu(bot, signal);
+    await publishCommandMenu(bot, current.defaultLanguage, signal);
     const receiver = createReceiver(current, signal);
     current.receiver = receiver;
     const leader = options.pollingLeader;
@@ -265,6 +275,7 @@ export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRu
       startup,
       receiver: null,
       activity,
+      defaultLanguage: defaultLanguageOf(settings),
       // Takes up at once what a previous run of the server left in the inbox.
       worker: startInboxWorker({
         db: deps.db,
@@ -278,7 +289,7 @@ export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRu
     };
     // Kept as the current bot even if start-up fails: updates that do arrive are handled, and a save retries.
     running = current;
-    current.task = (webhook ? runWebhook(bot, secret, abort.signal) : runPolling(current, abort.signal, startupOver))
+    current.task = (webhook ? runWebhook(current, abort.signal) : runPolling(current, abort.signal, startupOver))
       .catch((error: unknown) => {
         if (abort.signal.aborted) return;
         if (running === current) status = { mode, botUsername: null, error: describe(error) };
@@ -376,7 +387,7 @@ export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRu
       if (!current) throw conflict("The bot is not running: save a bot token in Bot Settings first.");
       try {
         // As start-up does; it also clears a start-up error once Telegram takes the webhook.
-        await runWebhook(current.bot, current.secret, AbortSignal.any([current.abort.signal, AbortSignal.timeout(10_000)]));
+        await runWebhook(current, AbortSignal.any([current.abort.signal, AbortSignal.timeout(10_000)]));
       } catch (error) {
         throw unavailable(`Telegram did not take the webhook: ${describeCallError(error)}`);
       }

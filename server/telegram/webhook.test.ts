@@ -5,6 +5,7 @@ import { startFakeTelegram, telegramUser, textUpdate, type FakeTelegram } from "
 import { startTestServer } from "../../test-support/app";
 import { webhookSecretFor } from "./runner";
 import { HELP_TEXT, SHOP_COMMANDS } from "./features/commands";
+import { LANGUAGES } from "../../contract";
 
 const TOKEN = "123456:webhook-test-token";
 
@@ -45,12 +46,21 @@ describe("Telegram webhook", () => {
   });
 
   it("publishes the shop's commands as Telegram's command menu, the same list /help answers", async () => {
-    const call = telegram.callsOf("setMyCommands").find((c) => c.token === TOKEN)!;
+    const call = telegram.callsOf("setMyCommands").find((c) => c.token === TOKEN && c.payload.language_code === undefined)!;
     const menu = call.payload.commands as { command: string; description: string }[];
     expect(menu.map((c) => c.command)).toEqual(SHOP_COMMANDS.map((c) => c.command));
     for (const { command, description } of menu) {
       expect(HELP_TEXT.toLowerCase()).toContain(`/${command}: ${description.toLowerCase()}`);
     }
+  });
+
+  it("publishes a command menu in each shipped language, which Telegram shows by the customer's app language", async () => {
+    const menus = telegram.callsOf("setMyCommands").filter((c) => c.token === TOKEN);
+    expect(menus.map((c) => c.payload.language_code ?? null).sort()).toEqual([...LANGUAGES, null].sort());
+    const german = menus.find((c) => c.payload.language_code === "de")!.payload.commands as { command: string; description: string }[];
+    expect(german.map((c) => c.command)).toEqual(SHOP_COMMANDS.map((c) => c.command));
+    expect(german).toContainEqual({ command: "language", description: "Die Sprache wählen, in der ich schreibe" });
+    expect(german).toContainEqual({ command: "help", description: "Diese Liste" });
   });
 
   it("refuses an update with a wrong or missing secret token, and sends nothing", async () => {

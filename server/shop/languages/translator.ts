@@ -3,6 +3,7 @@ import path from "node:path";
 import { DEFAULT_LANGUAGE, type Language, LANGUAGES } from "../../../contract";
 import { projectRoot } from "../../project-root";
 import { formatPence } from "../catalogue";
+import type { CustomerText, ShopError } from "../common";
 
 // Every word the bot sends a customer comes from one Fluent file per language in
 // server/telegram/locales/ (docs/decisions/0038-bot-languages.md). One grammY i18n instance holds
@@ -33,6 +34,10 @@ export type Translator = {
   amount(amount: string | number): string;
   date(date: Date, timeZone: string): string;
   dateTime(date: Date, timeZone: string): string;
+  /** A sentence of the shop's rules (a refusal, a status) in this language, its prices and days written the language's way. */
+  say(text: CustomerText): string;
+  /** What the bot tells a customer of a refusal: its sentence in this language, else the shop's own message. */
+  refusal(error: ShopError): string;
 };
 
 const translators = new Map<Language, Translator>();
@@ -54,7 +59,9 @@ function makeTranslator(language: Language): Translator {
   const day = new Map<string, Intl.DateTimeFormat>();
   const moment = new Map<string, Intl.DateTimeFormat>();
   const english = language === "en";
-  return {
+  // A day in a sentence of the shop's rules ("1 December 2026"), as the English rules have always written it.
+  const longDay = new Intl.DateTimeFormat(locale, { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+  const translator: Translator = {
     language,
     t: (key, variables) => i18n.t(language, key, variables),
     // English stays exactly as the shop has always written it ("£1234.50").
@@ -73,5 +80,18 @@ function makeTranslator(language: Language): Translator {
       }
       return format.format(date);
     },
+    say(text) {
+      const values: TextVariables = {};
+      for (const [name, value] of Object.entries(text.values ?? {})) {
+        if (typeof value !== "object") values[name] = value;
+        else if ("pence" in value) values[name] = translator.price(value.pence);
+        else values[name] = longDay.format(value.day);
+      }
+      return i18n.t(language, text.key, values);
+    },
+    // English is the shop's own sentence, as the dashboard and the API read it (en.ftl holds the same
+    // words for translators); a refusal without a key stays the shop's sentence in every language.
+    refusal: (error) => (!english && error.customerText ? translator.say(error.customerText) : error.message),
   };
+  return translator;
 }

@@ -6,6 +6,7 @@ import { createTestDatabase } from "../../../test-support/database";
 import { insertProduct } from "../../../test-support/factories";
 import { addToCart, clearCart, getCart, removeFromCart, setCartQuantity } from "./cart";
 import { ShopError } from "../common";
+import { translatorFor } from "../languages";
 
 describe("cart", () => {
   let database: Database;
@@ -119,11 +120,18 @@ describe("cart", () => {
       ["Charlie", 2],
       ["Echo", 5],
     ]);
+    // Each with the same sentence by its locale key, for the bot to say in the customer's language.
     expect(cart.removed).toEqual([
-      { name: "Alpha", reason: "Alpha is no longer available, so it was removed from your cart." },
-      { name: "Bravo", reason: "Bravo is out of stock, so it was removed from your cart." },
-      { name: "Charlie", reason: "Only 2 left of Charlie, so your quantity was lowered to 2." },
+      { name: "Alpha", reason: "Alpha is no longer available, so it was removed from your cart.", customerText: { key: "cart-removed-gone", values: { name: "Alpha" } } },
+      { name: "Bravo", reason: "Bravo is out of stock, so it was removed from your cart.", customerText: { key: "cart-removed-sold-out", values: { name: "Bravo" } } },
+      {
+        name: "Charlie",
+        reason: "Only 2 left of Charlie, so your quantity was lowered to 2.",
+        customerText: { key: "cart-quantity-lowered", values: { name: "Charlie", stock: "2" } },
+      },
     ]);
+    const english = translatorFor("en");
+    for (const removal of cart.removed) expect(english.say(removal.customerText)).toBe(removal.reason);
     // Told once: the cart now holds what can be bought.
     expect((await getCart(db, customer)).removed).toEqual([]);
   });

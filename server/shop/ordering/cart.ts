@@ -2,7 +2,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { itemDisplayName } from "../../../contract";
 import type { DbOrTx } from "../../db/client";
 import { cartItems, products, productVariants } from "../../db/schema";
-import { conflict, invalid, notFound, isUuid } from "../common";
+import { conflict, type CustomerText, invalid, notFound, isUuid } from "../common";
 import { variantUnitPricePence } from "../catalogue";
 
 // A customer's cart (table cart_items), keyed by their Telegram user id. A line is one variant of a
@@ -28,7 +28,7 @@ export type CartLine = {
 };
 
 /** A line that left the cart (or shrank) since the customer last looked, and why, in a sentence. */
-export type CartRemoval = { name: string; reason: string };
+export type CartRemoval = { name: string; reason: string; customerText: CustomerText };
 
 export type Cart = { lines: CartLine[]; subtotalPence: number; removed: CartRemoval[] };
 
@@ -39,15 +39,17 @@ export const CHOOSE_OPTIONS_FIRST = "Please choose the options first.";
 
 function checkQuantity(quantity: number, { allowZero }: { allowZero: boolean }) {
   if (!Number.isInteger(quantity) || quantity < (allowZero ? 0 : 1)) {
-    throw invalid(allowZero ? "The quantity must be a whole number of 0 or more." : "The quantity must be a whole number of at least 1.");
+    throw allowZero
+      ? invalid("The quantity must be a whole number of 0 or more.", { key: "refusal-quantity-zero-or-more" })
+      : invalid("The quantity must be a whole number of at least 1.", { key: "refusal-quantity-at-least-one" });
   }
-  if (quantity > MAX_CART_QUANTITY) throw invalid(`The quantity can be at most ${MAX_CART_QUANTITY}.`);
+  if (quantity > MAX_CART_QUANTITY) throw invalid(`The quantity can be at most ${MAX_CART_QUANTITY}.`, { key: "refusal-quantity-at-most", values: { max: String(MAX_CART_QUANTITY) } });
 }
 
 /** A variant that can be put in a cart, with its product's name; a product's id means its default variant. */
 async function findSellable(db: DbOrTx, variantId: string) {
   // A malformed id (an old button, a typed command) is "not available", not a database error.
-  if (!isUuid(variantId)) throw notFound("That product is no longer available.");
+  if (!isUuid(variantId)) throw productGone();
   const [found] = await db
     .select({
       id: productVariants.id,
@@ -63,16 +65,20 @@ async function findSellable(db: DbOrTx, variantId: string) {
   if (!found) {
     // The id of a product with options (an old button from before they were added): a size must be chosen.
     const [product] = await db.select({ isActive: products.isActive }).from(products).where(eq(products.id, variantId));
-    if (product?.isActive) throw invalid(CHOOSE_OPTIONS_FIRST);
-    throw notFound("That product is no longer available.");
+    if (product?.isActive) throw invalid(CHOOSE_OPTIONS_FIRST, { key: "refusal-choose-options" });
+    throw productGone();
   }
   const name = itemDisplayName(found.productName, found.label);
-  if (!found.isActive) throw notFound("That product is no longer available.");
+  if (!found.isActive) throw productGone();
   return { ...found, name };
 }
 
+const productGone = () => notFound("That product is no longer available.", { key: "refusal-product-gone" });
+
 function stockRefusal(name: string, stock: number) {
-  return conflict(stock <= 0 ? `${name} is out of stock.` : `Only ${stock} left of ${name}.`);
+  return stock <= 0
+    ? conflict(`${name} is out of stock.`, { key: "refusal-out-of-stock", values: { name } })
+    : conflict(`Only ${stock} left of ${name}.`, { key: "refusal-only-left", values: { name, stock: String(stock) } });
 }
 
 /**
@@ -115,19 +121,23 @@ export async function getCart(db: DbOrTx, telegramUserId: string): Promise<Cart>
   for (const { id, quantity: wanted, product, variant } of rows) {
     const name = itemDisplayName(product.name, variant.label);
     if (!product.isActive || !variant.isActive) {
-      removed.push({ name, reason: `${name} is no longer available, so it was removed from your cart.` });
+      removed.push({ name, reason: `${name} is no longer available, so it was removed from your cart.`, customerText: { key: "cart-removed-gone", values: { name } } });
       await db.delete(cartItems).where(eq(cartItems.id, id));
       continue;
     }
     if (variant.stock <= 0) {
-      removed.push({ name, reason: `${name} is out of stock, so it was removed from your cart.` });
+      removed.push({ name, reason: `${name} is out of stock, so it was removed from your cart.`, customerText: { key: "cart-removed-sold-out", values: { name } } });
       await db.delete(cartItems).where(eq(cartItems.id, id));
       continue;
     }
     let quantity = wanted;
     if (wanted > variant.stock) {
       quantity = variant.stock;
-      removed.push({ name, reason: `Only ${variant.stock} left of ${name}, so your quantity was lowered to ${variant.stock}.` });
+      removed.push({
+        name,
+        reason: `Only ${variant.stock} left of ${name}, so your quantity was lowered to ${variant.stock}.`,
+        customerText: { key: "cart-quantity-lowered", values: { name, stock: String(variant.stock) } },
+      });
       await db.update(cartItems).set({ quantity }).where(eq(cartItems.id, id));
     }
     kept.push({ quantity, product, variant, name });
@@ -165,7 +175,10 @@ export async function addToCart(db: DbOrTx, telegramUserId: string, variantId: s
   const total = (existing?.quantity ?? 0) + quantity;
   if (total > variant.stock) {
     if (existing && variant.stock > 0) {
-      throw conflict(`Only ${variant.stock} left of ${variant.name}, and ${existing.quantity} ${existing.quantity === 1 ? "is" : "are"} already in your cart.`);
+      throw conflict(`Only ${variant.stock} left of ${variant.name}, and ${existing.quantity} ${existing.quantity === 1 ? "is" : "are"} already in your cart.`, {
+        key: "refusal-only-left-in-cart",
+        values: { name: variant.name, stock: String(variant.stock), inCart: existing.quantity },
+      });
     }
     throw stockRefusal(variant.name, variant.stock);
   }

@@ -6,14 +6,14 @@ import type { SecretBox } from "../../crypto";
 import type { Db, DbOrTx } from "../../db/client";
 import { cartItems, orderItems, orders, postageOptions, products, productVariants } from "../../db/schema";
 import { DEFAULT_GATEWAY_TIMEOUT_MS, NOT_CONFIGURED_MESSAGE, type PayCoin, type PaymentGateway } from "../payments";
-import { conflict, invalid, ShopError, unavailable, isUuid, shortOrderId, consoleLogger, type CustomerNotifier, type ShopLogger } from "../common";
+import { conflict, type CustomerText, invalid, ShopError, unavailable, isUuid, shortOrderId, consoleLogger, type CustomerNotifier, type ShopLogger } from "../common";
 import { holdCouponUse, recordOrderEvent, orderOf, releaseOrderStock, reserveStock } from "../orders";
 import { protectNewAddress } from "../vaults";
 import { formatPence, toPence, variantUnitPricePence } from "../catalogue";
 import { btcpayConfigured, getBotSettings, getPaymentGatewaySettings, type PaymentGatewaySettings } from "../settings";
 import { isTestCustomer, simulationGateway } from "../simulator";
 import { applyCoupon, CouponRefusedError } from "./coupons";
-import { refusalMessage } from "./coupon-rules";
+import { refusalMessage, refusalText } from "./coupon-rules";
 
 // Checkout (docs/product.md rules 1-3): the order, its items, the stock reservation and the emptied
 // cart are created in one transaction; then the payment is created at the gateway. If the
@@ -35,6 +35,8 @@ function shownNameOf(line: { productName: string; productTranslations?: NameTran
 
 export const PAYMENTS_UNAVAILABLE_MESSAGE =
   "Payments are not available right now, so orders cannot be paid. Please try again later.";
+/** The same in the customer's language, in the bot. */
+export const PAYMENTS_UNAVAILABLE: CustomerText = { key: "refusal-payments-unavailable" };
 
 export type CheckoutDeps = {
   db: Db;
@@ -189,9 +191,9 @@ async function priceCheckout(
   options: { lockCart: boolean; now: Date; gateways: PaymentGatewaySettings },
 ): Promise<CheckoutQuote> {
   const coins = offeredCoins(settings, options.gateways);
-  if (coins.length === 0) throw unavailable(PAYMENTS_UNAVAILABLE_MESSAGE);
+  if (coins.length === 0) throw unavailable(PAYMENTS_UNAVAILABLE_MESSAGE, PAYMENTS_UNAVAILABLE);
   if (input.coin !== undefined && !coins.includes(input.coin)) {
-    throw invalid(`${input.coin} is not accepted. Please pay with ${coins.join(", ")}.`);
+    throw invalid(`${input.coin} is not accepted. Please pay with ${coins.join(", ")}.`, { key: "refusal-coin-not-accepted", values: { coin: input.coin, coins: coins.join(", ") } });
   }
 
   let postage: CheckoutQuote["postage"] = null;
@@ -199,18 +201,18 @@ async function priceCheckout(
     const [option] = isUuid(input.postageOptionId)
       ? await db.select().from(postageOptions).where(eq(postageOptions.id, input.postageOptionId))
       : [];
-    if (!option || !option.isActive) throw invalid("That postage option is no longer available. Please choose another.");
+    if (!option || !option.isActive) throw invalid("That postage option is no longer available. Please choose another.", { key: "refusal-postage-gone" });
     postage = { id: option.id, name: option.name, pricePence: toPence(option.price) };
   }
 
   const cart = await readCart(db, input.telegramUserId, options.lockCart);
-  if (cart.length === 0) throw invalid("Your cart is empty.");
+  if (cart.length === 0) throw invalid("Your cart is empty.", { key: "refusal-cart-empty" });
   // Bulk tiers count every variant of a product in the cart (docs/decisions/0034-product-variants.md).
   const perProduct = new Map<string, number>();
   for (const line of cart) perProduct.set(line.productId, (perProduct.get(line.productId) ?? 0) + line.quantity);
   const priced = cart.map(({ productId, variantId, quantity, product, variant }) => {
     const name = itemDisplayName(product.name, variant.label);
-    if (!product.isActive || !variant.isActive) throw conflict(`${name} is no longer available. Please check your cart.`);
+    if (!product.isActive || !variant.isActive) throw conflict(`${name} is no longer available. Please check your cart.`, { key: "refusal-item-gone", values: { name } });
     const unitPence = variantUnitPricePence(product, variant.price, perProduct.get(productId)!);
     return {
       productId,
@@ -232,7 +234,7 @@ async function priceCheckout(
     ? await applyCoupon(db, input.couponCode, { telegramUserId: input.telegramUserId, lines: priced, itemsPence }, options.now)
     : null;
   const totalPence = itemsPence - (coupon?.discountPence ?? 0) + (postage?.pricePence ?? 0);
-  if (totalPence > MAX_TOTAL_PENCE) throw invalid("This order is too large to pay in one go. Please split it into smaller orders.");
+  if (totalPence > MAX_TOTAL_PENCE) throw invalid("This order is too large to pay in one go. Please split it into smaller orders.", { key: "refusal-order-too-large" });
   return { lines, itemsPence, coupon, postage, totalPence, coins };
 }
 
@@ -257,8 +259,8 @@ export async function checkout(deps: CheckoutDeps, input: CheckoutInput): Promis
 
   // Everything that can be refused without touching stock is checked first.
   const address = ShippingAddressSchema.safeParse(input.shippingAddress);
-  if (!address.success) throw invalid(`Please check the shipping address: ${address.error.issues[0]!.message}.`);
-  if (!(CURRENCIES as readonly string[]).includes(input.coin)) throw invalid("Please choose BTC, LTC or XMR to pay with.");
+  if (!address.success) throw invalid(`Please check the shipping address: ${address.error.issues[0]!.message}.`, { key: "refusal-address" });
+  if (!(CURRENCIES as readonly string[]).includes(input.coin)) throw invalid("Please choose BTC, LTC or XMR to pay with.", { key: "refusal-choose-coin" });
 
   // The test customer's checkout is simulated (docs/decisions/0023): its payment never reaches the
   // gateway, and no one else's can be simulated.
@@ -268,7 +270,7 @@ export async function checkout(deps: CheckoutDeps, input: CheckoutInput): Promis
   const gateways = await getPaymentGatewaySettings(db, deps.secrets);
   const coin = input.coin.toLowerCase() as PayCoin;
   // The coin's own gateway (issue 24): BTC may go to BTCPay Server while LTC goes to NOWPayments.
-  if (!settings || !(await gateway.isConfigured(coin))) throw unavailable(NOT_CONFIGURED_MESSAGE);
+  if (!settings || !(await gateway.isConfigured(coin))) throw unavailable(NOT_CONFIGURED_MESSAGE, { key: "refusal-payments-not-configured" });
 
   const now = deps.now();
   const created = await db.transaction(async (tx) => {
@@ -333,7 +335,7 @@ export async function checkout(deps: CheckoutDeps, input: CheckoutInput): Promis
     // The coupon's use is held last, with one conditional UPDATE of its row: parallel checkouts for
     // its last use queue there, and the ones that find it gone create nothing.
     if (quote.coupon && !(await holdCouponUse(tx, quote.coupon.id, now))) {
-      throw new CouponRefusedError({ reason: "used-up", message: refusalMessage("used-up", quote.coupon.code) });
+      throw new CouponRefusedError({ reason: "used-up", message: refusalMessage("used-up", quote.coupon.code), customerText: refusalText("used-up", quote.coupon.code) });
     }
     await tx.delete(cartItems).where(eq(cartItems.telegramUserId, input.telegramUserId));
     return { order: order!, items, quote };
@@ -355,7 +357,7 @@ export async function checkout(deps: CheckoutDeps, input: CheckoutInput): Promis
   } catch (error) {
     await failCheckoutWithoutPayment(db, order.id, deps.now(), "The payment service refused or did not answer, so no payment was created.");
     if (error instanceof ShopError) {
-      throw unavailable(`${error.message} Your order was cancelled and your cart kept, so you can try again.`);
+      throw unavailable(`${error.message} Your order was cancelled and your cart kept, so you can try again.`, { key: "refusal-payment-not-created" });
     }
     logger.error({ orderId: order.id, err: error instanceof Error ? error.message : String(error) }, "creating the payment failed");
     throw error;
@@ -380,7 +382,7 @@ export async function checkout(deps: CheckoutDeps, input: CheckoutInput): Promis
     .returning();
   if (!stored) {
     logger.warn({ orderId: order.id, paymentId: payment.paymentId }, "a payment was created for an order already given up on");
-    throw unavailable("Creating your payment took too long, so your order was cancelled and your cart kept. Please try again.");
+    throw unavailable("Creating your payment took too long, so your order was cancelled and your cart kept. Please try again.", { key: "refusal-payment-too-slow" });
   }
   return {
     order: await orderOf(db, stored),

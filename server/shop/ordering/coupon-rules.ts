@@ -1,4 +1,5 @@
 import type { CouponState } from "../../../contract";
+import type { CustomerText } from "../common";
 import { formatPence, toPence } from "../catalogue";
 
 // The rules of a coupon that need no database (issue 23; docs/decisions/0030-coupons.md): where a coupon
@@ -87,7 +88,17 @@ export type CouponRefusalReason =
   | "not-for-these-items"
   | "first-order-only";
 
-export type CouponRefusal = { reason: CouponRefusalReason; message: string };
+/** Why, in the shop's English (message) and for the bot in the customer's language (customerText). */
+export type CouponRefusal = { reason: CouponRefusalReason; message: string; customerText: CustomerText };
+
+/** The refusal's sentence by its key in the bot's locale files (coupon-refused-<reason>). */
+export function refusalText(reason: CouponRefusalReason, code: string, detail: Parameters<typeof refusalMessage>[2] = {}): CustomerText {
+  const key = reason === "unknown" && !code ? "coupon-refused-not-a-code" : `coupon-refused-${reason}`;
+  const values: CustomerText["values"] = { code };
+  if (reason === "not-started" && detail.startsAt) values.start = { day: detail.startsAt };
+  if (reason === "minimum-not-met") Object.assign(values, { minimum: { pence: detail.minSubtotalPence ?? 0 }, items: { pence: detail.itemsPence ?? 0 } });
+  return reason === "not-started" && !detail.startsAt ? { key: "coupon-refused-not-started-later", values } : { key, values };
+}
 
 const day = (date: Date) => date.toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
 
@@ -133,6 +144,7 @@ export function couponRefusal(
   const refuse = (reason: CouponRefusalReason, detail?: Parameters<typeof refusalMessage>[2]): CouponRefusal => ({
     reason,
     message: refusalMessage(reason, coupon?.code ?? code, detail),
+    customerText: refusalText(reason, coupon?.code ?? code, detail),
   });
   if (!coupon || !coupon.isActive) return refuse("unknown");
   if (coupon.endsAt && coupon.endsAt <= now) return refuse("expired");

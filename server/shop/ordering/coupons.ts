@@ -113,7 +113,7 @@ export type AppliedCoupon = { id: string; code: string; discountPence: number };
 /** The refusal a customer reads (the bot shows its message as it is). */
 export class CouponRefusedError extends ShopError {
   constructor(readonly refusal: CouponRefusal) {
-    super("invalid", refusal.message);
+    super("invalid", refusal.message, refusal.customerText);
     this.name = "CouponRefusedError";
   }
 }

@@ -130,6 +130,12 @@ describe("checkout of variants", () => {
     await database.db.update(productVariants).set({ isActive: false }).where(eq(productVariants.id, variant("L / Black").id));
     const cart = await getCart(database.db, customer);
     expect(cart.lines).toEqual([]);
-    expect(cart.removed).toEqual([{ name: "Acceptance Tee (L / Black)", reason: "Acceptance Tee (L / Black) is no longer available, so it was removed from your cart." }]);
+    expect(cart.removed).toEqual([
+      {
+        name: "Acceptance Tee (L / Black)",
+        reason: "Acceptance Tee (L / Black) is no longer available, so it was removed from your cart.",
+        customerText: { key: "cart-removed-gone", values: { name: "Acceptance Tee (L / Black)" } },
+      },
+    ]);
   });
 });

@@ -2,7 +2,8 @@ import { and, desc, eq, inArray } from "drizzle-orm";
 import { EXPIRED_ORDER_AGE_MS, type OrderStatus } from "../../../contract";
 import type { DbOrTx } from "../../db/client";
 import { orderEvents, orders } from "../../db/schema";
-import { decimalShortfall, isPositiveDecimal, notFound, isUuid } from "../common";
+import { type CustomerText, decimalShortfall, isPositiveDecimal, notFound, isUuid } from "../common";
+import { translatorFor } from "../languages";
 
 // What a customer sees of their own orders in the bot.
 
@@ -72,39 +73,46 @@ export function orderCoin(order: Pick<CustomerOrder, "payCurrency" | "paymentMet
 /** Payment statuses that mean money arrived at the gateway (in full or in part). */
 const MONEY_ARRIVED = ["partially_paid", "confirmed", "sending", "finished"];
 
-/** The order's status in the customer's words, from its status and its payment's. */
-export function describeOrderStatus(
-  order: Pick<CustomerOrder, "status" | "paymentStatus" | "paymentId" | "payAmount" | "actuallyPaid" | "payCurrency" | "paymentMethod" | "adminFlag"> &
-    Partial<Pick<CustomerOrder, "closedBy">>,
-): string {
+type StatusOf = Pick<CustomerOrder, "status" | "paymentStatus" | "paymentId" | "payAmount" | "actuallyPaid" | "payCurrency" | "paymentMethod" | "adminFlag"> &
+  Partial<Pick<CustomerOrder, "closedBy">>;
+
+/**
+ * The order's status in the customer's words, from its status and its payment's: a key of the bot's
+ * locale files (order-status-*), so My Orders says it in the customer's language.
+ */
+export function orderStatusText(order: StatusOf): CustomerText {
+  const status = (key: string, values?: CustomerText["values"]): CustomerText => ({ key: `order-status-${key}`, ...(values ? { values } : {}) });
   switch (order.status) {
     case "pending":
       if (order.paymentStatus === "partially_paid") {
         const due = decimalShortfall(order.payAmount, order.actuallyPaid);
-        return due ? `Underpaid: ${due} ${orderCoin(order)} still due` : "Underpaid: please send the rest";
+        return due ? status("underpaid-due", { due, coin: orderCoin(order) }) : status("underpaid");
       }
-      if (order.paymentStatus === "confirming") return "Payment received, confirming";
-      return "Awaiting payment";
+      if (order.paymentStatus === "confirming") return status("confirming");
+      return status("awaiting-payment");
     case "processing":
-      return "Paid, being prepared for dispatch";
+      return status("processing");
     case "dispatched":
-      return "Dispatched";
+      return status("dispatched");
     case "completed":
-      return "Completed";
+      return status("completed");
     case "failed":
-      if (order.paymentStatus === "refunded") return "Refunded";
-      if (order.adminFlag === "refund_due") return "Cancelled by the shop: your payment will be refunded";
-      if (order.closedBy === "owner") return "Cancelled by the shop";
-      if (MONEY_ARRIVED.includes(order.paymentStatus ?? "") || isPositiveDecimal(order.actuallyPaid)) {
-        return "Cancelled: your payment arrived too late, please contact support";
-      }
-      if (order.paymentStatus === "expired" || order.closedBy === "expiry") return "Expired: no payment arrived";
-      if (order.paymentStatus === "failed" && !order.paymentId) return "Cancelled: the payment could not be created";
-      if (order.paymentStatus === "failed") return "Cancelled: the payment failed";
-      return "Cancelled: no payment arrived";
+      if (order.paymentStatus === "refunded") return status("refunded");
+      if (order.adminFlag === "refund_due") return status("cancelled-refund-due");
+      if (order.closedBy === "owner") return status("cancelled-by-shop");
+      if (MONEY_ARRIVED.includes(order.paymentStatus ?? "") || isPositiveDecimal(order.actuallyPaid)) return status("paid-too-late");
+      if (order.paymentStatus === "expired" || order.closedBy === "expiry") return status("expired");
+      if (order.paymentStatus === "failed" && !order.paymentId) return status("payment-not-created");
+      if (order.paymentStatus === "failed") return status("payment-failed");
+      return status("no-payment");
     default:
-      return order.status;
+      return { key: "order-status-other", values: { status: order.status } };
   }
+}
+
+/** The order's status in the customer's words, in English (the shop's own words). */
+export function describeOrderStatus(order: StatusOf): string {
+  return translatorFor("en").say(orderStatusText(order));
 }
 
 /**
@@ -151,9 +159,9 @@ export async function getPaymentDetails(db: DbOrTx, telegramUserId: string, orde
         .from(orders)
         .where(and(eq(orders.id, orderId), eq(orders.telegramUserId, telegramUserId)))
     : [];
-  if (!order) throw notFound("That order was not found.");
+  if (!order) throw notFound("That order was not found.", { key: "refusal-order-not-found" });
   if (order.status !== "pending" || !order.payAddress || !order.payAmount) {
-    throw notFound("That order is not waiting for a payment any more. Open My Orders to see where it is.");
+    throw notFound("That order is not waiting for a payment any more. Open My Orders to see where it is.", { key: "refusal-order-not-awaiting-payment" });
   }
   let amountDue: string | null = order.payAmount;
   if (order.paymentStatus === "partially_paid") amountDue = decimalShortfall(order.payAmount, order.actuallyPaid);

@@ -3,8 +3,8 @@ import { BULK_DISPATCH_MAX, type BulkDispatchResult, type DispatchNoticeHeld, ty
 import type { Db } from "../../db/client";
 import { orders } from "../../db/schema";
 import { conflict, consoleLogger, isUuid, notFound, reasonOf, ShopError, shortOrderId, unavailable, type CustomerNotifier, type WarningLogger } from "../common";
-import { dispatchNotice, parcelLines } from "./carriers";
-import { messageLanguageOf, translatorFor } from "../languages";
+import { dispatchNotice, parcelLines, trackingUrl } from "./carriers";
+import { messageLanguageOf, type Translator, translatorFor } from "../languages";
 import { recordOrderEvent } from "./order-events";
 import { filterConditions, type OrderFilters } from "./order-list";
 import { updateOrderStatus } from "./orders";
@@ -25,10 +25,24 @@ export function dispatchNoticeIn(order: { id: string; carrier: string | null; tr
   const tr = translatorFor(language);
   return [
     tr.t("dispatch-title", { order: shortOrderId(order.id) }),
-    ...parcelLines(order),
+    ...parcelLinesIn(order, tr),
     ...(order.note ? [tr.t("dispatch-note", { note: order.note })] : []),
     tr.t("dispatch-thanks"),
   ].join("\n");
+}
+
+/**
+ * Where a dispatched parcel is, in the customer's language (My Orders, the dispatch message). English
+ * is the dashboard's preview's lines (contract/dispatch-notice.ts parcelLines) word for word.
+ */
+export function parcelLinesIn(order: { carrier: string | null; trackingNumber: string | null }, tr: Translator): string[] {
+  if (tr.language === "en") return parcelLines(order);
+  const link = trackingUrl(order.carrier, order.trackingNumber);
+  return [
+    ...(order.carrier ? [tr.t("parcel-carrier", { carrier: order.carrier })] : []),
+    ...(order.trackingNumber ? [tr.t("parcel-tracking-number", { number: order.trackingNumber })] : []),
+    ...(link ? [tr.t("parcel-track-link", { link })] : []),
+  ];
 }
 
 /** How long the owner may undo a dispatch before the customer is told (the toast's Undo), by default. */

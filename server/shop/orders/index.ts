@@ -3,10 +3,10 @@
 
 export { parcelLines } from "./carriers";
 export { countCouponUse, holdCouponUse } from "./coupon-uses";
-export { awaitingPayment, describeOrderStatus, getPaymentDetails, listCustomerOrders, paymentDeadline, paymentUri } from "./customer-orders";
+export { awaitingPayment, describeOrderStatus, getPaymentDetails, orderStatusText, listCustomerOrders, paymentDeadline, paymentUri } from "./customer-orders";
 export { type OrderEventAction, recordOrderEvent } from "./order-events";
 export { filterConditions, listOrderPage, listOrdersMatching, type OrderFilters, type SearchScope, orderPageQuery, usernameSearchKey } from "./order-list";
-export { acceptPayment, cancelOrder, cleanupExpiredOrders, deleteOrder, getOrderEvents, getOrderItems, orderOf, ordersOf, reclaimOrderStock, updateOrderStatus, wasCancelledByOwner } from "./orders";
-export { bulkDispatch, DISPATCH_UNDO_WINDOW_MS, type DispatchNoticeDeps, holdDispatchNotice, sendDueDispatchNotices, createDispatchNoticeSender, dispatchNoticeIn, type DispatchNoticeSender, undoDispatch } from "./dispatch-notices";
+export { acceptPayment, cancelOrder, cleanupExpiredOrders, deleteOrder, getOrderEvents, getOrderItems, type OrderLine, orderOf, ordersOf, reclaimOrderStock, updateOrderStatus, wasCancelledByOwner } from "./orders";
+export { bulkDispatch, DISPATCH_UNDO_WINDOW_MS, type DispatchNoticeDeps, holdDispatchNotice, sendDueDispatchNotices, createDispatchNoticeSender, dispatchNoticeIn, type DispatchNoticeSender, parcelLinesIn, undoDispatch } from "./dispatch-notices";
 export { paymentMessages } from "./payment-messages";
 export { releaseOrderStock, reserveStock } from "./stock";

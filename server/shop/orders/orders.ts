@@ -119,7 +119,10 @@ async function itemsSummariesOf(db: DbOrTx, orderIds: string[]): Promise<Map<str
   return summaries;
 }
 
-function toOrderItem(row: OrderItemRow): OrderItem {
+/** A line of an order; shownName is the product's name as the customer saw it, when their language gave it another. */
+export type OrderLine = OrderItem & { shownName: string | null };
+
+function toOrderItem(row: OrderItemRow): OrderLine {
   return { ...row, createdAt: row.createdAt.toISOString() };
 }
 
@@ -150,7 +153,7 @@ export async function getOrder(db: DbOrTx, id: string): Promise<Order> {
 }
 
 /** The order's lines in the order they were added, each with the product name as it was when ordered. */
-export async function getOrderItems(db: DbOrTx, orderId: string): Promise<OrderItem[]> {
+export async function getOrderItems(db: DbOrTx, orderId: string): Promise<OrderLine[]> {
   await requireOrderRow(db, orderId);
   const rows = await db
     .select()

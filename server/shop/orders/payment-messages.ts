@@ -5,21 +5,21 @@ import { translatorFor, type Translator } from "../languages";
 import { shortOrderId } from "../common";
 
 const coin = (payCurrency: string | null) => (payCurrency ?? "").toUpperCase();
-const EN = translatorFor("en");
 
+// English by default, looked up per call: the languages folder may still be loading when this one is.
 export const paymentMessages = {
-  paid: (orderId: string, tr: Translator = EN) => tr.t("payment-paid", { order: shortOrderId(orderId) }),
+  paid: (orderId: string, tr: Translator = translatorFor("en")) => tr.t("payment-paid", { order: shortOrderId(orderId) }),
 
   /** The same words whether the gateway said so (expired IPN) or the shop's deadline passed (cleanup). */
-  expired: (orderId: string, tr: Translator = EN) => tr.t("payment-expired", { order: shortOrderId(orderId) }),
+  expired: (orderId: string, tr: Translator = translatorFor("en")) => tr.t("payment-expired", { order: shortOrderId(orderId) }),
 
-  failed: (orderId: string, tr: Translator = EN) => tr.t("payment-failed", { order: shortOrderId(orderId) }),
+  failed: (orderId: string, tr: Translator = translatorFor("en")) => tr.t("payment-failed", { order: shortOrderId(orderId) }),
 
-  refunded: (orderId: string, tr: Translator = EN) => tr.t("payment-refunded", { order: shortOrderId(orderId) }),
+  refunded: (orderId: string, tr: Translator = translatorFor("en")) => tr.t("payment-refunded", { order: shortOrderId(orderId) }),
 
   partiallyPaid: (
     p: { orderId: string; actuallyPaid: string | null; payAmount: string | null; shortfall: string | null; payCurrency: string | null; payAddress: string | null },
-    tr: Translator = EN,
+    tr: Translator = translatorFor("en"),
   ) =>
     tr.t("payment-partly-paid", {
       paid: p.actuallyPaid ?? tr.t("payment-part-of-payment"),
@@ -33,15 +33,15 @@ export const paymentMessages = {
       : tr.t("payment-partly-paid-contact")),
 
   /** The owner cancelled a pending order; when money had arrived, it is marked for a refund. */
-  cancelled: (p: { orderId: string; actuallyPaid: string | null; payCurrency: string | null }, tr: Translator = EN) =>
+  cancelled: (p: { orderId: string; actuallyPaid: string | null; payCurrency: string | null }, tr: Translator = translatorFor("en")) =>
     tr.t("order-cancelled-by-shop", { order: shortOrderId(p.orderId) }) +
     " " +
     (p.actuallyPaid ? tr.t("order-cancelled-refund", { paid: p.actuallyPaid, coin: coin(p.payCurrency) }) : tr.t("order-cancelled-no-payment")),
 
   /** Money arrived for an order the owner had cancelled; the owner settles it by hand. */
-  receivedAfterCancel: (p: { orderId: string; actuallyPaid: string | null; payCurrency: string | null }, tr: Translator = EN) =>
+  receivedAfterCancel: (p: { orderId: string; actuallyPaid: string | null; payCurrency: string | null }, tr: Translator = translatorFor("en")) =>
     tr.t("payment-after-cancel", { paid: p.actuallyPaid ?? tr.t("payment-a-payment"), coin: coin(p.payCurrency), order: shortOrderId(p.orderId) }),
 
   /** Money arrived after the order had expired and its stock could not be taken again. */
-  paidTooLate: (orderId: string, tr: Translator = EN) => tr.t("payment-too-late", { order: shortOrderId(orderId) }),
+  paidTooLate: (orderId: string, tr: Translator = translatorFor("en")) => tr.t("payment-too-late", { order: shortOrderId(orderId) }),
 };

@@ -34,7 +34,12 @@ export async function reserveStock(tx: DbOrTx, lines: StockLine[]): Promise<void
     if (taken.length === 0) {
       const [variant] = await tx.select({ stock: productVariants.stock }).from(productVariants).where(eq(productVariants.id, line.variantId));
       const left = variant ? `only ${variant.stock} left` : "no longer available";
-      throw conflict(`Not enough stock for ${line.productName}: ${left}.`);
+      throw conflict(
+        `Not enough stock for ${line.productName}: ${left}.`,
+        variant
+          ? { key: "refusal-not-enough-stock", values: { name: line.productName, stock: String(variant.stock) } }
+          : { key: "refusal-not-enough-stock-gone", values: { name: line.productName } },
+      );
     }
   }
 }

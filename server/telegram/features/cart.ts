@@ -14,7 +14,7 @@ export const cartFeature = new Composer<BotContext>();
 
 /** What changed in the cart since the customer last looked (sold out, switched off, less stock). */
 export function removalNotes(cart: Cart, tr: Translator = EN): string {
-  return cart.removed.map((r) => tr.t("warning", { text: r.reason })).join("\n");
+  return cart.removed.map((r) => tr.t("warning", { text: tr.say(r.customerText) })).join("\n");
 }
 
 /** The cart's lines under the product names the customer sees in their language. */
@@ -69,7 +69,7 @@ cartFeature.callbackQuery(new RegExp(`^cq:(${UUID}):(\\d{1,5})$`), async (ctx) =
     await showCart(ctx, await setCartQuantity(ctx.deps.db, ctx.customerId, variantId!, Number(quantity)));
   } catch (error) {
     if (!(error instanceof ShopError)) throw error;
-    await notice(ctx, error.message, true);
+    await notice(ctx, ctx.tr.refusal(error), true);
     await showCart(ctx);
   }
 });

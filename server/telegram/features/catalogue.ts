@@ -389,10 +389,10 @@ catalogueFeature.callbackQuery(new RegExp(`^add:(${UUID}):(\\d{1,5})$`), async (
     if (!(error instanceof ShopError)) throw error;
     if (error.kind === "not_found") {
       if (await showCardOfGoneVariant(ctx)) return;
-      await notice(ctx, error.message, true);
+      await notice(ctx, ctx.tr.refusal(error), true);
       return showMainMenu(ctx);
     }
-    await notice(ctx, error.message, true);
+    await notice(ctx, ctx.tr.refusal(error), true);
     return showProduct(ctx, variantId!, Number(quantity));
   }
 });

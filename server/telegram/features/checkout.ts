@@ -4,7 +4,7 @@ import {
   coinsOnOffer,
   checkout,
   CouponRefusedError,
-  PAYMENTS_UNAVAILABLE_MESSAGE,
+  PAYMENTS_UNAVAILABLE,
   quoteCheckout,
   type CheckoutQuote,
   checkAddressField,
@@ -120,11 +120,11 @@ async function showSummary(ctx: BotContext, state: CheckoutState, options: Rende
   } catch (error) {
     if (error instanceof CouponRefusedError && state.draft.couponCode) {
       // The coupon no longer applies (used up, ended, the cart changed): the summary without it, saying why.
-      const problem = ctx.t("coupon-no-longer-applies", { reason: error.message });
+      const problem = ctx.t("coupon-no-longer-applies", { reason: ctx.tr.refusal(error) });
       return showSummary(ctx, { ...state, draft: withoutCoupon(state.draft) }, { ...options, problem: [options.problem, problem].filter(Boolean).join("\n\n") });
     }
     if (!(error instanceof ShopError)) throw error;
-    return afterContact(ctx, state.draft, { ...options, problem: ctx.t("warning", { text: error.message }) });
+    return afterContact(ctx, state.draft, { ...options, problem: ctx.t("warning", { text: ctx.tr.refusal(error) }) });
   }
   const shown: CheckoutState = { step: "checkout", stage: "confirm", draft: { ...state.draft, quotedTotalPence: quote.totalPence } };
   await ctx.setConversation(shown);
@@ -158,7 +158,7 @@ async function render(ctx: BotContext, state: CheckoutState, options: RenderOpti
       if (coins.length === 0) {
         // Nothing to pay with: say so rather than offer a coin the shop does not take.
         await ctx.setConversation(IDLE);
-        return out(ctx, PAYMENTS_UNAVAILABLE_MESSAGE, new InlineKeyboard().text(ctx.t("menu-cart"), data("cart")).text(ctx.t("main-menu-button"), data("menu")));
+        return out(ctx, ctx.tr.say(PAYMENTS_UNAVAILABLE), new InlineKeyboard().text(ctx.t("menu-cart"), data("cart")).text(ctx.t("main-menu-button"), data("menu")));
       }
       for (const coin of coins) keyboard.text(coinLabel(coin), data(`co:coin:${coin}`)).row();
       keyboard.text(cancelButton(ctx), data("co:cancel"));
@@ -187,10 +187,10 @@ async function applyTypedCoupon(ctx: BotContext, state: CheckoutState, typed: st
     const draft = { ...state.draft, couponCode: quote.coupon!.code };
     return goTo(ctx, { step: "checkout", stage: "confirm", draft }, { fresh: true, problem: ctx.t("coupon-applied", { code: quote.coupon!.code }) });
   } catch (error) {
-    if (error instanceof CouponRefusedError) return render(ctx, state, { problem: ctx.t("warning", { text: error.message }), fresh: true });
+    if (error instanceof CouponRefusedError) return render(ctx, state, { problem: ctx.t("warning", { text: ctx.tr.refusal(error) }), fresh: true });
     if (!(error instanceof ShopError)) throw error;
     // Something else about the order changed (postage, coin, the cart): the summary says what.
-    return goTo(ctx, { step: "checkout", stage: "confirm", draft: state.draft }, { fresh: true, problem: ctx.t("warning", { text: error.message }) });
+    return goTo(ctx, { step: "checkout", stage: "confirm", draft: state.draft }, { fresh: true, problem: ctx.t("warning", { text: ctx.tr.refusal(error) }) });
   }
 }
 
@@ -232,7 +232,7 @@ checkoutFeature.on("message", async (ctx, next) => {
   }
   if (state.stage === "coupon") return applyTypedCoupon(ctx, state, text);
   const result = checkAddressField(state.stage, text);
-  if ("problem" in result) return render(ctx, state, { problem: result.problem, fresh: true });
+  if ("problem" in result) return render(ctx, state, { problem: ctx.tr.say(result.customerText), fresh: true });
   const draft = state.draft;
   switch (state.stage) {
     case "name":
@@ -256,7 +256,7 @@ checkoutFeature.callbackQuery("checkout", async (ctx) => {
   }
   if ((await coinsOnOffer(ctx.deps, ctx.settings)).length === 0) {
     // Asking for an address first would waste the customer's time.
-    await notice(ctx, PAYMENTS_UNAVAILABLE_MESSAGE, true);
+    await notice(ctx, ctx.tr.say(PAYMENTS_UNAVAILABLE), true);
     return showCart(ctx, cart);
   }
   await goTo(ctx, { step: "checkout", stage: "name", draft: {} });
@@ -363,12 +363,12 @@ checkoutFeature.callbackQuery("co:ok", async (ctx, next) => {
     ctx.conversation = state;
     if (error instanceof CouponRefusedError && state.draft.couponCode) {
       // The coupon went (its last use taken, switched off) between the summary and Confirm: nothing was bought.
-      return showSummary(ctx, { ...state, draft: withoutCoupon(state.draft) }, { problem: ctx.t("coupon-gone-at-confirm", { reason: error.message }) });
+      return showSummary(ctx, { ...state, draft: withoutCoupon(state.draft) }, { problem: ctx.t("coupon-gone-at-confirm", { reason: ctx.tr.refusal(error) }) });
     }
     if (!(error instanceof ShopError)) throw error;
     // Nothing was bought (the total or stock changed, the gateway refused: the cart is as it
     // was). The summary is shown again, priced now, in place of "Creating your payment...".
-    return showSummary(ctx, state, { problem: ctx.t("warning", { text: error.message }) });
+    return showSummary(ctx, state, { problem: ctx.t("warning", { text: ctx.tr.refusal(error) }) });
   }
 
   const { order, payment } = result;

@@ -2,7 +2,8 @@ import { Composer } from "grammy";
 import type { Message } from "grammy/types";
 import { IDLE } from "../../shop/customers";
 import type { BotContext } from "../context";
-import type { Translator } from "../../shop/languages";
+import { type Translator, translatorFor } from "../../shop/languages";
+import { type Language, LANGUAGES } from "../../../contract";
 import { EN, mainMenuKeyboard, say } from "../ui";
 import { cancelCheckout } from "./checkout";
 import { showMainMenu } from "./start";
@@ -34,6 +35,17 @@ export const SHOP_COMMANDS = shopCommands(EN);
 /** The commands as Telegram's command menu lists them (setMyCommands), each description capitalised. */
 export function commandMenu(tr: Translator = EN): { command: string; description: string }[] {
   return shopCommands(tr).map(({ command, description }) => ({ command, description: description[0]!.toUpperCase() + description.slice(1) }));
+}
+
+/**
+ * Telegram's command menus (setMyCommands): one per shipped language, by its language_code, and the
+ * one for every other app language (no language_code) in the shop's default language.
+ */
+export function commandMenus(defaultLanguage: Language): { languageCode: Language | null; commands: { command: string; description: string }[] }[] {
+  return [
+    { languageCode: null, commands: commandMenu(translatorFor(defaultLanguage)) },
+    ...LANGUAGES.map((language) => ({ languageCode: language, commands: commandMenu(translatorFor(language)) })),
+  ];
 }
 
 export type ShopCommand = (typeof COMMANDS)[number];

@@ -1,6 +1,6 @@
 import { Composer, InlineKeyboard } from "grammy";
-import { itemDisplayName, type OrderItem } from "../../../contract";
-import { parcelLines, awaitingPayment, describeOrderStatus, getOrderItems, getPaymentDetails, listCustomerOrders } from "../../shop/orders";
+import { itemDisplayName } from "../../../contract";
+import { awaitingPayment, getOrderItems, getPaymentDetails, listCustomerOrders, type OrderLine, orderStatusText, parcelLinesIn } from "../../shop/orders";
 import { ShopError, UUID_SOURCE } from "../../shop/common";
 import { toPence } from "../../shop/catalogue";
 import type { BotContext } from "../context";
@@ -15,11 +15,15 @@ const RECENT_ORDERS = 10;
 /** Items listed per order; the rest are counted, so ten orders fit in one message. */
 const ITEMS_SHOWN = 3;
 
-/** "• 2 × Acceptance Tee (M / Black)": each line as bought, with the variant it was bought as (issue 23). */
-export function itemLines(items: readonly OrderItem[], tr: Translator): string[] {
-  const shown = items
-    .slice(0, ITEMS_SHOWN)
-    .map((item) => tr.t("order-item", { quantity: item.quantity, name: itemDisplayName(item.productName ?? tr.t("order-item-unlisted"), item.variantLabel) }));
+/**
+ * "• 2 × Acceptance Tee (M / Black)": each line as bought, with the variant it was bought as (issue 23),
+ * under the name the customer saw when buying (shown_name: their language's), else the product's own.
+ */
+export function itemLines(items: readonly Pick<OrderLine, "quantity" | "productName" | "shownName" | "variantLabel">[], tr: Translator): string[] {
+  const shown = items.slice(0, ITEMS_SHOWN).map((item) => {
+    const name = item.shownName ?? item.productName ?? tr.t("order-item-unlisted");
+    return tr.t("order-item", { quantity: item.quantity, name: itemDisplayName(name, item.variantLabel) });
+  });
   const more = items.length - ITEMS_SHOWN;
   return more > 0 ? [...shown, tr.t("order-more-items", { count: more })] : shown;
 }
@@ -51,8 +55,8 @@ export async function showOrders(ctx: BotContext): Promise<void> {
     [
       ctx.t("order-heading", { order: shortId(order.id), date: ctx.tr.date(order.createdAt, timeZone) }),
       ctx.t("order-total", { amount: ctx.tr.price(toPence(order.totalAmount)) }),
-      ctx.t("order-status", { status: describeOrderStatus(order) }),
-      ...parcelLines(order),
+      ctx.t("order-status", { status: ctx.tr.say(orderStatusText(order)) }),
+      ...parcelLinesIn(order, ctx.tr),
       ...itemLines(items[i]!, ctx.tr),
     ].join("\n"),
   );

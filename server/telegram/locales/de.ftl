@@ -265,3 +265,71 @@ payment-too-late = Wir haben deine Zahlung für Bestellung #{ $order } erhalten,
 dispatch-title = Gute Nachricht! Deine Bestellung #{ $order } ist verschickt.
 dispatch-note = Hinweis vom Shop: { $note }
 dispatch-thanks = Danke für deinen Einkauf.
+
+## Ablehnungen und Prüfungen des Shops
+refusal-quantity-zero-or-more = Die Menge muss eine ganze Zahl ab 0 sein.
+refusal-quantity-at-least-one = Die Menge muss eine ganze Zahl ab 1 sein.
+refusal-quantity-at-most = Die Menge darf höchstens { $max } sein.
+refusal-product-gone = Dieses Produkt ist nicht mehr erhältlich.
+refusal-choose-options = Bitte wähle zuerst die Optionen aus.
+refusal-out-of-stock = { $name } ist ausverkauft.
+refusal-only-left = Von { $name } sind nur noch { $stock } übrig.
+refusal-only-left-in-cart = Von { $name } sind nur noch { $stock } übrig, und { $inCart } { $inCart ->
+    [one] liegt
+   *[other] liegen
+  } schon in deinem Warenkorb.
+cart-removed-gone = { $name } ist nicht mehr erhältlich und wurde aus deinem Warenkorb entfernt.
+cart-removed-sold-out = { $name } ist ausverkauft und wurde aus deinem Warenkorb entfernt.
+cart-quantity-lowered = Von { $name } sind nur noch { $stock } übrig, deshalb wurde deine Menge auf { $stock } gesenkt.
+refusal-payments-unavailable = Zahlungen sind gerade nicht möglich, daher können Bestellungen nicht bezahlt werden. Bitte versuche es später noch einmal.
+refusal-coin-not-accepted = { $coin } wird nicht angenommen. Bitte bezahle mit { $coins }.
+refusal-postage-gone = Diese Versandart ist nicht mehr verfügbar. Bitte wähle eine andere.
+refusal-cart-empty = Dein Warenkorb ist leer.
+refusal-item-gone = { $name } ist nicht mehr erhältlich. Bitte prüfe deinen Warenkorb.
+refusal-order-too-large = Diese Bestellung ist zu groß, um sie auf einmal zu bezahlen. Bitte teile sie in kleinere Bestellungen auf.
+refusal-address = Bitte prüfe die Lieferadresse.
+refusal-choose-coin = Bitte wähle BTC, LTC oder XMR zum Bezahlen.
+refusal-payments-not-configured = Zahlungen sind noch nicht eingerichtet, daher können Bestellungen gerade nicht bezahlt werden. Bitte versuche es später noch einmal.
+refusal-payment-not-created = Die Zahlung konnte nicht erstellt werden. Deine Bestellung wurde storniert und dein Warenkorb behalten, du kannst es also noch einmal versuchen.
+refusal-payment-too-slow = Das Erstellen der Zahlung hat zu lange gedauert, daher wurde deine Bestellung storniert und dein Warenkorb behalten. Bitte versuche es noch einmal.
+refusal-not-enough-stock = Nicht genug auf Lager für { $name }: nur noch { $stock } übrig.
+refusal-not-enough-stock-gone = Nicht genug auf Lager für { $name }: nicht mehr erhältlich.
+refusal-order-not-found = Diese Bestellung wurde nicht gefunden.
+refusal-order-not-awaiting-payment = Diese Bestellung wartet nicht mehr auf eine Zahlung. Unter „Meine Bestellungen“ siehst du, wo sie steht.
+coupon-refused-unknown = Es gibt keinen Gutschein { $code }. Bitte prüfe den Code und versuche es noch einmal.
+coupon-refused-not-a-code = Das ist kein Gutscheincode: Codes bestehen aus 3 bis 32 Buchstaben, Ziffern, - oder _. Bitte prüfe ihn und versuche es noch einmal.
+coupon-refused-expired = Der Gutschein { $code } ist abgelaufen.
+coupon-refused-not-started = Der Gutschein { $code } gilt noch nicht: Er startet am { $start }.
+coupon-refused-not-started-later = Der Gutschein { $code } gilt noch nicht: Er startet erst später.
+coupon-refused-used-up = Der Gutschein { $code } ist aufgebraucht.
+coupon-refused-already-used = Du hast den Gutschein { $code } schon so oft eingelöst, wie er erlaubt.
+coupon-refused-minimum-not-met = Der Gutschein { $code } gilt ab einem Warenwert von { $minimum } (ohne Versand); deiner liegt bei { $items }.
+coupon-refused-not-for-these-items = Der Gutschein { $code } gilt für keinen Artikel in deinem Warenkorb.
+coupon-refused-first-order-only = Der Gutschein { $code } gilt nur für die erste Bestellung.
+address-refused-name = Bitte sende einen Namen mit 2 bis 100 Zeichen, zum Beispiel Erika Mustermann.
+address-refused-street = Bitte sende die Straße mit Hausnummer (5 bis 300 Zeichen), zum Beispiel Hauptstraße 12, Berlin.
+address-refused-postcode = Das sieht nicht nach einer Postleitzahl aus. Bitte sende sie noch einmal, zum Beispiel 10115.
+address-refused-contact = Bitte sende einen Kontakt mit 3 bis 100 Zeichen oder tippe auf Überspringen.
+
+## Bestellstatus (Meine Bestellungen)
+order-status-underpaid-due = Zu wenig bezahlt: noch { $due } { $coin } offen
+order-status-underpaid = Zu wenig bezahlt: bitte sende den Rest
+order-status-confirming = Zahlung erhalten, wird bestätigt
+order-status-awaiting-payment = Wartet auf Zahlung
+order-status-processing = Bezahlt, wird für den Versand vorbereitet
+order-status-dispatched = Versendet
+order-status-completed = Abgeschlossen
+order-status-refunded = Erstattet
+order-status-cancelled-refund-due = Vom Shop storniert: deine Zahlung wird erstattet
+order-status-cancelled-by-shop = Vom Shop storniert
+order-status-paid-too-late = Storniert: deine Zahlung kam zu spät, bitte wende dich an den Support
+order-status-expired = Abgelaufen: keine Zahlung eingegangen
+order-status-payment-not-created = Storniert: die Zahlung konnte nicht erstellt werden
+order-status-payment-failed = Storniert: die Zahlung ist fehlgeschlagen
+order-status-no-payment = Storniert: keine Zahlung eingegangen
+order-status-other = { $status }
+
+## Wo das Paket ist
+parcel-carrier = Versanddienst: { $carrier }
+parcel-tracking-number = Sendungsnummer: { $number }
+parcel-track-link = Sendung verfolgen: { $link }

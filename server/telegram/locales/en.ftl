@@ -266,3 +266,71 @@ payment-too-late = We received your payment for order #{ $order }, but the order
 dispatch-title = Good news! Your order #{ $order } has been dispatched.
 dispatch-note = Note from the shop: { $note }
 dispatch-thanks = Thank you for shopping with us.
+
+## The shop's refusals and checks (server/shop: the same sentences the dashboard and the API give in English)
+refusal-quantity-zero-or-more = The quantity must be a whole number of 0 or more.
+refusal-quantity-at-least-one = The quantity must be a whole number of at least 1.
+refusal-quantity-at-most = The quantity can be at most { $max }.
+refusal-product-gone = That product is no longer available.
+refusal-choose-options = Please choose the options first.
+refusal-out-of-stock = { $name } is out of stock.
+refusal-only-left = Only { $stock } left of { $name }.
+refusal-only-left-in-cart = Only { $stock } left of { $name }, and { $inCart } { $inCart ->
+    [one] is
+   *[other] are
+  } already in your cart.
+cart-removed-gone = { $name } is no longer available, so it was removed from your cart.
+cart-removed-sold-out = { $name } is out of stock, so it was removed from your cart.
+cart-quantity-lowered = Only { $stock } left of { $name }, so your quantity was lowered to { $stock }.
+refusal-payments-unavailable = Payments are not available right now, so orders cannot be paid. Please try again later.
+refusal-coin-not-accepted = { $coin } is not accepted. Please pay with { $coins }.
+refusal-postage-gone = That postage option is no longer available. Please choose another.
+refusal-cart-empty = Your cart is empty.
+refusal-item-gone = { $name } is no longer available. Please check your cart.
+refusal-order-too-large = This order is too large to pay in one go. Please split it into smaller orders.
+refusal-address = Please check the shipping address.
+refusal-choose-coin = Please choose BTC, LTC or XMR to pay with.
+refusal-payments-not-configured = Payments are not configured yet, so orders cannot be paid right now. Please try again later.
+refusal-payment-not-created = The payment could not be created. Your order was cancelled and your cart kept, so you can try again.
+refusal-payment-too-slow = Creating your payment took too long, so your order was cancelled and your cart kept. Please try again.
+refusal-not-enough-stock = Not enough stock for { $name }: only { $stock } left.
+refusal-not-enough-stock-gone = Not enough stock for { $name }: no longer available.
+refusal-order-not-found = That order was not found.
+refusal-order-not-awaiting-payment = That order is not waiting for a payment any more. Open My Orders to see where it is.
+coupon-refused-unknown = There is no coupon { $code }. Please check the code and try again.
+coupon-refused-not-a-code = That is not a coupon code: codes are 3 to 32 letters, digits, - or _. Please check it and try again.
+coupon-refused-expired = Coupon { $code } has expired.
+coupon-refused-not-started = Coupon { $code } cannot be used yet: it starts on { $start }.
+coupon-refused-not-started-later = Coupon { $code } cannot be used yet: it starts on a later date.
+coupon-refused-used-up = Coupon { $code } has been used up.
+coupon-refused-already-used = You have already used coupon { $code } as many times as it allows.
+coupon-refused-minimum-not-met = Coupon { $code } needs items worth at least { $minimum } (postage not included); yours come to { $items }.
+coupon-refused-not-for-these-items = Coupon { $code } does not apply to any item in your cart.
+coupon-refused-first-order-only = Coupon { $code } is for a first order only.
+address-refused-name = Please send a name of 2 to 100 characters, for example Jane Smith.
+address-refused-street = Please send the street address (5 to 300 characters), for example 12 High Street, London.
+address-refused-postcode = That doesn't look like a postcode. Please send it again, for example SW1A 1AA.
+address-refused-contact = Please send a contact of 3 to 100 characters, or press Skip.
+
+## Order status words (My Orders)
+order-status-underpaid-due = Underpaid: { $due } { $coin } still due
+order-status-underpaid = Underpaid: please send the rest
+order-status-confirming = Payment received, confirming
+order-status-awaiting-payment = Awaiting payment
+order-status-processing = Paid, being prepared for dispatch
+order-status-dispatched = Dispatched
+order-status-completed = Completed
+order-status-refunded = Refunded
+order-status-cancelled-refund-due = Cancelled by the shop: your payment will be refunded
+order-status-cancelled-by-shop = Cancelled by the shop
+order-status-paid-too-late = Cancelled: your payment arrived too late, please contact support
+order-status-expired = Expired: no payment arrived
+order-status-payment-not-created = Cancelled: the payment could not be created
+order-status-payment-failed = Cancelled: the payment failed
+order-status-no-payment = Cancelled: no payment arrived
+order-status-other = { $status }
+
+## Where a parcel is (My Orders, the dispatch message)
+parcel-carrier = Carrier: { $carrier }
+parcel-tracking-number = Tracking number: { $number }
+parcel-track-link = Track your parcel: { $link }

@@ -265,3 +265,71 @@ payment-too-late = Nous avons reçu votre paiement pour la commande #{ $order },
 dispatch-title = Bonne nouvelle ! Votre commande #{ $order } a été expédiée.
 dispatch-note = Message de la boutique : { $note }
 dispatch-thanks = Merci pour votre achat.
+
+## Refus et vérifications de la boutique
+refusal-quantity-zero-or-more = La quantité doit être un nombre entier de 0 ou plus.
+refusal-quantity-at-least-one = La quantité doit être un nombre entier d’au moins 1.
+refusal-quantity-at-most = La quantité peut être au plus de { $max }.
+refusal-product-gone = Ce produit n’est plus disponible.
+refusal-choose-options = Veuillez d’abord choisir les options.
+refusal-out-of-stock = { $name } est en rupture de stock.
+refusal-only-left = Il ne reste que { $stock } de { $name }.
+refusal-only-left-in-cart = Il ne reste que { $stock } de { $name }, et { $inCart } { $inCart ->
+    [one] est
+   *[other] sont
+  } déjà dans votre panier.
+cart-removed-gone = { $name } n’est plus disponible : nous l’avons retiré de votre panier.
+cart-removed-sold-out = { $name } est en rupture de stock : nous l’avons retiré de votre panier.
+cart-quantity-lowered = Il ne reste que { $stock } de { $name } : votre quantité est passée à { $stock }.
+refusal-payments-unavailable = Les paiements ne sont pas disponibles pour le moment, les commandes ne peuvent donc pas être payées. Veuillez réessayer plus tard.
+refusal-coin-not-accepted = { $coin } n’est pas accepté. Veuillez payer en { $coins }.
+refusal-postage-gone = Ce mode de livraison n’est plus disponible. Veuillez en choisir un autre.
+refusal-cart-empty = Votre panier est vide.
+refusal-item-gone = { $name } n’est plus disponible. Veuillez vérifier votre panier.
+refusal-order-too-large = Cette commande est trop importante pour être payée en une fois. Veuillez la diviser en commandes plus petites.
+refusal-address = Veuillez vérifier l’adresse de livraison.
+refusal-choose-coin = Veuillez choisir BTC, LTC ou XMR pour payer.
+refusal-payments-not-configured = Les paiements ne sont pas encore configurés, les commandes ne peuvent donc pas être payées pour le moment. Veuillez réessayer plus tard.
+refusal-payment-not-created = Le paiement n’a pas pu être créé. Votre commande a été annulée et votre panier conservé : vous pouvez réessayer.
+refusal-payment-too-slow = La création de votre paiement a pris trop de temps : votre commande a été annulée et votre panier conservé. Veuillez réessayer.
+refusal-not-enough-stock = Stock insuffisant pour { $name } : il n’en reste que { $stock }.
+refusal-not-enough-stock-gone = Stock insuffisant pour { $name } : il n’est plus disponible.
+refusal-order-not-found = Cette commande est introuvable.
+refusal-order-not-awaiting-payment = Cette commande n’attend plus de paiement. Ouvrez Mes commandes pour voir où elle en est.
+coupon-refused-unknown = Le code promo { $code } n’existe pas. Veuillez vérifier le code et réessayer.
+coupon-refused-not-a-code = Ce n’est pas un code promo : les codes comptent de 3 à 32 lettres, chiffres, - ou _. Veuillez le vérifier et réessayer.
+coupon-refused-expired = Le code promo { $code } a expiré.
+coupon-refused-not-started = Le code promo { $code } n’est pas encore valable : il commence le { $start }.
+coupon-refused-not-started-later = Le code promo { $code } n’est pas encore valable : il commence à une date ultérieure.
+coupon-refused-used-up = Le code promo { $code } a été entièrement utilisé.
+coupon-refused-already-used = Vous avez déjà utilisé le code promo { $code } autant de fois qu’il le permet.
+coupon-refused-minimum-not-met = Le code promo { $code } demande au moins { $minimum } d’articles (hors livraison) ; les vôtres font { $items }.
+coupon-refused-not-for-these-items = Le code promo { $code } ne s’applique à aucun article de votre panier.
+coupon-refused-first-order-only = Le code promo { $code } est réservé à une première commande.
+address-refused-name = Veuillez envoyer un nom de 2 à 100 caractères, par exemple Marie Dupont.
+address-refused-street = Veuillez envoyer l’adresse (5 à 300 caractères), par exemple 12 rue de la Paix, Paris.
+address-refused-postcode = Cela ne ressemble pas à un code postal. Veuillez le renvoyer, par exemple 75002.
+address-refused-contact = Veuillez envoyer un contact de 3 à 100 caractères, ou appuyez sur Passer.
+
+## Statut de la commande (Mes commandes)
+order-status-underpaid-due = Paiement incomplet : { $due } { $coin } restent dus
+order-status-underpaid = Paiement incomplet : veuillez envoyer le reste
+order-status-confirming = Paiement reçu, en cours de confirmation
+order-status-awaiting-payment = En attente de paiement
+order-status-processing = Payée, en préparation pour l’expédition
+order-status-dispatched = Expédiée
+order-status-completed = Terminée
+order-status-refunded = Remboursée
+order-status-cancelled-refund-due = Annulée par la boutique : votre paiement sera remboursé
+order-status-cancelled-by-shop = Annulée par la boutique
+order-status-paid-too-late = Annulée : votre paiement est arrivé trop tard, veuillez contacter le support
+order-status-expired = Expirée : aucun paiement reçu
+order-status-payment-not-created = Annulée : le paiement n’a pas pu être créé
+order-status-payment-failed = Annulée : le paiement a échoué
+order-status-no-payment = Annulée : aucun paiement reçu
+order-status-other = { $status }
+
+## Où est le colis
+parcel-carrier = Transporteur : { $carrier }
+parcel-tracking-number = Numéro de suivi : { $number }
+parcel-track-link = Suivre votre colis : { $link }
