@@ -3,15 +3,7 @@ import { ShieldCheck, ShieldOff } from "lucide-react";
 import { useEffect, useState, type FormEvent } from "react";
 import type { RecoveryCodes, TotpSetup, TwoFactorStatus } from "../../../contract";
 import { CopyButton } from "@/components/copy-button";
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "@/components/ui/alert-dialog";
+import { FormAlertDialog } from "@/components/form-alert-dialog";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -218,34 +210,29 @@ function EnabledState({ recoveryCodesLeft }: { recoveryCodesLeft: number }) {
       >
         Turn off two-factor
       </Button>
-      <AlertDialog open={asking} onOpenChange={setAsking}>
-        <AlertDialogContent>
-          <form onSubmit={submit} className="grid gap-4" noValidate>
-            <AlertDialogHeader>
-              <AlertDialogTitle>Turn off two-factor sign-in?</AlertDialogTitle>
-              <AlertDialogDescription>
-                Your password alone will sign you in again, and your recovery codes stop working. Enter a code to confirm.
-              </AlertDialogDescription>
-            </AlertDialogHeader>
-            <TwoFactorCodeField
-              id="totp-disable-code"
-              value={code}
-              onChange={(value) => {
-                setCode(value);
-                setError(null);
-              }}
-              error={error}
-              announceError
-            />
-            <AlertDialogFooter>
-              <AlertDialogCancel type="button">Keep it on</AlertDialogCancel>
-              <Button type="submit" variant="destructive" disabled={disable.isPending}>
-                {disable.isPending ? "Turning off..." : "Turn off"}
-              </Button>
-            </AlertDialogFooter>
-          </form>
-        </AlertDialogContent>
-      </AlertDialog>
+      <FormAlertDialog
+        open={asking}
+        onOpenChange={setAsking}
+        title="Turn off two-factor sign-in?"
+        description="Your password alone will sign you in again, and your recovery codes stop working. Enter a code to confirm."
+        onSubmit={submit}
+        cancelLabel="Keep it on"
+        submitLabel="Turn off"
+        pendingLabel="Turning off..."
+        pending={disable.isPending}
+        destructive
+      >
+        <TwoFactorCodeField
+          id="totp-disable-code"
+          value={code}
+          onChange={(value) => {
+            setCode(value);
+            setError(null);
+          }}
+          error={error}
+          announceError
+        />
+      </FormAlertDialog>
     </div>
   );
 }

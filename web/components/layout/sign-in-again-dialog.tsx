@@ -1,25 +1,16 @@
-import { useEffect, useRef, useState, type FormEvent } from "react";
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "@/components/ui/alert-dialog";
+import { useCallback, useState, type FormEvent } from "react";
 import { TwoFactorCodeField } from "@/components/account/two-factor-code-field";
+import { FormAlertDialog } from "@/components/form-alert-dialog";
 import { PasswordField } from "@/components/password-field";
-import { Button } from "@/components/ui/button";
 import { ApiError, apiRequest, LOGIN_URL, loginErrorText, offerSignInAgain } from "@/lib/api";
 import { useAuthStatus } from "@/lib/queries";
+import { useOfferedDialog } from "./offered-dialog";
 
 // A save that met an ended session (issue 22, item 3): the owner signs in here, over the page, so
 // the open dialog and what was typed in it stay; web/lib/api.ts then sends the save again, once.
 // As the account that was signed in (issue 25), with its two-factor code when it has two-factor on.
 
 export function SignInAgainDialog() {
-  const [open, setOpen] = useState(false);
   const [password, setPassword] = useState("");
   const [code, setCode] = useState<string | null>(null);
   // Staff sign in again by their username; the owner by the password alone, as on the login page.
@@ -27,28 +18,14 @@ export function SignInAgainDialog() {
   const username = account && account.role !== "owner" ? account.username : undefined;
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
-  const answer = useRef<((signedIn: boolean) => void) | null>(null);
-
-  useEffect(
-    () =>
-      offerSignInAgain(
-        () =>
-          new Promise<boolean>((resolve) => {
-            answer.current = resolve;
-            setPassword("");
-            setCode(null);
-            setError(null);
-            setOpen(true);
-          }),
-      ),
-    [],
+  const dialog = useOfferedDialog(
+    offerSignInAgain,
+    useCallback(() => {
+      setPassword("");
+      setCode(null);
+      setError(null);
+    }, []),
   );
-
-  const finish = (signedIn: boolean) => {
-    setOpen(false);
-    answer.current?.(signedIn);
-    answer.current = null;
-  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -59,7 +36,7 @@ export function SignInAgainDialog() {
     setPending(true);
     try {
       await apiRequest("POST", LOGIN_URL, { ...(username ? { username } : {}), password, ...(code !== null ? { totp: code } : {}) });
-      finish(true);
+      dialog.finish(true);
     } catch (failure) {
       if (code === null && failure instanceof ApiError && failure.asks.totpRequired) {
         setCode("");
@@ -73,46 +50,41 @@ export function SignInAgainDialog() {
   };
 
   return (
-    <AlertDialog open={open} onOpenChange={(next) => !next && finish(false)}>
-      <AlertDialogContent data-testid="sign-in-again">
-        <form onSubmit={(event) => void submit(event)} className="grid gap-4" noValidate>
-          <AlertDialogHeader>
-            <AlertDialogTitle>Sign in to save</AlertDialogTitle>
-            <AlertDialogDescription>
-              Your session ended. Sign in again and your changes are saved; nothing you typed is lost.
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          {code === null ? (
-            <PasswordField
-              id="sign-in-again-password"
-              value={password}
-              onChange={(value) => {
-                setPassword(value);
-                setError(null);
-              }}
-              error={error}
-              announceError
-            />
-          ) : (
-            <TwoFactorCodeField
-              id="sign-in-again-code"
-              value={code}
-              onChange={(value) => {
-                setCode(value);
-                setError(null);
-              }}
-              error={error}
-              announceError
-            />
-          )}
-          <AlertDialogFooter>
-            <AlertDialogCancel type="button">Not now</AlertDialogCancel>
-            <Button type="submit" disabled={pending}>
-              {pending ? "Signing in..." : "Sign in and save"}
-            </Button>
-          </AlertDialogFooter>
-        </form>
-      </AlertDialogContent>
-    </AlertDialog>
+    <FormAlertDialog
+      open={dialog.open}
+      onOpenChange={dialog.onOpenChange}
+      testId="sign-in-again"
+      title="Sign in to save"
+      description="Your session ended. Sign in again and your changes are saved; nothing you typed is lost."
+      onSubmit={(event) => void submit(event)}
+      cancelLabel="Not now"
+      submitLabel="Sign in and save"
+      pendingLabel="Signing in..."
+      pending={pending}
+    >
+      {code === null ? (
+        <PasswordField
+          id="sign-in-again-password"
+          value={password}
+          onChange={(value) => {
+            setPassword(value);
+            setError(null);
+          }}
+          error={error}
+          announceError
+        />
+      ) : (
+        <TwoFactorCodeField
+          id="sign-in-again-code"
+          value={code}
+          onChange={(value) => {
+            setCode(value);
+            setError(null);
+          }}
+          error={error}
+          announceError
+        />
+      )}
+    </FormAlertDialog>
   );
 }

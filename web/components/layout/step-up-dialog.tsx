@@ -1,47 +1,24 @@
-import { useEffect, useRef, useState, type FormEvent } from "react";
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "@/components/ui/alert-dialog";
+import { useCallback, useState, type FormEvent } from "react";
 import { TwoFactorCodeField } from "@/components/account/two-factor-code-field";
-import { Button } from "@/components/ui/button";
+import { FormAlertDialog } from "@/components/form-alert-dialog";
 import { apiRequest, describeError, offerStepUp, STEP_UP_URL } from "@/lib/api";
+import { useOfferedDialog } from "./offered-dialog";
 
 // A sensitive action (payment keys, staff, the orders export) met 403 `stepUpRequired` (issue 25): the
 // person confirms a fresh two-factor code here, over the page, and web/lib/api.ts sends the action
-// again, once. Mounted once in the signed-in app; several calls refused together share one dialog.
+// again, once (web/components/layout/offered-dialog.ts).
 
 export function StepUpDialog() {
-  const [open, setOpen] = useState(false);
   const [code, setCode] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
-  const answer = useRef<((confirmed: boolean) => void) | null>(null);
-
-  useEffect(
-    () =>
-      offerStepUp(
-        () =>
-          new Promise<boolean>((resolve) => {
-            answer.current = resolve;
-            setCode("");
-            setError(null);
-            setOpen(true);
-          }),
-      ),
-    [],
+  const dialog = useOfferedDialog(
+    offerStepUp,
+    useCallback(() => {
+      setCode("");
+      setError(null);
+    }, []),
   );
-
-  const finish = (confirmed: boolean) => {
-    setOpen(false);
-    answer.current?.(confirmed);
-    answer.current = null;
-  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -52,7 +29,7 @@ export function StepUpDialog() {
     setPending(true);
     try {
       await apiRequest("POST", STEP_UP_URL, { code });
-      finish(true);
+      dialog.finish(true);
     } catch (failure) {
       setError(describeError(failure));
     } finally {
@@ -61,34 +38,28 @@ export function StepUpDialog() {
   };
 
   return (
-    <AlertDialog open={open} onOpenChange={(next) => !next && finish(false)}>
-      <AlertDialogContent data-testid="step-up">
-        <form onSubmit={(event) => void submit(event)} className="grid gap-4" noValidate>
-          <AlertDialogHeader>
-            <AlertDialogTitle>Confirm it is you</AlertDialogTitle>
-            <AlertDialogDescription>
-              This changes something sensitive. Enter the code your authenticator app shows now (or a recovery code); you will not be
-              asked again for 5 minutes.
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <TwoFactorCodeField
-            id="step-up-code"
-            value={code}
-            onChange={(value) => {
-              setCode(value);
-              setError(null);
-            }}
-            error={error}
-            announceError
-          />
-          <AlertDialogFooter>
-            <AlertDialogCancel type="button">Cancel</AlertDialogCancel>
-            <Button type="submit" disabled={pending}>
-              {pending ? "Checking..." : "Confirm"}
-            </Button>
-          </AlertDialogFooter>
-        </form>
-      </AlertDialogContent>
-    </AlertDialog>
+    <FormAlertDialog
+      open={dialog.open}
+      onOpenChange={dialog.onOpenChange}
+      testId="step-up"
+      title="Confirm it is you"
+      description="This changes something sensitive. Enter the code your authenticator app shows now (or a recovery code); you will not be asked again for 5 minutes."
+      onSubmit={(event) => void submit(event)}
+      cancelLabel="Cancel"
+      submitLabel="Confirm"
+      pendingLabel="Checking..."
+      pending={pending}
+    >
+      <TwoFactorCodeField
+        id="step-up-code"
+        value={code}
+        onChange={(value) => {
+          setCode(value);
+          setError(null);
+        }}
+        error={error}
+        announceError
+      />
+    </FormAlertDialog>
   );
 }
