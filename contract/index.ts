@@ -32,3 +32,4 @@ export * from "./private-addresses";
 export * from "./secret-mask";
 export * from "./payment-words";
 export * from "./audit-words";
+export * from "./storefront";
