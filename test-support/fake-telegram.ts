@@ -31,7 +31,8 @@ export type TelegramCall = {
   at: number;
 };
 
-export type Button = { text: string; callback_data?: string; url?: string };
+/** An inline button: a press (callback_data), a link (url), or a Mini App Telegram opens in the chat (web_app). */
+export type Button = { text: string; callback_data?: string; url?: string; web_app?: { url: string } };
 
 /** A message as the bot left it: the last text or caption and keyboard it sent or edited in. */
 export type FakeMessage = {
@@ -49,6 +50,9 @@ export type FakeMessage = {
 };
 
 type Failure = { error_code: number; description: string; parameters?: Record<string, unknown> };
+
+/** The bot's menu button (setChatMenuButton without a chat: every private chat's), as getChatMenuButton answers it. */
+export type MenuButton = { type: "default" } | { type: "commands" } | { type: "web_app"; text: string; web_app: { url: string } };
 
 export type WebhookState = { url: string; pending_update_count: number; last_error_date?: number; last_error_message?: string };
 
@@ -85,6 +89,8 @@ export type FakeTelegram = {
   refuseToken(token: string): void;
   /** The webhook as getWebhookInfo answers it for a token (setWebhook sets the url; tests may add delivery errors). */
   webhookInfo(token: string): WebhookState;
+  /** The menu button as the last setChatMenuButton with this token left it ({type: "default"} before any). */
+  menuButton(token: string): MenuButton;
   close(): Promise<void>;
 };
 
@@ -92,6 +98,8 @@ let nextUpdateId = 1;
 export function newUpdateId(): number {
   return nextUpdateId++;
 }
+
+const isHttps = (url: unknown) => typeof url === "string" && URL.canParse(url) && new URL(url).protocol === "https:";
 
 function parseMultipart(body: Buffer, boundary: string) {
   const fields: Record<string, string> = {};
@@ -135,6 +143,7 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
   let outage: "network" | "server-error" | null = null;
   const refusedTokens = new Set<string>();
   const webhooks = new Map<string, WebhookState>();
+  const menuButtons = new Map<string, MenuButton>();
   const webhookOf = (token: string) => {
     if (!webhooks.has(token)) webhooks.set(token, { url: "", pending_update_count: 0 });
     return webhooks.get(token)!;
@@ -179,6 +188,11 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
   function answer(call: TelegramCall): { status: number; body: unknown } {
     const p = call.payload;
     const ok = (result: unknown) => ({ status: 200, body: { ok: true, result } });
+    const badRequest = (description: string) => ({ status: 400, body: { ok: false, error_code: 400, description: `Bad Request: ${description}` } });
+    // Telegram refuses the whole message when a keyboard's Mini App button is not https.
+    const webAppUrls = ((p.reply_markup as FakeMessage["reply_markup"])?.inline_keyboard ?? []).flat().flatMap((b) => (b.web_app ? [b.web_app.url] : []));
+    const badWebApp = webAppUrls.find((url) => !isHttps(url));
+    if (badWebApp !== undefined) return badRequest(`inline keyboard button Web App URL '${badWebApp}' is invalid: Only HTTPS links are allowed`);
     switch (call.method) {
       case "getMe":
         return ok(FAKE_BOT_INFO);
@@ -190,6 +204,16 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
         return ok(true);
       case "getWebhookInfo":
         return ok({ ...webhookOf(call.token) });
+      case "setChatMenuButton": {
+        // As Telegram: a Mini App opens only from an https address.
+        const button = (p.menu_button ?? { type: "default" }) as MenuButton;
+        if (button.type === "web_app" && !isHttps(button.web_app?.url)) return badRequest("BUTTON_URL_INVALID");
+        if (!["default", "commands", "web_app"].includes(button.type)) return badRequest("wrong menu button type");
+        if (p.chat_id === undefined) menuButtons.set(call.token, button);
+        return ok(true);
+      }
+      case "getChatMenuButton":
+        return ok(menuButtons.get(call.token) ?? { type: "default" });
       case "setMyCommands":
       case "answerCallbackQuery":
         return ok(true);
@@ -363,6 +387,7 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
       refusedTokens.add(token);
     },
     webhookInfo: (token) => webhookOf(token),
+    menuButton: (token) => menuButtons.get(token) ?? { type: "default" },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -8,12 +8,14 @@ import { dispatchNoticeIn, paymentMessages } from "../shop/orders";
 import { dispatchNotice } from "../../contract";
 import { silentLog, startShopWithConfiguredBot, Customer, type ShopWithBot } from "../../test-support/bot-harness";
 import { insertOrder, insertProduct } from "../../test-support/factories";
-import { startFakeTelegram, telegramUser, type FakeTelegram, type TelegramUser } from "../../test-support/fake-telegram";
+import { findButton, startFakeTelegram, telegramUser, type FakeTelegram, type TelegramUser } from "../../test-support/fake-telegram";
 import { createBroadcastSender, type BroadcastSender } from "./broadcast-sender";
 
 // The bot in the customer's language (issue 26): their Telegram app's language when the shop offers
 // it, else the shop's default; /language changes it for good; the owner's catalogue names in it,
 // falling back to the row's own; broadcasts in each recipient's language.
+
+const TOKEN = "7000000026:languages-test-token";
 
 describe("the bot speaks the customer's language", () => {
   let telegram: FakeTelegram;
@@ -24,7 +26,7 @@ describe("the bot speaks the customer's language", () => {
   beforeAll(async () => {
     telegram = await startFakeTelegram();
     // Payments on, so a customer reaches the checkout's address questions.
-    shop = await startShopWithConfiguredBot({ telegram, botToken: "7000000026:languages-test-token" });
+    shop = await startShopWithConfiguredBot({ telegram, botToken: TOKEN });
     const { db } = shop.server.deps;
     const [clothing] = await db
       .insert(categories)
@@ -59,7 +61,8 @@ describe("the bot speaks the customer's language", () => {
     const klaus = customerSpeaking("de-AT");
     await klaus.send("/menu");
     expect(klaus.text()).toBe("Hauptmenü: Was möchtest du tun?");
-    expect(klaus.buttons()).toEqual(["Produkte ansehen", "Warenkorb", "Meine Bestellungen", "Kundenservice", "Über uns"]);
+    expect(klaus.buttons()).toEqual(["🛍 Shop öffnen", "Produkte ansehen", "Warenkorb", "Meine Bestellungen", "Kundenservice", "Über uns"]);
+    expect(findButton(klaus.screen(), "🛍 Shop öffnen").web_app).toEqual({ url: "https://shop.example/shop/" });
     await klaus.press("Produkte ansehen");
     expect(klaus.text()).toBe("Produkte ansehen\n\nWähle eine Kategorie:");
     await klaus.press("Kleidung");
@@ -94,6 +97,9 @@ describe("the bot speaks the customer's language", () => {
     expect(giulia.text()).toBe("Main menu: what would you like to do?");
     await offer(["en", "fr"], "fr");
     try {
+      // The menu button is one for every chat: in the default language.
+      await shop.bot.started();
+      expect(telegram.menuButton(TOKEN)).toMatchObject({ type: "web_app", text: "🛍 Ouvrir la boutique" });
       const hans = customerSpeaking("de");
       await hans.send("/menu");
       expect(hans.text()).toBe("Menu principal : que voulez-vous faire ?");

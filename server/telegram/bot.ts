@@ -44,7 +44,7 @@ export type CreateBotOptions = {
  * Every update goes through here first: errors become a sentence for the customer (never silence),
  * and every button press is answered, so Telegram's spinner on the button always stops.
  */
-function guard(log: BotLogger): MiddlewareFn<BotContext> {
+function guard(log: BotLogger, publicUrl: string | undefined): MiddlewareFn<BotContext> {
   return async (ctx, next) => {
     let answered = false;
     if (ctx.callbackQuery) {
@@ -61,10 +61,10 @@ function guard(log: BotLogger): MiddlewareFn<BotContext> {
       const tr = ctx.tr ?? translatorFor(null);
       if (error instanceof ShopError) {
         if (ctx.callbackQuery && !answered) await notice(ctx, tr.refusal(error), true).catch(() => {});
-        else await ctx.reply(tr.refusal(error), { reply_markup: mainMenuKeyboard(tr) }).catch(() => {});
+        else await ctx.reply(tr.refusal(error), { reply_markup: mainMenuKeyboard(tr, publicUrl) }).catch(() => {});
       } else {
         log.error({ err: error, updateId: ctx.update.update_id }, "the bot could not handle an update");
-        await ctx.reply(tr.t("error-generic"), { reply_markup: mainMenuKeyboard(tr) }).catch(() => {});
+        await ctx.reply(tr.t("error-generic"), { reply_markup: mainMenuKeyboard(tr, publicUrl) }).catch(() => {});
       }
     } finally {
       if (ctx.callbackQuery && !answered) {
@@ -180,7 +180,7 @@ export function createBot(deps: BotDeps, settings: BotSettings, options: CreateB
   if (!options.servesTestCustomer) bot.use(ownerLinkFeature(deps, options.log));
   // The shop talks to customers one to one; groups and channels are ignored.
   const shop = bot.chatType("private");
-  shop.use(guard(options.log));
+  shop.use(guard(options.log, deps.config.publicUrl));
   shop.use(refuseBlocked(deps, settings));
   shop.use(loadCustomer(deps, settings, options.log));
   // Commands first: each one is itself in every conversation step, and leaves the step (features/commands.ts).

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 const TELEGRAM_DIR = import.meta.dirname;
 
 /** The calls whose text reaches a customer. */
-const SENDERS = ["reply", "say", "show", "notice", "sendMessage", "editMessageText", "answerCallbackQuery", "text", "showMainMenu", "sendPhoto", "replyWithPhoto"];
+const SENDERS = ["reply", "say", "show", "notice", "sendMessage", "editMessageText", "answerCallbackQuery", "text", "showMainMenu", "sendPhoto", "replyWithPhoto", "webApp"];
 /** A literal (plain or template) as the first argument, or as `text:`/`caption:` in an options object. */
 const CALL = new RegExp(`\\b(?:${SENDERS.join("|")})\\(\\s*(?:ctx,\\s*)?("(?:[^"\\\\]|\\\\.)*"|\`(?:[^\`\\\\]|\\\\.)*\`)`, "g");
 const FIELD = /\b(?:text|caption)\s*:\s*("(?:[^"\\]|\\.)*"|`(?:[^`\\]|\\.)*`)/g;
@@ -48,6 +48,7 @@ describe("no customer text is hard-coded in the bot", () => {
   it("finds the kind of line it is there to catch", () => {
     expect(hardCodedTexts('await ctx.reply("Hello there");')).toEqual(['"Hello there"']);
     expect(hardCodedTexts("keyboard.text(`🛒 Cart`, data(\"cart\"));")).toEqual(["`🛒 Cart`"]);
+    expect(hardCodedTexts('keyboard.webApp("🛍 Open shop", storefrontUrl);')).toEqual(['"🛍 Open shop"']);
     expect(hardCodedTexts('await notice(ctx, "That product is gone.", true);')).toEqual(['"That product is gone."']);
     expect(hardCodedTexts('await ctx.answerCallbackQuery({ text: "Sold out today", show_alert: true });')).toEqual(['"Sold out today"']);
     expect(hardCodedTexts('await ctx.reply(ctx.t("welcome-default"));')).toEqual([]);

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { Bot } from "grammy";
 import type { Update, UserFromGetMe } from "grammy/types";
-import { NO_BOT_TOKEN_REASON, type BotStatusAnswer } from "../../contract";
+import { NO_BOT_TOKEN_REASON, STOREFRONT_PATH, type BotStatusAnswer } from "../../contract";
 import type { Locks } from "../db/leader";
 import { conflict, unavailable } from "../shop/common";
 import { getBotSettings } from "../shop/settings";
@@ -10,7 +10,8 @@ import type { BotContext, BotDeps, BotLogger } from "./context";
 import { watchBotSettings, type SettingsWatch } from "./settings-watch";
 import { botIdOf, startInboxWorker, type InboxWorker } from "./inbox";
 import { commandMenus } from "./features/commands";
-import { defaultLanguageOf } from "../shop/languages";
+import { defaultLanguageOf, translatorFor } from "../shop/languages";
+import { storefrontUrlFor } from "./ui";
 import type { Language } from "../../contract";
 import {
   callTelegram,
@@ -163,10 +164,41 @@ export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRu
     }
   }
 
+  /**
+   * The button left of the customer's text field opens the storefront Mini App
+   * (docs/decisions/0039-mini-app-storefront.md). Telegram keeps one for all the bot's chats, so it
+   * is labelled in the shop's default language. Without an https PUBLIC_URL there is no storefront
+   * to open: a storefront button an earlier run set (the same token, now on a laptop) goes back to
+   * the command list, and a button the owner set with BotFather is left as it is. A failure only
+   * costs the button, never the bot: it is logged.
+   */
+  async function publishMenuButton(bot: Bot<BotContext>, defaultLanguage: Language, signal: AbortSignal) {
+    try {
+      const storefrontUrl = storefrontUrlFor(deps.config.publicUrl);
+      if (storefrontUrl) {
+        const text = translatorFor(defaultLanguage).t("menu-open-shop");
+        await bot.api.setChatMenuButton({ menu_button: { type: "web_app", text, web_app: { url: storefrontUrl } } }, grammySignal(signal));
+        return;
+      }
+      const current = await bot.api.getChatMenuButton({}, grammySignal(signal));
+      if (current.type === "web_app" && isStorefrontUrl(current.web_app.url)) {
+        await bot.api.setChatMenuButton({ menu_button: { type: "commands" } }, grammySignal(signal));
+      }
+    } catch (error) {
+      if (signal.aborted) throw error;
+      log.warn({ err: describe(error) }, "Telegram bot: could not set the menu button");
+    }
+  }
+
+  /** The command menu and the menu button, side by side: neither waits for the other, and neither failing stops the bot. */
+  async function publishMenus(bot: Bot<BotContext>, defaultLanguage: Language, signal: AbortSignal) {
+    await Promise.all([publishCommandMenu(bot, defaultLanguage, signal), publishMenuButton(bot, defaultLanguage, signal)]);
+  }
+
   async function runWebhook({ bot, secret, defaultLanguage }: Running, signal: AbortSignal) {
     const url = deps.config.publicUrl + TELEGRAM_WEBHOOK_PATH;
     await bot.init(grammySignal(signal));
-    await publishCommandMenu(bot, defaultLanguage, signal);
+    await publishMenus(bot, defaultLanguage, signal);
     await bot.api.setWebhook(url, { secret_token: secret, allowed_updates: [...ALLOWED_UPDATES] }, grammySignal(signal));
     if (running?.bot === bot) status = { mode: "webhook", botUsername: bot.botInfo.username, error: null };
     log.info({ url, bot: bot.botInfo.username }, "Telegram bot running by webhook");
@@ -200,7 +232,7 @@ export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRu
   async function runPolling(current: Running, signal: AbortSignal, onStarted: () => void) {
     const { bot } = current;
     await bot.init(grammySignal(signal));
-    await publishCommandMenu(bot, current.defaultLanguage, signal);
+    await publishMenus(bot, current.defaultLanguage, signal);
     const receiver = createReceiver(current, signal);
     current.receiver = receiver;
     const leader = options.pollingLeader;
@@ -411,6 +443,11 @@ export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRu
       await running?.worker.drained();
     },
   };
+}
+
+/** A storefront's address, this server's or another's on the same token: its path is the storefront's. */
+function isStorefrontUrl(url: string): boolean {
+  return URL.canParse(url) && new URL(url).pathname === STOREFRONT_PATH;
 }
 
 function describe(error: unknown): string {

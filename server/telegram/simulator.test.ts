@@ -91,6 +91,8 @@ describe("the chat simulator", () => {
     expect(state.customer.telegramUserId).toBe(TEST_CUSTOMER_ID);
     expect(state.events.map((e) => e.type)).toEqual(["message"]);
     expect(lastBotText(state)).toBe("Welcome to the simulated shop!");
+    // The storefront's button shows as a link to the page Telegram would open inside the chat.
+    expect(state.messages.at(-1)!.keyboard![0]).toEqual([{ text: "🛍 Open shop", url: "https://shop.example/shop/" }]);
     expect(state.messages.at(-2)).toMatchObject({ fromCustomer: true, text: "/start" });
 
     state = await press(state, /^Browse Products$/);

@@ -33,17 +33,26 @@ function oneAtATime<T>(task: () => Promise<T>): Promise<T> {
 /** The largest picture the chat keeps inline (a payment QR code is a few kilobytes). */
 const MAX_INLINE_PHOTO_BYTES = 256 * 1024;
 
-type RawButton = { text?: unknown; callback_data?: unknown; url?: unknown };
+type RawButton = { text?: unknown; callback_data?: unknown; url?: unknown; web_app?: { url?: unknown } };
+
+/** Where a button leads: a link's address, or the page a Mini App button opens (the storefront), which the preview opens as a link. */
+function addressOf(button: RawButton): string | undefined {
+  const address = button.url ?? button.web_app?.url;
+  return typeof address === "string" ? address : undefined;
+}
 
 function keyboardOf(markup: unknown): SimulatorButton[][] | null {
   const rows = (markup as { inline_keyboard?: RawButton[][] } | undefined)?.inline_keyboard;
   if (!Array.isArray(rows)) return null;
   return rows.map((row) =>
-    (Array.isArray(row) ? row : []).map((button) => ({
-      text: String(button.text ?? ""),
-      ...(typeof button.callback_data === "string" ? { data: button.callback_data } : {}),
-      ...(typeof button.url === "string" ? { url: button.url } : {}),
-    })),
+    (Array.isArray(row) ? row : []).map((button) => {
+      const url = addressOf(button);
+      return {
+        text: String(button.text ?? ""),
+        ...(typeof button.callback_data === "string" ? { data: button.callback_data } : {}),
+        ...(url === undefined ? {} : { url }),
+      };
+    }),
   );
 }
 

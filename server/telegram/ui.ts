@@ -1,4 +1,5 @@
 import { GrammyError, InlineKeyboard } from "grammy";
+import { STOREFRONT_PATH } from "../../contract";
 import { type Translator, translatorFor } from "../shop/languages";
 import type { BotContext } from "./context";
 
@@ -37,8 +38,21 @@ export const EN = translatorFor("en");
 
 export const MAIN_MENU_BUTTON = EN.t("main-menu-button");
 
-export function mainMenuKeyboard(tr: Translator): InlineKeyboard {
-  return new InlineKeyboard()
+/**
+ * Where the storefront Mini App opens (docs/decisions/0039-mini-app-storefront.md): PUBLIC_URL + /shop/,
+ * only when PUBLIC_URL is https, as the server then runs by webhook. Telegram opens no other page
+ * in a Mini App (and refuses a whole message whose web_app button is not https), so null otherwise:
+ * the customer then has the chat flow only.
+ */
+export function storefrontUrlFor(publicUrl: string | undefined): string | null {
+  return publicUrl?.startsWith("https://") ? publicUrl + STOREFRONT_PATH : null;
+}
+
+/** The main menu; `publicUrl` (the server's PUBLIC_URL) adds "🛍 Open shop" on top when the storefront can open. */
+export function mainMenuKeyboard(tr: Translator, publicUrl: string | undefined): InlineKeyboard {
+  const storefrontUrl = storefrontUrlFor(publicUrl);
+  const keyboard = storefrontUrl ? new InlineKeyboard().webApp(tr.t("menu-open-shop"), storefrontUrl).row() : new InlineKeyboard();
+  return keyboard
     .text(tr.t("menu-browse"), data("cats:0"))
     .text(tr.t("menu-cart"), data("cart"))
     .row()

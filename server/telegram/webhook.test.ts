@@ -1,13 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBotSettings, DEFAULT_WELCOME_MESSAGE } from "../shop/settings";
-import { startShopWithBot, type ShopWithBot } from "../../test-support/bot-harness";
-import { startFakeTelegram, telegramUser, textUpdate, type FakeTelegram } from "../../test-support/fake-telegram";
+import { silentLog, startShopWithBot, type ShopWithBot } from "../../test-support/bot-harness";
+import { findButton, startFakeTelegram, telegramUser, textUpdate, type Button, type FakeTelegram, type MenuButton } from "../../test-support/fake-telegram";
 import { startTestServer } from "../../test-support/app";
-import { webhookSecretFor } from "./runner";
+import { createBotRunner, webhookSecretFor } from "./runner";
+import { storefrontUrlFor } from "./ui";
 import { HELP_TEXT, SHOP_COMMANDS } from "./features/commands";
 import { LANGUAGES } from "../../contract";
 
 const TOKEN = "123456:webhook-test-token";
+const STOREFRONT_BUTTON = { type: "web_app", text: "🛍 Open shop", web_app: { url: "https://shop.example/shop/" } } as const;
+
+/** Sets the bot's menu button straight at Telegram, as an earlier run or the owner with BotFather did. */
+async function setMenuButtonBeforehand(telegram: FakeTelegram, token: string, menuButton: MenuButton) {
+  const response = await fetch(`${telegram.apiRoot}/bot${token}/setChatMenuButton`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ menu_button: menuButton }),
+  });
+  expect(response.status).toBe(200);
+}
 
 describe("Telegram webhook", () => {
   let telegram: FakeTelegram;
@@ -63,6 +75,31 @@ describe("Telegram webhook", () => {
     expect(german).toContainEqual({ command: "help", description: "Diese Liste" });
   });
 
+  it("sets the menu button of every chat to open the storefront, labelled in the shop's default language", async () => {
+    const call = telegram.callsOf("setChatMenuButton").find((c) => c.token === TOKEN)!;
+    // No chat_id: the default button, which every private chat with the bot shows.
+    expect(call.payload).toEqual({ menu_button: STOREFRONT_BUTTON });
+    expect(telegram.menuButton(TOKEN)).toEqual(STOREFRONT_BUTTON);
+  });
+
+  it("keeps the bot running when Telegram refuses the menu button, and logs why", async () => {
+    const warnings: string[] = [];
+    const log = { ...silentLog, warn: (_details: unknown, message?: string) => void warnings.push(message ?? "") };
+    const webhooksBefore = telegram.callsOf("setWebhook").length;
+    telegram.failNext("setChatMenuButton", { error_code: 400, description: "Bad Request: BUTTON_URL_INVALID" });
+    // A second server instance starting: the first one's bot is left as it is.
+    const instance = createBotRunner(shop.server.deps, { log, settingsCheckMs: 60 * 60 * 1000 });
+    try {
+      await instance.start();
+      await instance.started();
+      expect(instance.status()).toMatchObject({ mode: "webhook", error: null });
+      expect(telegram.callsOf("setWebhook")).toHaveLength(webhooksBefore + 1);
+      expect(warnings).toEqual(["Telegram bot: could not set the menu button"]);
+    } finally {
+      await instance.stop();
+    }
+  });
+
   it("refuses an update with a wrong or missing secret token, and sends nothing", async () => {
     const before = telegram.calls.length;
     const user = telegramUser(4242);
@@ -80,7 +117,9 @@ describe("Telegram webhook", () => {
     const customer = shop.customer(5001, "alice");
     await customer.send("/start");
     expect(customer.text()).toBe("Hello and welcome to the Corner Shop!");
-    expect(customer.buttons()).toEqual(["Browse Products", "My Cart", "My Orders", "Contact Support", "About"]);
+    expect(customer.buttons()).toEqual(["🛍 Open shop", "Browse Products", "My Cart", "My Orders", "Contact Support", "About"]);
+    // A Mini App button: Telegram opens the storefront in the chat, the bot gets no press.
+    expect(findButton(customer.screen(), "🛍 Open shop")).toEqual({ text: "🛍 Open shop", web_app: { url: "https://shop.example/shop/" } });
   });
 
   it("shows the FAQ under About, with a way back", async () => {
@@ -218,11 +257,22 @@ describe("Telegram webhook without bot settings", () => {
   });
 });
 
+describe("the storefront's address", () => {
+  it("is PUBLIC_URL + /shop/ for an https PUBLIC_URL only: Telegram opens no other Mini App", () => {
+    expect(storefrontUrlFor("https://shop.example")).toBe("https://shop.example/shop/");
+    expect(storefrontUrlFor("http://shop.example")).toBeNull();
+    expect(storefrontUrlFor("http://localhost:3000")).toBeNull();
+    expect(storefrontUrlFor(undefined)).toBeNull();
+  });
+});
+
 describe("long polling, when there is no PUBLIC_URL", () => {
-  it("takes updates from getUpdates and answers them", async () => {
+  it("takes updates from getUpdates and answers them, and offers no storefront", async () => {
     const telegram = await startFakeTelegram();
     const shop = await startShopWithBot({ telegram, config: { publicUrl: undefined } });
     try {
+      // A storefront button an earlier run by webhook left (the same token, now on a laptop): it would open a shop not running here.
+      await setMenuButtonBeforehand(telegram, TOKEN, STOREFRONT_BUTTON);
       await createBotSettings(shop.server.deps.db, shop.server.deps.secrets, {
         botName: "Shop",
         botToken: TOKEN,
@@ -243,11 +293,22 @@ describe("long polling, when there is no PUBLIC_URL", () => {
       telegram.pushUpdate(start);
       const reply = await telegram.waitForCall((c) => c.method === "sendMessage" && c.payload.chat_id === 3001);
       expect(reply.payload.text).toBe("Hello from polling!");
+      const replyButtons = (reply.payload.reply_markup as { inline_keyboard: Button[][] }).inline_keyboard.flat();
+      expect(replyButtons.map((b) => b.text)).toEqual(["Browse Products", "My Cart", "My Orders", "Contact Support", "About"]);
+      expect(replyButtons.filter((b) => b.web_app)).toEqual([]);
+      expect(telegram.menuButton(TOKEN)).toEqual({ type: "commands" });
       expect(telegram.callsOf("getUpdates")[0]!.payload.allowed_updates).toEqual(["message", "callback_query"]);
+
+      // The owner's own Mini App, set with BotFather, is not the bot's to take back.
+      const ownersApp: MenuButton = { type: "web_app", text: "Our app", web_app: { url: "https://owner.example/app" } };
+      await setMenuButtonBeforehand(telegram, TOKEN, ownersApp);
+      const menuButtonsSet = telegram.callsOf("setChatMenuButton").length;
 
       // After a restart Telegram may hand out an update again: it is skipped.
       await shop.bot.reload();
       await shop.bot.started();
+      expect(telegram.menuButton(TOKEN)).toEqual(ownersApp);
+      expect(telegram.callsOf("setChatMenuButton")).toHaveLength(menuButtonsSet);
       const from = telegram.calls.length;
       telegram.pushUpdate(start);
       telegram.pushUpdate(textUpdate(telegramUser(3001), "/start"));

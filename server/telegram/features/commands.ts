@@ -86,4 +86,4 @@ commandsFeature.on("message", async (ctx, next) => {
   await next();
 });
 
-commandsFeature.command("help", (ctx) => say(ctx, helpText(ctx.tr), mainMenuKeyboard(ctx.tr)));
+commandsFeature.command("help", (ctx) => say(ctx, helpText(ctx.tr), mainMenuKeyboard(ctx.tr, ctx.deps.config.publicUrl)));

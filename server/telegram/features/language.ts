@@ -14,7 +14,7 @@ function languageScreen(ctx: BotContext): { text: string; keyboard: InlineKeyboa
   const offered = offeredLanguages(ctx.settings);
   const keyboard = new InlineKeyboard();
   if (offered.length <= 1) {
-    return { text: ctx.t("language-only-one", { language: LANGUAGE_NAMES[offered[0]!] }), keyboard: mainMenuKeyboard(ctx.tr) };
+    return { text: ctx.t("language-only-one", { language: LANGUAGE_NAMES[offered[0]!] }), keyboard: mainMenuKeyboard(ctx.tr, ctx.deps.config.publicUrl) };
   }
   for (const language of offered) {
     keyboard.text(language === ctx.language ? `✅ ${LANGUAGE_NAMES[language]}` : LANGUAGE_NAMES[language], data(`lang:${language}`)).row();

@@ -12,5 +12,5 @@ export const optOutFeature = new Composer<BotContext>();
 
 optOutFeature.command("stop", async (ctx) => {
   await optOutOfBroadcasts(ctx.deps.db, ctx.customerId, ctx.from?.username ?? null, ctx.deps.now());
-  await say(ctx, ctx.t("opted-out"), mainMenuKeyboard(ctx.tr));
+  await say(ctx, ctx.t("opted-out"), mainMenuKeyboard(ctx.tr, ctx.deps.config.publicUrl));
 });

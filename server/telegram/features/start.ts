@@ -20,7 +20,7 @@ export function welcomeText(ctx: BotContext): string {
 /** Back to the main menu, leaving any checkout or support conversation. */
 export async function showMainMenu(ctx: BotContext, text?: string): Promise<void> {
   await ctx.setConversation(IDLE);
-  await show(ctx, text ?? ctx.t("main-menu-text"), mainMenuKeyboard(ctx.tr));
+  await show(ctx, text ?? ctx.t("main-menu-text"), mainMenuKeyboard(ctx.tr, ctx.deps.config.publicUrl));
 }
 
 export const startFeature = new Composer<BotContext>();
@@ -38,7 +38,7 @@ startFeature.command("start", async (ctx) => {
     await rememberLanguage(ctx.deps.db, ctx.customerId, null, ctx.language);
     ctx.storedLanguage = { language: ctx.language, chosen: false };
   }
-  await say(ctx, wasOptedOut ? `${welcomeText(ctx)}\n\n${ctx.t("opted-in")}` : welcomeText(ctx), mainMenuKeyboard(ctx.tr));
+  await say(ctx, wasOptedOut ? `${welcomeText(ctx)}\n\n${ctx.t("opted-in")}` : welcomeText(ctx), mainMenuKeyboard(ctx.tr, ctx.deps.config.publicUrl));
 });
 
 startFeature.command("menu", (ctx) => showMainMenu(ctx));

@@ -6,6 +6,7 @@ menu-cart = Warenkorb
 menu-orders = Meine Bestellungen
 menu-support = Kundenservice
 menu-about = Über uns
+menu-open-shop = 🛍 Shop öffnen
 main-menu-text = Hauptmenü: Was möchtest du tun?
 main-menu-button = « Hauptmenü
 back-button = « Zurück

@@ -7,6 +7,7 @@ menu-cart = My Cart
 menu-orders = My Orders
 menu-support = Contact Support
 menu-about = About
+menu-open-shop = 🛍 Open shop
 main-menu-text = Main menu: what would you like to do?
 main-menu-button = « Main menu
 back-button = « Back

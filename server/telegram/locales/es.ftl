@@ -6,6 +6,7 @@ menu-cart = Mi carrito
 menu-orders = Mis pedidos
 menu-support = Atención al cliente
 menu-about = Información
+menu-open-shop = 🛍 Abrir la tienda
 main-menu-text = Menú principal: ¿qué quieres hacer?
 main-menu-button = « Menú principal
 back-button = « Atrás

@@ -6,6 +6,7 @@ menu-cart = Mon panier
 menu-orders = Mes commandes
 menu-support = Service client
 menu-about = À propos
+menu-open-shop = 🛍 Ouvrir la boutique
 main-menu-text = Menu principal : que voulez-vous faire ?
 main-menu-button = « Menu principal
 back-button = « Retour

@@ -6,6 +6,7 @@ menu-cart = Корзина
 menu-orders = Мои заказы
 menu-support = Поддержка
 menu-about = О магазине
+menu-open-shop = 🛍 Открыть магазин
 main-menu-text = Главное меню: что вы хотите сделать?
 main-menu-button = « Главное меню
 back-button = « Назад

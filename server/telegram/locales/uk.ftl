@@ -6,6 +6,7 @@ menu-cart = Кошик
 menu-orders = Мої замовлення
 menu-support = Підтримка
 menu-about = Про магазин
+menu-open-shop = 🛍 Відкрити магазин
 main-menu-text = Головне меню: що ви хочете зробити?
 main-menu-button = « Головне меню
 back-button = « Назад
