@@ -1,4 +1,4 @@
-import { asc, inArray } from "drizzle-orm";
+import { asc, inArray, sql } from "drizzle-orm";
 import type { z } from "zod";
 import {
   CURRENCIES,
@@ -80,7 +80,8 @@ async function itemsOf(db: DbOrTx, orderIds: string[]): Promise<Map<string, Item
     })
     .from(orderItems)
     .where(inArray(orderItems.orderId, orderIds))
-    .orderBy(asc(orderItems.createdAt), asc(orderItems.id));
+    // As getOrderItems orders an order's lines (shop/orders): inserted together, so by name.
+    .orderBy(asc(orderItems.createdAt), sql`nullif(${orderItems.productName}, '') asc nulls last`, asc(orderItems.id));
   for (const row of rows) found.set(row.orderId, [...(found.get(row.orderId) ?? []), row]);
   return found;
 }
