@@ -312,6 +312,21 @@ describe("the storefront API", () => {
     expect(await ordersOf(user)).toEqual([]);
   });
 
+  it("gives the stock back when the gateway refuses, and leaves the bot's cart as it was", async () => {
+    const user = newUser();
+    const stock = await stockOf(sencha.id);
+    gateway.refuseWith({ status: 500, message: "Internal error" });
+    try {
+      const response = await call("POST", "/api/storefront/orders", user, orderBody([{ productId: sencha.id, quantity: 2 }]));
+      expect(await refusal(response, 502)).toMatch(/Your order was cancelled/);
+    } finally {
+      gateway.refuseWith(null);
+    }
+    expect((await ordersOf(user)).map((order) => order.status)).toEqual(["failed"]);
+    expect(await stockOf(sencha.id)).toBe(stock);
+    expect(await server.database.db.select().from(cartItems).where(eq(cartItems.telegramUserId, String(user.id)))).toEqual([]);
+  });
+
   it("sells the last one to one of two customers ordering it at once", async () => {
     const last = await insertProduct(server.database.db, { name: "Last Pot", price: "30.00", stock: 1 });
     const buyers = [newUser(), newUser()];
