@@ -244,28 +244,29 @@ async function readGivenLines(db: DbOrTx, items: readonly OrderLineInput[]) {
     .innerJoin(products, eq(products.id, productVariants.productId))
     .where(inArray(productVariants.id, lines.map((line) => line.variantId)));
   const found = new Map(rows.map((row) => [row.variantId, row]));
-  return Promise.all(
-    lines.map(async (line) => {
-      const row = found.get(line.variantId);
-      if (!row || row.productId !== line.productId || (!line.chosen && row.product.options.length > 0)) {
-        if (!line.chosen) {
-          // No variant named: a product with options needs its options chosen first.
-          const [product] = await db.select({ name: products.name, isActive: products.isActive }).from(products).where(eq(products.id, line.productId));
-          if (product?.isActive) throw invalid(`Please choose the options of ${product.name} first.`, { key: "refusal-choose-options" });
-        }
-        throw productGone();
+  // One line after another: a refusal may read the product, and a transaction runs one query at a time.
+  const read = [];
+  for (const line of lines) {
+    const row = found.get(line.variantId);
+    if (!row || row.productId !== line.productId || (!line.chosen && row.product.options.length > 0)) {
+      if (!line.chosen) {
+        // No variant named: a product with options needs its options chosen first.
+        const [product] = await db.select({ name: products.name, isActive: products.isActive }).from(products).where(eq(products.id, line.productId));
+        if (product?.isActive) throw invalid(`Please choose the options of ${product.name} first.`, { key: "refusal-choose-options" });
       }
-      const name = itemDisplayName(row.product.name, row.variant.label);
-      if (line.quantity > MAX_CART_QUANTITY) throw invalid(`The quantity can be at most ${MAX_CART_QUANTITY}.`, { key: "refusal-quantity-at-most", values: { max: String(MAX_CART_QUANTITY) } });
-      // A line no longer sold is refused below, as a cart's is; one sold but short of stock here.
-      if (row.product.isActive && row.variant.isActive && line.quantity > row.variant.stock) {
-        throw row.variant.stock <= 0
-          ? conflict(`${name} is out of stock.`, { key: "refusal-out-of-stock", values: { name } })
-          : conflict(`Only ${row.variant.stock} left of ${name}.`, { key: "refusal-only-left", values: { name, stock: String(row.variant.stock) } });
-      }
-      return { productId: row.productId, variantId: row.variantId, quantity: line.quantity, product: row.product, variant: row.variant };
-    }),
-  );
+      throw productGone();
+    }
+    const name = itemDisplayName(row.product.name, row.variant.label);
+    if (line.quantity > MAX_CART_QUANTITY) throw invalid(`The quantity can be at most ${MAX_CART_QUANTITY}.`, { key: "refusal-quantity-at-most", values: { max: String(MAX_CART_QUANTITY) } });
+    // A line no longer sold is refused below, as a cart's is; one sold but short of stock here.
+    if (row.product.isActive && row.variant.isActive && line.quantity > row.variant.stock) {
+      throw row.variant.stock <= 0
+        ? conflict(`${name} is out of stock.`, { key: "refusal-out-of-stock", values: { name } })
+        : conflict(`Only ${row.variant.stock} left of ${name}.`, { key: "refusal-only-left", values: { name, stock: String(row.variant.stock) } });
+    }
+    read.push({ productId: row.productId, variantId: row.variantId, quantity: line.quantity, product: row.product, variant: row.variant });
+  }
+  return read;
 }
 
 /**
