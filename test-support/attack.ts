@@ -8,6 +8,9 @@ import type { TestServer } from "./app";
 
 export type ShopIds = Record<"category" | "product" | "postage" | "order" | "message" | "settings" | "customer" | "broadcast" | "coupon", string>;
 
+/** The bot token seedShop saves: the storefront's init data is signed with it. */
+export const SEEDED_BOT_TOKEN = "7000000002:attack-test-token-abcdefghij";
+
 export async function seedShop(server: TestServer, cookie: string): Promise<ShopIds> {
   const post = async (url: string, body: unknown) => {
     const response = await server.request("POST", url, { cookie, body });
@@ -16,7 +19,7 @@ export async function seedShop(server: TestServer, cookie: string): Promise<Shop
   };
   const settings = await post("/api/bot-settings", {
     botName: "Attack Shop",
-    botToken: "7000000002:attack-test-token-abcdefghij",
+    botToken: SEEDED_BOT_TOKEN,
     acceptedCurrencies: ["BTC"],
     welcomeMessage: "Welcome",
     faqContent: "FAQ",

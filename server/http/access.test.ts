@@ -22,7 +22,7 @@ import { createWebRoutes } from "./web";
  * The routes anyone may call. A new route that declares itself public (or webhook) without being
  * added here fails the first test: opening a door is a decision someone must write down.
  */
-const OPEN_ROUTES: Record<string, "public" | "webhook"> = {
+const OPEN_ROUTES: Record<string, "public" | "webhook" | "storefront"> = {
   "POST /api/auth/login": "public",
   "GET /api/auth/status": "public",
   "HEAD /api/auth/status": "public",
@@ -39,6 +39,18 @@ const OPEN_ROUTES: Record<string, "public" | "webhook"> = {
   "POST /api/telegram/webhook": "webhook",
   "POST /api/payments/webhook": "webhook",
   "POST /api/payments/btcpay/webhook": "webhook",
+  // The Telegram Mini App's (issue 27): no session, Telegram's signed init data instead (storefront-auth.ts).
+  "GET /api/storefront/catalogue": "storefront",
+  "HEAD /api/storefront/catalogue": "storefront",
+  "POST /api/storefront/quote": "storefront",
+  "POST /api/storefront/orders": "storefront",
+  "GET /api/storefront/orders": "storefront",
+  "HEAD /api/storefront/orders": "storefront",
+  "GET /api/storefront/orders/:id": "storefront",
+  "HEAD /api/storefront/orders/:id": "storefront",
+  "GET /api/storefront/messages": "storefront",
+  "HEAD /api/storefront/messages": "storefront",
+  "POST /api/storefront/messages": "storefront",
 };
 
 /**
@@ -129,6 +141,21 @@ describe("access to every route (generated from the router)", () => {
       tried += answers.length;
     }
     expect(tried).toBeGreaterThan(500);
+    expect(await databaseChecksum(server.database.db)).toBe(before);
+  });
+
+  it("refuses every storefront route, in every spelling, without Telegram's init data (an admin's session is none), and changes nothing", async () => {
+    const before = await databaseChecksum(server.database.db);
+    let tried = 0;
+    for (const route of routes.filter((r) => r.access === "storefront")) {
+      const targets = spellings(fillPath(route.url, ids));
+      const answers = await Promise.all(
+        targets.map((target) => rawRequest(server.baseUrl, route.method, target, { headers: { cookie }, ...(UNSAFE.has(route.method) ? { body: "{}" } : {}) })),
+      );
+      answers.forEach((answer, i) => expectRefused(answer, `${route.method} ${targets[i]}`));
+      tried += answers.length;
+    }
+    expect(tried).toBeGreaterThan(150);
     expect(await databaseChecksum(server.database.db)).toBe(before);
   });
 

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { startTestServer, type TestServer } from "../../test-support/app";
 import { recordOrderEvent } from "../shop/orders";
-import { fillPath, seedShop, type ShopIds } from "../../test-support/attack";
-import { DOCS_PREFIX, OPENAPI_PATH } from "./openapi";
+import { fillPath, SEEDED_BOT_TOKEN, seedShop, type ShopIds } from "../../test-support/attack";
+import { signInitData } from "../../test-support/init-data";
+import { DOCS_PREFIX, OPENAPI_PATH, STOREFRONT_SCHEME } from "./openapi";
 import { registeredRoutes } from "./security";
 
 // The API reference (issue 11, item 4): GET /api/openapi.json documents every route the app
@@ -102,8 +103,8 @@ describe("the OpenAPI document", () => {
         for (const media of content) expect(Object.keys(media.schema ?? {}).length, what).toBeGreaterThan(0);
       }
       expect(operation!.responses?.["4XX"]?.content?.["application/json"]?.schema, what).toEqual({ $ref: "#/components/schemas/ApiError" });
-      // The open routes say so; the others need the session cookie the document's security scheme names.
-      expect(operation!.security, what).toEqual(route.access === "admin" ? undefined : []);
+      // The open routes say so; the storefront's need Telegram's init data; the others the session cookie the document's security scheme names.
+      expect(operation!.security, what).toEqual(route.access === "admin" ? undefined : route.access === "storefront" ? [{ [STOREFRONT_SCHEME]: [] }] : []);
       // ...and a role with the route's permission (contract/team.ts), "owner" when it names none.
       expect(operation!["x-permission"], what).toBe(route.access === "admin" ? (route.permission ?? "owner") : undefined);
     }
@@ -118,8 +119,12 @@ describe("the OpenAPI document", () => {
           ? `/objects/${objectId}`
           : route.url === "/api/staff/invites/:token"
             ? `/api/staff/invites/${inviteToken}`
-            : fillPath(route.url, ids);
-      const response = await server.request("GET", path, { cookie });
+            : route.url === "/api/storefront/orders/:id"
+              ? `/api/storefront/orders/${ids.order}`
+              : fillPath(route.url, ids);
+      // The storefront's calls as the seeded order's customer (issue 27), signed with the seeded bot token.
+      const storefront = route.access === "storefront" ? { authorization: `tma ${signInitData({ botToken: SEEDED_BOT_TOKEN, user: { id: Number(ids.customer) } })}` } : undefined;
+      const response = await server.request("GET", path, { cookie, headers: storefront });
       const what = `GET ${path}: ${response.status}`;
       expect(response.status, what).toBe(200);
       const operation = document.paths[openApiPath(route.url)]!.get!;
