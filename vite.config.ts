@@ -3,7 +3,9 @@ import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 
-// The web app lives in web/ and is built into dist/web, which the server serves (server/http/web.ts).
+// The web app lives in web/ and is built into dist/web, which the server serves (server/http/web.ts):
+// two entries, the owner's dashboard (web/index.html) and the customers' storefront Mini App
+// (web/storefront/index.html, served at /shop/; issue 27), sharing only contract/ and the design tokens.
 // In development (`npm run dev`, scripts/dev.ts) Vite serves it and proxies the API to the server.
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? "5001"}`;
 
@@ -17,6 +19,12 @@ export default defineConfig({
     outDir: path.resolve(import.meta.dirname, "dist/web"),
     emptyOutDir: true,
     assetsDir: "assets",
+    rolldownOptions: {
+      input: {
+        dashboard: path.resolve(import.meta.dirname, "web/index.html"),
+        storefront: path.resolve(import.meta.dirname, "web/storefront/index.html"),
+      },
+    },
   },
   server: {
     proxy: {
