@@ -34,6 +34,7 @@ import { sessionRoutes } from "./routes/sessions";
 import { simulatorRoutes } from "./routes/simulator";
 import { staffRoutes } from "./routes/staff";
 import { statsRoutes } from "./routes/stats";
+import { storefrontRoutes } from "./routes/storefront";
 import { telegramWebhookRoutes } from "./routes/telegram-webhook";
 import { twoFactorRoutes } from "./routes/two-factor";
 import { uploadRoutes } from "./routes/uploads";
@@ -73,6 +74,7 @@ const API_ROUTES: Routes[] = [
   statsRoutes,
   eventRoutes,
   uploadRoutes,
+  storefrontRoutes,
   paymentWebhookRoutes,
   telegramWebhookRoutes,
   openApiRoutes,

@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { fieldSentence } from "../../contract";
 import { ShopError } from "../shop/common";
+import { translatorFor } from "../shop/languages";
 
 // docs/product.md rule 8: every non-2xx answer is JSON { error: "<human sentence>" }.
 const STATUS_BY_KIND = { invalid: 400, not_found: 404, conflict: 409, unavailable: 502 } as const;
@@ -81,7 +82,9 @@ export function registerErrorHandling(app: FastifyInstance) {
       return reply.code(400).send({ error: describeValidation(error) });
     }
     if (error instanceof ShopError) {
-      return reply.code(STATUS_BY_KIND[error.kind]).send({ error: error.message });
+      // A storefront customer (issue 27) gets the shop's sentence in their language, as the bot says it.
+      const message = request.storefrontLanguage ? translatorFor(request.storefrontLanguage).refusal(error) : error.message;
+      return reply.code(STATUS_BY_KIND[error.kind]).send({ error: message });
     }
     if (error instanceof HttpError) {
       return reply.code(error.statusCode).headers(error.headers).send({ ...error.details, error: error.message });

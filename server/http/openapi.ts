@@ -60,6 +60,8 @@ export function documentedOnly(jsonSchema: Record<string, unknown>) {
 }
 
 const SESSION_SCHEME = "adminSession";
+/** The storefront's calls (issue 27): Telegram's signed init data instead of a session. */
+export const STOREFRONT_SCHEME = "telegramInitData";
 
 /**
  * One line per operation for the rendered reference (docs/product.md §7's "answer / use"). A route added
@@ -158,6 +160,15 @@ const SUMMARIES: Record<string, string> = {
   "POST /api/payments/btcpay/webhook": "BTCPay Server's webhook, checked by its BTCPay-Sig signature; the invoice is then read from BTCPay",
   "POST /api/telegram/webhook": "Telegram's updates (secret token), or the admin's Bot Preview tester (session)",
   [`GET ${OPENAPI_PATH}`]: "This API's OpenAPI 3.1 document",
+  "GET /api/storefront/catalogue":
+    "The storefront (Telegram Mini App): categories, active products and variants with their stock state, postage, coins, and the owner's public key while private addresses are on; texts in the customer's language",
+  "POST /api/storefront/quote": "The storefront: what these items cost with this postage and coupon, priced as the bot prices a cart (pass total back as quotedTotal)",
+  "POST /api/storefront/orders":
+    "The storefront: place an order of these items (not the bot's cart) and create its payment; 409 when the total is not quotedTotal, nothing created",
+  "GET /api/storefront/orders": "The storefront: the customer's own latest 20 orders, newest first, with the payment still awaited",
+  "GET /api/storefront/orders/{id}": "The storefront: one of the customer's own orders (404 for anyone else's)",
+  "GET /api/storefront/messages": "The storefront: the customer's conversation with the shop, oldest first (the last 100)",
+  "POST /api/storefront/messages": "The storefront: a message to the shop, stored as one typed in the bot's Contact Support",
 };
 
 /**
@@ -197,7 +208,8 @@ function describeAnswers(response: unknown) {
 function transform(input: TransformInput) {
   if (!isDocumented(input.url)) return { schema: { hide: true }, url: input.url };
   const { schema, url } = jsonSchemaTransform(input) as { schema: Record<string, unknown> | undefined; url: string };
-  const open = (input.route.config?.access ?? "admin") !== "admin";
+  const access = input.route.config?.access ?? "admin";
+  const open = access !== "admin";
   const tag = url.startsWith("/objects/") ? "objects" : url === OPENAPI_PATH ? "docs" : (url.split("/")[2] ?? "api");
   const methods = [input.route.method].flat();
   const summary = SUMMARIES[`${methods[0]} ${url.replace(/:([A-Za-z]+)/g, "{$1}")}`];
@@ -210,7 +222,8 @@ function transform(input: TransformInput) {
       tags: (schema?.tags as string[] | undefined) ?? [tag],
       // Open routes (login, health, images, webhooks) need no session; everything else does, and a
       // role with its permission (contract/team.ts; "owner" when it names none: the owner's alone).
-      ...(open ? { security: [] } : { "x-permission": input.route.config?.permission ?? "owner" }),
+      // The storefront's need Telegram's init data instead.
+      ...(access === "storefront" ? { security: [{ [STOREFRONT_SCHEME]: [] }] } : open ? { security: [] } : { "x-permission": input.route.config?.permission ?? "owner" }),
     },
   };
 }
@@ -262,11 +275,17 @@ export async function registerOpenApi(app: FastifyInstance) {
           "The calls the admin dashboard makes (docs/product.md §7) and the webhooks. Every error answers `{ \"error\": \"<sentence>\" }`. " +
           "Calls need a signed-in session cookie (POST /api/auth/login sets it) unless marked as open, and a role " +
           "with the call's permission (`x-permission`; contract/team.ts lists each role's); " +
-          "writes from another site are refused (403).",
+          "writes from another site are refused (403). The storefront's calls (/api/storefront/) need Telegram's init data instead (telegramInitData).",
       },
       components: {
         securitySchemes: {
           [SESSION_SCHEME]: { type: "apiKey", in: "cookie", name: "sid", description: "Set by POST /api/auth/login" },
+          [STOREFRONT_SCHEME]: {
+            type: "apiKey",
+            in: "header",
+            name: "Authorization",
+            description: "`tma <init data>`: the storefront's calls, as the Telegram user whose init data the shop's bot token signed (at most a day old)",
+          },
         },
       },
       security: [{ [SESSION_SCHEME]: [] }],

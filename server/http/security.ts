@@ -4,6 +4,7 @@ import { validateSession, type ValidSession } from "../auth/sessions";
 import { getTeamSettings } from "../shop/team";
 import type { AppDeps } from "./deps";
 import { HttpError } from "./errors";
+import { storefrontAccess } from "./storefront-auth";
 
 export const SESSION_COOKIE = "sid";
 
@@ -16,8 +17,11 @@ export const SESSION_COOKIE = "sid";
  * - "public": anyone; the route does its own checking where it needs any (login, webhooks).
  * - "webhook": anyone, and writes from another site are allowed too (Telegram and NOWPayments are
  *   not browsers; their secret token or signature is the check).
+ * - "storefront": a Telegram user of the shop's bot, by the init data Telegram signed for the Mini App
+ *   (storefront-auth.ts; issue 27), and not blocked. No admin session; writes from another site are
+ *   refused as for the admin (the Mini App is served from this origin).
  */
-export type RouteAccess = "admin" | "public" | "webhook";
+export type RouteAccess = "admin" | "public" | "webhook" | "storefront";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -38,6 +42,7 @@ declare module "fastify" {
 
 export const PUBLIC: { config: { access: RouteAccess } } = { config: { access: "public" } };
 export const WEBHOOK: { config: { access: RouteAccess } } = { config: { access: "webhook" } };
+export const STOREFRONT: { config: { access: RouteAccess } } = { config: { access: "storefront" } };
 
 /** Route options naming the permission a route needs: `app.get(path, { ...may("catalogue"), schema }, handler)`. */
 export const may = (permission: Permission): { config: { permission: Permission } } => ({ config: { permission } });
@@ -152,12 +157,14 @@ export function registerSecurity(app: FastifyInstance, deps: AppDeps) {
   app.addHook("onRoute", (route) => {
     table.push(route);
   });
+  const checkStorefront = storefrontAccess(deps);
   app.addHook("onRequest", async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.is404) return;
     const access: RouteAccess = request.routeOptions.config.access ?? "admin";
     if (access !== "webhook" && !SAFE_METHODS.has(request.method) && isCrossSite(request, deps.config.publicUrl)) {
       throw new HttpError(403, "Cross-site requests are not allowed.");
     }
+    if (access === "storefront") return checkStorefront(request, reply);
     if (access !== "admin") return;
     const signedIn = await signedInSession(request, deps);
     if (!signedIn) {

@@ -66,6 +66,23 @@ export async function recordBotStart(db: DbOrTx, telegramUserId: string, telegra
 }
 
 /**
+ * A customer seen outside the chat (the storefront, issue 27): recorded as /start records them, so
+ * they are on record with their username and their language can be kept, but never opted back in
+ * after /stop nor taken as reachable again: only /start, in the chat, says that. No write when the
+ * record is already as it is.
+ */
+export async function recordCustomerSeen(db: DbOrTx, telegramUserId: string, telegramUsername: string | null, now: Date): Promise<void> {
+  await db
+    .insert(botCustomers)
+    .values({ telegramUserId, telegramUsername, startedAt: now })
+    .onConflictDoUpdate({
+      target: botCustomers.telegramUserId,
+      set: { telegramUsername },
+      setWhere: sql`${botCustomers.telegramUsername} is distinct from ${telegramUsername}`,
+    });
+}
+
+/**
  * Whether /start would change nothing in this customer's record (read with their update): they are
  * recorded, opted in, not marked unreachable, under the same username. A 403 marking them
  * unreachable meanwhile is undone by their next /start.

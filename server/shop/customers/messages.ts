@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, asc, count, desc, eq } from "drizzle-orm";
+import { and, asc, count, desc, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { CustomerMessage, MessageInputSchema } from "../../../contract";
 import type { DbOrTx } from "../../db/client";
@@ -22,13 +22,13 @@ export async function messagesOf(db: DbOrTx, rows: MessageRow[]): Promise<Custom
   return rows.map((row, index) => toMessage(row, texts[index]!));
 }
 
-/** One customer's conversation, oldest first, as a chat reads. */
-export async function listThread(db: DbOrTx, telegramUserId: string): Promise<CustomerMessage[]> {
-  const rows = await db
-    .select()
-    .from(customerMessages)
-    .where(eq(customerMessages.telegramUserId, telegramUserId))
-    .orderBy(asc(customerMessages.createdAt), asc(customerMessages.id));
+/** One customer's conversation, oldest first, as a chat reads; with `last`, only its latest `last` messages. */
+export async function listThread(db: DbOrTx, telegramUserId: string, options: { last?: number } = {}): Promise<CustomerMessage[]> {
+  const query = db.select().from(customerMessages).where(eq(customerMessages.telegramUserId, telegramUserId));
+  const rows =
+    options.last === undefined
+      ? await query.orderBy(asc(customerMessages.createdAt), asc(customerMessages.id))
+      : (await query.orderBy(desc(customerMessages.createdAt), desc(customerMessages.id)).limit(options.last)).reverse();
   return messagesOf(db, rows);
 }
 
@@ -93,20 +93,23 @@ export async function sendAdminReply(
 }
 
 /**
- * A message a customer sent to the bot: stored unread, linked to the customer's latest order when
- * there is one so the admin sees what it is about.
+ * A message a customer sent to the bot (or from the storefront): stored unread, linked to the order
+ * it names, else to the customer's latest order when there is one, so the admin sees what it is about.
+ * An order named must be the customer's own (else "not found", as for any other order).
  */
 export async function recordCustomerMessage(
   db: DbOrTx,
-  message: { telegramUserId: string; telegramUsername?: string | null; message: string },
+  message: { telegramUserId: string; telegramUsername?: string | null; message: string; orderId?: string | null },
   now: Date = new Date(),
 ): Promise<CustomerMessage> {
+  const named = message.orderId ?? null;
   const [latest] = await db
     .select({ id: orders.id })
     .from(orders)
-    .where(eq(orders.telegramUserId, message.telegramUserId))
+    .where(and(eq(orders.telegramUserId, message.telegramUserId), named === null ? undefined : isUuid(named) ? eq(orders.id, named) : sql`false`))
     .orderBy(desc(orders.createdAt), desc(orders.id))
     .limit(1);
+  if (named !== null && !latest) throw notFound("That order was not found.", { key: "refusal-order-not-found" });
   const id = crypto.randomUUID();
   const [row] = await db
     .insert(customerMessages)

@@ -6,14 +6,15 @@ import type { SecretBox } from "../../crypto";
 import type { Db, DbOrTx } from "../../db/client";
 import { cartItems, orderItems, orders, postageOptions, products, productVariants } from "../../db/schema";
 import { DEFAULT_GATEWAY_TIMEOUT_MS, NOT_CONFIGURED_MESSAGE, type PayCoin, type PaymentGateway } from "../payments";
-import { conflict, type CustomerText, invalid, ShopError, unavailable, isUuid, shortOrderId, consoleLogger, type CustomerNotifier, type ShopLogger } from "../common";
+import { conflict, type CustomerText, invalid, ShopError, unavailable, isUuid, shortOrderId, consoleLogger, type CustomerNotifier, pgErrorCode, type ShopLogger, UNIQUE_VIOLATION } from "../common";
 import { holdCouponUse, recordOrderEvent, orderOf, releaseOrderStock, reserveStock } from "../orders";
-import { protectNewAddress } from "../vaults";
+import { acceptSealedAddress, protectNewAddress } from "../vaults";
 import { formatPence, toPence, variantUnitPricePence } from "../catalogue";
 import { btcpayConfigured, getBotSettings, getPaymentGatewaySettings, type PaymentGatewaySettings } from "../settings";
 import { isTestCustomer, simulationGateway } from "../simulator";
 import { applyCoupon, CouponRefusedError } from "./coupons";
 import { refusalMessage, refusalText } from "./coupon-rules";
+import { MAX_CART_QUANTITY } from "./cart";
 
 // Checkout (docs/product.md rules 1-3): the order, its items, the stock reservation and the emptied
 // cart are created in one transaction; then the payment is created at the gateway. If the
@@ -48,10 +49,26 @@ export type CheckoutDeps = {
   logger?: ShopLogger;
 };
 
+/**
+ * A line to buy as the storefront sends it (issue 27): a product, and its variant unless the product
+ * has no options (then its one hidden default variant, whose id is the product's).
+ */
+export type OrderLineInput = { productId: string; variantId?: string; quantity: number };
+
 export type CheckoutInput = {
   telegramUserId: string;
   telegramUsername?: string | null;
-  shippingAddress: { name: string; streetAddress: string; postcode: string; contact?: string | null };
+  /** Required unless `sealedAddress` is given. */
+  shippingAddress?: { name: string; streetAddress: string; postcode: string; contact?: string | null };
+  /**
+   * The address sealed to the owner's key in the customer's browser (the storefront with private
+   * addresses on; shop/vaults acceptSealedAddress), stored as it is: the server never reads it.
+   */
+  sealedAddress?: string;
+  /** The order's id, chosen by the storefront (a sealed address is bound to it); taken: 409. Else a new one. */
+  orderId?: string;
+  /** The lines to buy instead of the customer's cart (the storefront): the cart is then neither read nor emptied. */
+  items?: readonly OrderLineInput[];
   postageOptionId: string | null;
   coin: Currency;
   /**
@@ -76,7 +93,14 @@ export type CheckoutPayment = {
 };
 export type CheckoutResult = { order: Order; items: OrderItem[]; payment: CheckoutPayment };
 
-export type QuoteInput = { telegramUserId: string; postageOptionId: string | null; coin?: Currency; couponCode?: string | null };
+export type QuoteInput = {
+  telegramUserId: string;
+  postageOptionId: string | null;
+  coin?: Currency;
+  couponCode?: string | null;
+  /** The lines to price instead of the customer's cart (the storefront, issue 27). */
+  items?: readonly OrderLineInput[];
+};
 export type QuoteLine = {
   productId: string;
   variantId: string;
@@ -180,6 +204,70 @@ async function readCart(db: DbOrTx, telegramUserId: string, lock: boolean) {
   return lock ? query.for("update", { of: cartItems }) : query;
 }
 
+const productGone = () => conflict("That product is no longer available.", { key: "refusal-product-gone" });
+
+/**
+ * The storefront's lines (issue 27) read as readCart reads the cart's, in the order given. A line
+ * without a variant is its product's hidden default variant, refused when the product has options
+ * (they must be chosen); a variant of another product is no product at all. Lines of one variant
+ * add up, as "Add to cart" twice does in the bot. Stock is checked here, where the cart's is checked
+ * when the cart is shown (getCart): the customer hears of it at the quote, not only at checkout, whose
+ * reservation (reserveStock) stays the rule when two buy the last one at once.
+ */
+async function readGivenLines(db: DbOrTx, items: readonly OrderLineInput[]) {
+  const wanted = new Map<string, { productId: string; variantId: string; quantity: number; chosen: boolean }>();
+  for (const item of items) {
+    const variantId = item.variantId ?? item.productId;
+    if (!isUuid(item.productId) || !isUuid(variantId)) throw productGone();
+    const line = wanted.get(variantId);
+    if (line && line.productId !== item.productId) throw productGone();
+    wanted.set(variantId, { productId: item.productId, variantId, quantity: (line?.quantity ?? 0) + item.quantity, chosen: item.variantId !== undefined || (line?.chosen ?? false) });
+  }
+  const lines = [...wanted.values()];
+  if (lines.length === 0) return [];
+  const rows = await db
+    .select({
+      productId: productVariants.productId,
+      variantId: productVariants.id,
+      product: {
+        name: products.name,
+        price: products.price,
+        bulkPricing: products.bulkPricing,
+        isActive: products.isActive,
+        categoryId: products.categoryId,
+        translations: products.translations,
+        options: products.options,
+      },
+      variant: { label: productVariants.label, sku: productVariants.sku, price: productVariants.price, isActive: productVariants.isActive, stock: productVariants.stock },
+    })
+    .from(productVariants)
+    .innerJoin(products, eq(products.id, productVariants.productId))
+    .where(inArray(productVariants.id, lines.map((line) => line.variantId)));
+  const found = new Map(rows.map((row) => [row.variantId, row]));
+  return Promise.all(
+    lines.map(async (line) => {
+      const row = found.get(line.variantId);
+      if (!row || row.productId !== line.productId || (!line.chosen && row.product.options.length > 0)) {
+        if (!line.chosen) {
+          // No variant named: a product with options needs its options chosen first.
+          const [product] = await db.select({ name: products.name, isActive: products.isActive }).from(products).where(eq(products.id, line.productId));
+          if (product?.isActive) throw invalid(`Please choose the options of ${product.name} first.`, { key: "refusal-choose-options" });
+        }
+        throw productGone();
+      }
+      const name = itemDisplayName(row.product.name, row.variant.label);
+      if (line.quantity > MAX_CART_QUANTITY) throw invalid(`The quantity can be at most ${MAX_CART_QUANTITY}.`, { key: "refusal-quantity-at-most", values: { max: String(MAX_CART_QUANTITY) } });
+      // A line no longer sold is refused below, as a cart's is; one sold but short of stock here.
+      if (row.product.isActive && row.variant.isActive && line.quantity > row.variant.stock) {
+        throw row.variant.stock <= 0
+          ? conflict(`${name} is out of stock.`, { key: "refusal-out-of-stock", values: { name } })
+          : conflict(`Only ${row.variant.stock} left of ${name}.`, { key: "refusal-only-left", values: { name, stock: String(row.variant.stock) } });
+      }
+      return { productId: row.productId, variantId: row.variantId, quantity: line.quantity, product: row.product, variant: row.variant };
+    }),
+  );
+}
+
 /**
  * The one place an order is priced: lines at their bulk tier, then the coupon on the eligible lines
  * (docs/decisions/0030-coupons.md), postage, total, and the coins on offer.
@@ -205,7 +293,7 @@ async function priceCheckout(
     postage = { id: option.id, name: option.name, pricePence: toPence(option.price) };
   }
 
-  const cart = await readCart(db, input.telegramUserId, options.lockCart);
+  const cart = input.items ? await readGivenLines(db, input.items) : await readCart(db, input.telegramUserId, options.lockCart);
   if (cart.length === 0) throw invalid("Your cart is empty.", { key: "refusal-cart-empty" });
   // Bulk tiers count every variant of a product in the cart (docs/decisions/0034-product-variants.md).
   const perProduct = new Map<string, number>();
@@ -258,8 +346,10 @@ export async function checkout(deps: CheckoutDeps, input: CheckoutInput): Promis
   const logger = deps.logger ?? consoleLogger;
 
   // Everything that can be refused without touching stock is checked first.
-  const address = ShippingAddressSchema.safeParse(input.shippingAddress);
-  if (!address.success) throw invalid(`Please check the shipping address: ${address.error.issues[0]!.message}.`, { key: "refusal-address" });
+  const address = input.sealedAddress === undefined ? ShippingAddressSchema.safeParse(input.shippingAddress) : null;
+  if (address && !address.success) throw invalid(`Please check the shipping address: ${address.error.issues[0]!.message}.`, { key: "refusal-address" });
+  const sealedAddress = input.sealedAddress === undefined ? null : await acceptSealedAddress(db, input.sealedAddress);
+  if (input.orderId !== undefined && !isUuid(input.orderId)) throw invalid("The order id must be a valid id.");
   if (!(CURRENCIES as readonly string[]).includes(input.coin)) throw invalid("Please choose BTC, LTC or XMR to pay with.", { key: "refusal-choose-coin" });
 
   // The test customer's checkout is simulated (docs/decisions/0023): its payment never reaches the
@@ -275,19 +365,19 @@ export async function checkout(deps: CheckoutDeps, input: CheckoutInput): Promis
   const now = deps.now();
   const created = await db.transaction(async (tx) => {
     // The cart rows stay locked until this transaction ends: a second Confirm at the same moment
-    // waits here, then finds the cart emptied and creates nothing.
+    // waits here, then finds the cart emptied and creates nothing. (Given items lock nothing: a
+    // storefront order sent twice is two orders, unless it names its id, as a sealed address does.)
     const quote = await priceCheckout(tx, settings, input, { lockCart: true, now, gateways });
     if (input.quotedTotalPence !== undefined && quote.totalPence !== input.quotedTotalPence) {
       throw new TotalChangedError(input.quotedTotalPence, quote.totalPence);
     }
 
-    // The id is chosen here: the encrypted (or owner-sealed) address is bound to it (address-vault.ts).
-    const orderId = crypto.randomUUID();
-    const [order] = await tx
-      .insert(orders)
-      .values({
+    // The id is chosen here (or by the storefront, for the address it sealed): the encrypted (or
+    // owner-sealed) address is bound to it (address-vault.ts).
+    const orderId = input.orderId ?? crypto.randomUUID();
+    const [order] = await insertOrder(tx, {
         id: orderId,
-        ...(await protectNewAddress(tx, orderId, address.data)),
+        ...(sealedAddress ?? (await protectNewAddress(tx, orderId, address!.data!))),
         telegramUserId: input.telegramUserId,
         telegramUsername: input.telegramUsername ?? null,
         status: "pending",
@@ -306,8 +396,7 @@ export async function checkout(deps: CheckoutDeps, input: CheckoutInput): Promis
         couponUse: quote.coupon ? "held" : null,
         createdAt: now,
         updatedAt: now,
-      })
-      .returning();
+      });
     const items = await tx
       .insert(orderItems)
       .values(
@@ -337,7 +426,7 @@ export async function checkout(deps: CheckoutDeps, input: CheckoutInput): Promis
     if (quote.coupon && !(await holdCouponUse(tx, quote.coupon.id, now))) {
       throw new CouponRefusedError({ reason: "used-up", message: refusalMessage("used-up", quote.coupon.code), customerText: refusalText("used-up", quote.coupon.code) });
     }
-    await tx.delete(cartItems).where(eq(cartItems.telegramUserId, input.telegramUserId));
+    if (!input.items) await tx.delete(cartItems).where(eq(cartItems.telegramUserId, input.telegramUserId));
     return { order: order!, items, quote };
   });
 
@@ -355,7 +444,7 @@ export async function checkout(deps: CheckoutDeps, input: CheckoutInput): Promis
       callbackUrl: deps.config.publicUrl ? deps.config.publicUrl + PAYMENT_WEBHOOK_PATH : undefined,
     });
   } catch (error) {
-    await failCheckoutWithoutPayment(db, order.id, deps.now(), "The payment service refused or did not answer, so no payment was created.");
+    await failCheckoutWithoutPayment(db, order.id, deps.now(), "The payment service refused or did not answer, so no payment was created.", { restoreCart: !input.items });
     if (error instanceof ShopError) {
       throw unavailable(`${error.message} Your order was cancelled and your cart kept, so you can try again.`, { key: "refusal-payment-not-created" });
     }
@@ -402,7 +491,7 @@ export async function checkout(deps: CheckoutDeps, input: CheckoutInput): Promis
  * the customer's cart. Claimed with one conditional UPDATE, so when the checkout's own failure
  * path and the abandoned-checkout sweep meet, only one of them does this. Answers whether it did.
  */
-async function failCheckoutWithoutPayment(db: Db, orderId: string, now: Date, why: string): Promise<boolean> {
+async function failCheckoutWithoutPayment(db: Db, orderId: string, now: Date, why: string, options: { restoreCart: boolean } = { restoreCart: true }): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [claimed] = await tx
       .update(orders)
@@ -413,12 +502,10 @@ async function failCheckoutWithoutPayment(db: Db, orderId: string, now: Date, wh
       .returning({ telegramUserId: orders.telegramUserId });
     if (!claimed) return false;
     await releaseOrderStock(tx, orderId, now);
-    await restoreCart(tx, orderId, claimed.telegramUserId);
-    await recordOrderEvent(
-      tx,
-      { orderId, actor: "system", action: "payment_failed", detail: `${why} The order failed, its items are back on sale and back in the customer's cart.` },
-      now,
-    );
+    // A storefront order's items were never in the bot's cart: they stay out of it (the Mini App keeps its own).
+    if (options.restoreCart) await restoreCart(tx, orderId, claimed.telegramUserId);
+    const after = options.restoreCart ? "its items are back on sale and back in the customer's cart" : "its items are back on sale";
+    await recordOrderEvent(tx, { orderId, actor: "system", action: "payment_failed", detail: `${why} The order failed, ${after}.` }, now);
     return true;
   });
 }
@@ -442,6 +529,16 @@ async function restoreCart(tx: DbOrTx, orderId: string, telegramUserId: string) 
       .insert(cartItems)
       .values(restore.map((item) => ({ telegramUserId, productId: item.productId, variantId: item.variantId, quantity: item.quantity })))
       .onConflictDoNothing();
+  }
+}
+
+/** Inserts the new order; an id already taken (the storefront chose it) is refused, not a database error. */
+async function insertOrder(tx: DbOrTx, values: typeof orders.$inferInsert) {
+  try {
+    return await tx.insert(orders).values(values).returning();
+  } catch (error) {
+    if (pgErrorCode(error) === UNIQUE_VIOLATION) throw conflict("An order with this id exists already. Reload the shop and try again.");
+    throw error;
   }
 }
 

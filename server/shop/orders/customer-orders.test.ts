@@ -17,6 +17,7 @@ const order = (overrides: Partial<CustomerOrder>): CustomerOrder => ({
   adminFlag: null,
   trackingNumber: null,
   carrier: null,
+  paymentCheckoutUrl: null,
   closedBy: null,
   ...overrides,
 });

@@ -23,6 +23,8 @@ export type CustomerOrder = {
   adminFlag: string | null;
   trackingNumber: string | null;
   carrier: string | null;
+  /** The gateway's own payment page (BTCPay's invoice checkout link; issue 24); null for NOWPayments. */
+  paymentCheckoutUrl: string | null;
   /** How a failed order came to fail, from its audit trail: the owner cancelled it, or it expired. */
   closedBy: "owner" | "expiry" | null;
 };
@@ -43,6 +45,7 @@ const customerOrderColumns = {
   adminFlag: orders.adminFlag,
   trackingNumber: orders.trackingNumber,
   carrier: orders.carrier,
+  paymentCheckoutUrl: orders.paymentCheckoutUrl,
 };
 
 /** The customer's most recent orders, newest first. */
@@ -53,6 +56,21 @@ export async function listCustomerOrders(db: DbOrTx, telegramUserId: string, lim
     .where(eq(orders.telegramUserId, telegramUserId))
     .orderBy(desc(orders.createdAt), desc(orders.id))
     .limit(limit);
+  return withClosures(db, rows);
+}
+
+/** One of the customer's own orders; null for an unknown id or someone else's (never told apart). */
+export async function getCustomerOrder(db: DbOrTx, telegramUserId: string, orderId: string): Promise<CustomerOrder | null> {
+  if (!isUuid(orderId)) return null;
+  const rows = await db
+    .select(customerOrderColumns)
+    .from(orders)
+    .where(and(eq(orders.id, orderId), eq(orders.telegramUserId, telegramUserId)));
+  return (await withClosures(db, rows))[0] ?? null;
+}
+
+/** The orders with how each failed one came to fail (closedBy), from their audit trails. */
+async function withClosures(db: DbOrTx, rows: (Omit<CustomerOrder, "status" | "closedBy"> & { status: string })[]): Promise<CustomerOrder[]> {
   const failedIds = rows.filter((row) => row.status === "failed").map((row) => row.id);
   const closures =
     failedIds.length === 0
@@ -163,9 +181,7 @@ export async function getPaymentDetails(db: DbOrTx, telegramUserId: string, orde
   if (order.status !== "pending" || !order.payAddress || !order.payAmount) {
     throw notFound("That order is not waiting for a payment any more. Open My Orders to see where it is.", { key: "refusal-order-not-awaiting-payment" });
   }
-  let amountDue: string | null = order.payAmount;
-  if (order.paymentStatus === "partially_paid") amountDue = decimalShortfall(order.payAmount, order.actuallyPaid);
-  if (order.paymentStatus === "confirming") amountDue = null;
+  const amountDue = amountDueOf({ ...order, payAmount: order.payAmount });
   return {
     orderId: order.id,
     totalAmount: order.totalAmount,
@@ -178,6 +194,16 @@ export async function getPaymentDetails(db: DbOrTx, telegramUserId: string, orde
     deadline: paymentDeadline(order),
     checkoutUrl: order.checkoutUrl,
   };
+}
+
+/**
+ * What is still to send for a pending order: the whole amount, or after a short payment the
+ * shortfall; null while a payment is being confirmed.
+ */
+export function amountDueOf(order: Pick<CustomerOrder, "paymentStatus" | "actuallyPaid"> & { payAmount: string }): string | null {
+  if (order.paymentStatus === "partially_paid") return decimalShortfall(order.payAmount, order.actuallyPaid);
+  if (order.paymentStatus === "confirming") return null;
+  return order.payAmount;
 }
 
 /** The pending orders of `orders` that have payment details to show. */

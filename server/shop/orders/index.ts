@@ -3,7 +3,7 @@
 
 export { parcelLines } from "./carriers";
 export { countCouponUse, holdCouponUse } from "./coupon-uses";
-export { awaitingPayment, describeOrderStatus, getPaymentDetails, orderStatusText, listCustomerOrders, paymentDeadline, paymentUri } from "./customer-orders";
+export { amountDueOf, awaitingPayment, type CustomerOrder, describeOrderStatus, getCustomerOrder, getPaymentDetails, orderStatusText, listCustomerOrders, paymentDeadline, paymentUri } from "./customer-orders";
 export { type OrderEventAction, recordOrderEvent } from "./order-events";
 export { filterConditions, listOrderPage, listOrdersMatching, type OrderFilters, type SearchScope, orderPageQuery, usernameSearchKey } from "./order-list";
 export { acceptPayment, cancelOrder, cleanupExpiredOrders, deleteOrder, getOrderEvents, getOrderItems, type OrderLine, orderOf, ordersOf, reclaimOrderStock, updateOrderStatus, wasCancelledByOwner } from "./orders";

@@ -1,7 +1,8 @@
 import { inArray, type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { orders, type ShippingAddress } from "../../db/schema";
-import { sealAddress } from "../../../contract/owner-seal";
+import { parseSealed, sealAddress } from "../../../contract/owner-seal";
+import { invalid } from "../common";
 import { activeOwnerPublicKey } from "./private-addresses";
 import { blindTokens, currentKey, type DataKey, isServerSealed, liveKeys, open, preloadKeysOf, seal, VaultError } from "./vault";
 
@@ -159,4 +160,21 @@ export async function protectNewAddress(db: DbOrTx, orderId: string, address: Sh
     address: await sealAddress(owner, clear, orderId),
     addressSearch: blindTokens(await currentKey(db), addressTerms(clear)),
   };
+}
+
+/**
+ * The stored columns of a new order's address sealed in the customer's own browser (the storefront,
+ * issue 27): while private addresses are on, the Mini App seals it to the owner's key and binds it to
+ * the order's id, so this server never holds it in clear. Stored as it came, once its form and key
+ * are the current key's (the binding to the order only the owner's browser can check, on opening).
+ * It gets no blind index tokens: they are made from the clear text, which the server never sees, so
+ * the owner's address search does not find such an order (its id and username still do).
+ */
+export async function acceptSealedAddress(db: DbOrTx, sealed: string): Promise<StoredAddress> {
+  const owner = await activeOwnerPublicKey(db);
+  if (!owner) throw invalid("Private addresses are off, so the address must be sent as it is (address), not sealed.");
+  const parts = parseSealed(sealed);
+  if (!parts) throw invalid("The sealed address is not a sealed value. Reload the shop and try again.");
+  if (parts.keyId !== owner.keyId) throw invalid("The address was sealed to a key the shop no longer uses. Reload the shop and try again.");
+  return { address: sealed, addressSearch: null };
 }
