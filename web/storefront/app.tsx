@@ -122,7 +122,7 @@ export function App({ launch }: { launch: Launch }) {
               aria-current={activeTab === tab.screen && stack.length === 1 ? "page" : undefined}
               onClick={() => setStack([{ name: tab.screen }])}
               className={cx(
-                "min-h-11 flex-1 border-b-2 px-1 text-sm font-medium focus-visible:outline-2 focus-visible:outline-ring",
+                "min-h-11 flex-1 border-b-2 px-1 text-sm font-medium whitespace-nowrap focus-visible:outline-2 focus-visible:outline-ring",
                 activeTab === tab.screen ? "border-primary text-foreground" : "border-transparent text-muted-foreground",
               )}
             >

@@ -95,7 +95,7 @@ const en = {
   privateAddress: "Your address is encrypted on this device for the shop's owner alone.",
   placeOrder: "Place order & pay",
   totalChanged: "The total changed since you looked. Check the new total and place the order again.",
-  fixErrors: "Check the fields marked below.",
+  fixErrors: "Check the fields marked above.",
 
   // Payment
   paymentTitle: "Payment",

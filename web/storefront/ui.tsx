@@ -146,7 +146,7 @@ async function writeClipboard(text: string) {
   if (!copied) throw new Error("copy refused");
 }
 
-/** Copies `text`; says so (or that it failed) beside the button for a moment, to screen readers too. */
+/** Copies `text`; the button says it did for a moment (a failure says so below it), to screen readers too. */
 export function CopyButton({ text, label }: { text: string; label: string }) {
   const { texts } = useStorefront();
   const [said, setSaid] = useState<string | null>(null);
@@ -165,14 +165,15 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
     }
   };
   return (
-    <span className="inline-flex shrink-0 items-center gap-2">
-      <Button onClick={() => void copy()} aria-label={label}>
-        {texts.copy}
+    <>
+      <Button className="shrink-0" onClick={() => void copy()} aria-label={label}>
+        {said === texts.copied ? texts.copied : texts.copy}
       </Button>
-      <span role="status" className="text-xs text-muted-foreground">
+      <span role="status" className="sr-only">
         {said}
       </span>
-    </span>
+      {said && said !== texts.copied && <p className="w-full text-sm text-destructive">{said}</p>}
+    </>
   );
 }
 

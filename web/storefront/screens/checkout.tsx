@@ -113,7 +113,6 @@ export function CheckoutScreen() {
     setErrors(found);
     if (!checked.success || found.postage || found.coin || !coin) {
       haptic.error();
-      setPlaceError(texts.fixErrors);
       const firstField = ADDRESS_FIELDS.find((field) => found[field]);
       if (firstField) document.getElementById(`${ids.form}-${firstField}`)?.focus();
       return;
@@ -315,6 +314,11 @@ export function CheckoutScreen() {
         )}
       </Card>
 
+      {Object.values(errors).some(Boolean) && (
+        <p role="alert" className="my-3 text-sm text-destructive">
+          {texts.fixErrors}
+        </p>
+      )}
       {placeError && <Problem message={placeError} />}
       <PrimaryAction text={texts.placeOrder} onClick={() => void placeOrder()} busy={placing} disabled={!catalogue.coins.length} />
     </form>

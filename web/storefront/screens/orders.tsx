@@ -54,7 +54,7 @@ export function OrdersScreen() {
                   {order.items.map((item, index) => (
                     <li key={index} className="flex justify-between gap-2">
                       <span className="break-words">{texts.quantityTimes(item.quantity, item.name)}</span>
-                      <span className="tabular-nums">{formatMoney(item.price)}</span>
+                      <span className="shrink-0 text-muted-foreground tabular-nums">{texts.each(formatMoney(item.price))}</span>
                     </li>
                   ))}
                 </ul>

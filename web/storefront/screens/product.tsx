@@ -1,4 +1,4 @@
-import { useId, useState } from "react";
+import { useState } from "react";
 import type { StorefrontProduct, StorefrontVariant } from "../../../contract/storefront";
 import { cart, formatMoney, MAX_QUANTITY, useCart } from "../cart";
 import { useStorefront } from "../context";
@@ -28,7 +28,6 @@ export function ProductScreen({ productId }: { productId: string }) {
   const [photo, setPhoto] = useState(0);
   const [said, setSaid] = useState<{ text: string; problem: boolean } | null>(null);
   const cartLines = useCart();
-  const quantityId = useId();
 
   if (!product) return <Problem message={texts.loadFailed} />;
 
@@ -68,31 +67,29 @@ export function ProductScreen({ productId }: { productId: string }) {
 
   return (
     <>
-      <div className="-mx-4 mb-3">
-        <div className="aspect-square w-full bg-muted">
-          {photos.length ? (
+      {photos.length > 0 && (
+        <div className="-mx-4 -mt-4 mb-3">
+          <div className="aspect-square w-full bg-muted">
             <img src={photos[shownPhoto]} alt={texts.photoOf(product.name, shownPhoto + 1, photos.length)} className="size-full object-contain" />
-          ) : (
-            <div className="flex size-full items-center justify-center text-muted-foreground">{texts.noPhoto}</div>
+          </div>
+          {photos.length > 1 && (
+            <div className="flex gap-2 overflow-x-auto px-4 pt-2">
+              {photos.map((url, index) => (
+                <button
+                  key={url}
+                  type="button"
+                  aria-label={texts.showPhoto(index + 1)}
+                  aria-pressed={index === shownPhoto}
+                  onClick={() => setPhoto(index)}
+                  className={cx("size-14 shrink-0 overflow-hidden rounded-md border-2", index === shownPhoto ? "border-primary" : "border-transparent")}
+                >
+                  <img src={url} alt="" className="size-full object-cover" />
+                </button>
+              ))}
+            </div>
           )}
         </div>
-        {photos.length > 1 && (
-          <div className="flex gap-2 overflow-x-auto px-4 pt-2">
-            {photos.map((url, index) => (
-              <button
-                key={url}
-                type="button"
-                aria-label={texts.showPhoto(index + 1)}
-                aria-pressed={index === shownPhoto}
-                onClick={() => setPhoto(index)}
-                className={cx("size-14 shrink-0 overflow-hidden rounded-md border-2", index === shownPhoto ? "border-primary" : "border-transparent")}
-              >
-                <img src={url} alt="" className="size-full object-cover" />
-              </button>
-            ))}
-          </div>
-        )}
-      </div>
+      )}
 
       <ScreenTitle>{product.name}</ScreenTitle>
       <p className="text-lg font-semibold" data-testid="product-price">
@@ -150,7 +147,7 @@ export function ProductScreen({ productId }: { productId: string }) {
 
       {!soldOut && (
         <div className="mb-2 flex items-center gap-3">
-          <span id={quantityId} className="text-sm font-medium">
+          <span aria-hidden className="text-sm font-medium">
             {texts.quantity}
           </span>
           <QuantityStepper value={Math.min(quantity, Math.max(limit, 1))} onChange={setQuantity} max={Math.max(limit, 1)} label={texts.quantity} />
