@@ -282,6 +282,15 @@ test.describe("storefront Mini App", () => {
     await press("back_button_pressed");
     await expect(page.getByRole("heading", { name: "Shop", level: 1 })).toBeVisible();
     await expect.poll(async () => (await posted()).filter(([type]) => type === "web_app_setup_back_button").at(-1)?.[1]).toEqual({ is_visible: false });
+
+    // Support: the message goes with the Main Button and shows in the conversation.
+    await page.getByRole("button", { name: "Support" }).click();
+    await expect(page.getByText("No messages yet.")).toBeVisible();
+    await page.getByLabel("Your message").fill("Do you ship to Jersey?");
+    await expect.poll(async () => (await posted()).filter(([type]) => type === "web_app_setup_main_button").at(-1)?.[1]).toMatchObject({ is_visible: true, text: "Send", is_active: true });
+    await press("main_button_pressed");
+    await expect(page.getByRole("list", { name: "Support" }).getByRole("listitem")).toHaveText([/You: Do you ship to Jersey\?/]);
+    await expect(page.getByLabel("Your message")).toHaveValue("");
   });
 
   test("without Telegram's launch parameters the page says to open the shop from its bot", async ({ page }) => {
