@@ -73,8 +73,9 @@ export function App({ launch }: { launch: Launch }) {
         open: (next) => setStack((current) => [...current, next]),
         reset: (next) => setStack([next]),
         back,
+        refreshCatalogue: () => void fetchCatalogue(),
       },
-    [catalogue, launch, api, back],
+    [catalogue, launch, api, back, fetchCatalogue],
   );
 
   // Telegram's Back Button while there is somewhere to go back to.

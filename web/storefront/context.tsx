@@ -26,6 +26,8 @@ export type Storefront = {
   /** Opens a screen in place of the whole stack (the tabs; after an order is placed). */
   reset(screen: Screen): void;
   back(): void;
+  /** Asks for the catalogue again (stock changes once an order is placed). */
+  refreshCatalogue(): void;
 };
 
 export const StorefrontContext = createContext<Storefront | null>(null);

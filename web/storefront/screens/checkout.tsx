@@ -21,7 +21,7 @@ type Errors = Partial<Record<AddressField | "postage" | "coin" | "coupon", strin
 const remembered: Record<AddressField, string> = { name: "", streetAddress: "", postcode: "", contact: "" };
 
 export function CheckoutScreen() {
-  const { catalogue, texts, api, reset } = useStorefront();
+  const { catalogue, texts, api, reset, refreshCatalogue } = useStorefront();
   const lines = resolveLines(useCart(), catalogue.products);
   const items = lineInputs(lines);
   const itemsKey = JSON.stringify(items);
@@ -136,9 +136,14 @@ export function CheckoutScreen() {
       haptic.success();
       cart.clear();
       reset({ name: "payment", checkout: placed });
+      refreshCatalogue();
     } catch (error) {
       haptic.error();
-      if (error instanceof StorefrontError && error.status === 409) void requestQuote(appliedCoupon).catch(() => {});
+      if (error instanceof StorefrontError && error.status === 409) {
+        // The total or the stock moved: show the new ones.
+        void requestQuote(appliedCoupon).catch(() => {});
+        refreshCatalogue();
+      }
       setPlaceError(error instanceof StorefrontError && error.status === 409 && !error.message ? texts.totalChanged : error instanceof Error ? error.message : texts.loadFailed);
       setPlacing(false);
     }
