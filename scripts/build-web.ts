@@ -47,14 +47,42 @@ function precompress(dir: string) {
   }
 }
 
+const gzipSize = (file: string) => zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length;
+
+/** The scripts an HTML page of the build loads at once: its entry and what it preloads with it. */
+function pageScripts(dist: string, page: string): string[] {
+  const html = fs.readFileSync(path.join(dist, page), "utf8");
+  return [...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="([^"]+\.js)"/g)].map((m) => m[1]!);
+}
+
 /**
  * The JavaScript the login screen needs: the entry script and what index.html preloads with it
  * (everything behind the login is lazy). Answers the files and their total gzipped size.
  */
 export function loginScriptSize(dist = WEB_DIST): { files: string[]; gzipBytes: number } {
-  const html = fs.readFileSync(path.join(dist, "index.html"), "utf8");
-  const files = [...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="([^"]+\.js)"/g)].map((m) => m[1]!);
-  const gzipBytes = files.reduce((sum, file) => sum + zlib.gzipSync(fs.readFileSync(path.join(dist, file)), { level: 9 }).length, 0);
+  const files = pageScripts(dist, "index.html");
+  const gzipBytes = files.reduce((sum, file) => sum + gzipSize(path.join(dist, file)), 0);
+  return { files, gzipBytes };
+}
+
+/** Where the storefront Mini App's page lands in the build (vite.config.ts; served at /shop/ by server/http/web.ts). */
+export const STOREFRONT_PAGE = "storefront/index.html";
+
+/**
+ * All the JavaScript the storefront Mini App can ever load (issue 27's budget): its page's scripts
+ * and every chunk they name, followed to the end, lazy ones too. Answers the files and their total
+ * gzipped size.
+ */
+export function storefrontScriptSize(dist = WEB_DIST): { files: string[]; gzipBytes: number } {
+  const assets = new Set(fs.readdirSync(path.join(dist, "assets")).filter((name) => name.endsWith(".js")));
+  const found = new Set(pageScripts(dist, STOREFRONT_PAGE).map((file) => path.posix.basename(file)));
+  for (const file of found) {
+    // A chunk names another by its file name: `from"./x-abc.js"`, `import("./x-abc.js")`, or Vite's preload list.
+    const code = fs.readFileSync(path.join(dist, "assets", file), "utf8");
+    for (const [, name] of code.matchAll(/["'`/]([\w.-]+\.js)["'`]/g)) if (assets.has(name!)) found.add(name!);
+  }
+  const files = [...found].map((name) => `/assets/${name}`);
+  const gzipBytes = files.reduce((sum, file) => sum + gzipSize(path.join(dist, file)), 0);
   return { files, gzipBytes };
 }
 
@@ -73,7 +101,10 @@ export async function buildWeb({ quiet = false }: { quiet?: boolean } = {}) {
   if (fs.existsSync(WEB_DIST)) fs.renameSync(WEB_DIST, old);
   fs.renameSync(next, WEB_DIST);
   fs.rmSync(old, { recursive: true, force: true });
-  if (!quiet) console.log(`Login screen JavaScript: ${(loginScriptSize().gzipBytes / 1024).toFixed(1)} kB gzipped.`);
+  if (!quiet) {
+    console.log(`Login screen JavaScript: ${(loginScriptSize().gzipBytes / 1024).toFixed(1)} kB gzipped.`);
+    console.log(`Storefront (/shop/) JavaScript: ${(storefrontScriptSize().gzipBytes / 1024).toFixed(1)} kB gzipped.`);
+  }
 }
 
 /** Builds only when needed; answers whether it built. */

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../test-support/app";
+import { rawRequest } from "../../test-support/attack";
 import { createWebRoutes } from "./web";
 
 // Browser hardening headers (docs/product.md rule 9) on the app's pages, its API answers and errors.
@@ -10,6 +11,8 @@ import { createWebRoutes } from "./web";
 function webDist(): string {
   const dist = fs.mkdtempSync(path.join(os.tmpdir(), "shop-headers-web-"));
   fs.writeFileSync(path.join(dist, "index.html"), "<!doctype html><title>app</title>");
+  fs.mkdirSync(path.join(dist, "storefront"));
+  fs.writeFileSync(path.join(dist, "storefront/index.html"), "<!doctype html><title>storefront</title>");
   return dist;
 }
 
@@ -40,6 +43,40 @@ describe("security headers", () => {
       expect(response.headers.get("x-content-type-options"), url).toBe("nosniff");
       expect(response.headers.get("referrer-policy"), url).toBe("no-referrer");
       expect(response.headers.get("strict-transport-security"), url).toBeNull();
+    }
+  });
+
+  it("lets Telegram's web client frame the storefront Mini App's page, and nothing else (issue 27)", async () => {
+    for (const url of ["/shop/", "/shop/orders?x=1"]) {
+      for (const method of ["GET", "HEAD"]) {
+        const response = await plain.request(method, url);
+        await response.arrayBuffer();
+        const csp = response.headers.get("content-security-policy") ?? "";
+        expect(csp, `${method} ${url}`).toContain("frame-ancestors 'self' https://web.telegram.org");
+        expect(csp, url).toContain("script-src 'self'");
+        expect(csp, url).not.toMatch(/script-src[^;]*(unsafe-inline|unsafe-eval|https?:)/);
+        expect(csp, url).toContain("connect-src 'self'");
+        expect(csp, url).toContain("object-src 'none'");
+        expect(response.headers.get("x-frame-options"), url).toBeNull();
+        expect(response.headers.get("x-content-type-options"), url).toBe("nosniff");
+        expect(response.headers.get("referrer-policy"), url).toBe("no-referrer");
+      }
+    }
+    // The storefront's API, other spellings of its path, the dashboard, a POST to /shop/: never framable.
+    const strict: [string, string][] = [
+      ["GET", "/api/storefront/catalogue"],
+      ["GET", "/shopping"],
+      ["GET", "/%73hop/"],
+      ["GET", "/x/../shop/"],
+      ["GET", "//shop/"],
+      ["GET", "/storefront/index.html"],
+      ["GET", "/"],
+      ["POST", "/shop/"],
+    ];
+    for (const [method, url] of strict) {
+      const answer = await rawRequest(plain.baseUrl, method, url);
+      expect(answer.headers["content-security-policy"], `${method} ${url}`).toContain("frame-ancestors 'none'");
+      expect(answer.headers["x-frame-options"], `${method} ${url}`).toBe("DENY");
     }
   });
 

@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import fastifyStatic from "@fastify/static";
+import type { FastifyReply } from "fastify";
+import { STOREFRONT_PATH } from "../../contract";
 import { projectRoot } from "../project-root";
 import type { Routes } from "./deps";
 import { PUBLIC } from "./security";
@@ -29,9 +31,25 @@ function isServerPath(url: string): boolean {
   return ["/api", "/objects"].some((prefix) => normalized === prefix || normalized.startsWith(`${prefix}/`));
 }
 
+/** The storefront Mini App's page in the build (vite.config.ts's second entry; scripts/build-web.ts STOREFRONT_PAGE). */
+const STOREFRONT_PAGE = "storefront/index.html";
+
 /**
- * Serves the built web app: its files, and index.html for any other GET path that is not the API's
- * (client-side routes such as /orders). Without a build it says how to make one.
+ * Whether a request is for the storefront Mini App's page (issue 27): /shop/ and anything under it,
+ * spelled exactly so. The page is served, and may be framed by Telegram (headers.ts), only on this
+ * spelling: /%73hop/ or /x/../shop/ get the dashboard's page under the dashboard's headers, never
+ * a framable dashboard.
+ */
+export function isStorefrontPage(url: string): boolean {
+  const pathname = url.split("?")[0]!;
+  return pathname === STOREFRONT_PATH.slice(0, -1) || pathname.startsWith(STOREFRONT_PATH);
+}
+
+/**
+ * Serves the built web app: its files, the storefront Mini App's page for /shop/ and anything under
+ * it (/shop itself is sent to /shop/, where the page's relative links work), and the dashboard's
+ * index.html for any other GET path that is not the API's (client-side routes such as /orders).
+ * Without a build it says how to make one.
  */
 export function createWebRoutes(distDir: string = WEB_DIST_DIR): Routes {
   return async (app) => {
@@ -53,16 +71,25 @@ export function createWebRoutes(distDir: string = WEB_DIST_DIR): Routes {
     app.get("/*", PUBLIC, (request, reply) => {
       const url = request.url.split("?")[0]!;
       if (isServerPath(url)) return reply.callNotFound();
+      if (isStorefrontPage(url)) {
+        // Telegram opens the URL the bot names with the launch parameters in the hash, which the
+        // browser keeps across this redirect.
+        if (!url.startsWith(STOREFRONT_PATH)) return reply.redirect(`${STOREFRONT_PATH}${request.url.slice(url.length)}`, 302);
+        if (!builtFile(distDir, `/${STOREFRONT_PAGE}`)) return notBuilt(reply);
+        return reply.sendFile(STOREFRONT_PAGE);
+      }
       const file = builtFile(distDir, url);
       if (file) return reply.sendFile(file);
       // A missing hashed file (an old tab after a deploy) is a real 404, not the app.
       if (url.startsWith("/assets/")) return reply.callNotFound();
-      if (!builtFile(distDir, "/index.html")) {
-        return reply.code(503).type("text/plain").send("The web app is not built yet: run `npm run build` (or `npm start`, which builds it).");
-      }
+      if (!builtFile(distDir, "/index.html")) return notBuilt(reply);
       return reply.sendFile("index.html");
     });
   };
+}
+
+function notBuilt(reply: FastifyReply) {
+  return reply.code(503).type("text/plain").send("The web app is not built yet: run `npm run build` (or `npm start`, which builds it).");
 }
 
 /** The built file a URL names (relative to distDir), or null; never anything outside distDir. */

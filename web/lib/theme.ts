@@ -2,7 +2,7 @@ import { useSyncExternalStore } from "react";
 
 // Dark mode (issue 13): follows the system's prefers-color-scheme unless the owner picked Light or
 // Dark in the user menu; the choice is kept in this browser's localStorage. The `dark` class on
-// <html> switches the CSS variables of web/index.css.
+// <html> switches the CSS variables of web/tokens.css.
 
 export type ThemeChoice = "system" | "light" | "dark";
 export const THEME_KEY = "theme";

@@ -1,0 +1,164 @@
+import { useCallback, useEffect, useMemo, useState } from "react";
+import type { StorefrontCatalogue } from "../../contract/storefront";
+import { createStorefrontApi } from "./api";
+import { cart, useCart } from "./cart";
+import { StorefrontContext, type Screen, type Storefront } from "./context";
+import { CartScreen } from "./screens/cart";
+import { CatalogueScreen } from "./screens/catalogue";
+import { CheckoutScreen } from "./screens/checkout";
+import { OrdersScreen } from "./screens/orders";
+import { PaymentScreen } from "./screens/payment";
+import { ProductScreen } from "./screens/product";
+import { SupportScreen } from "./screens/support";
+import { showBackButton, type Launch } from "./telegram";
+import { englishTexts, textsFor } from "./texts";
+import { Button, cx, Loading, Problem } from "./ui";
+
+// The storefront Mini App (issue 27; docs/decisions/0039-mini-app-storefront.md): the catalogue
+// once per launch, then screens on a stack. Telegram's Back Button (or, in a plain tab, the Back
+// link in the header) pops the stack; the tabs start a new one.
+
+export function OutsideTelegram() {
+  return (
+    <main className="mx-auto flex min-h-dvh max-w-md flex-col justify-center gap-3 p-6 text-center">
+      <h1 className="text-xl font-semibold">{englishTexts.outsideTelegramTitle}</h1>
+      <p className="text-muted-foreground">{englishTexts.outsideTelegramBody}</p>
+    </main>
+  );
+}
+
+const TABS = [
+  { screen: "catalogue", label: "navShop" },
+  { screen: "cart", label: "navCart" },
+  { screen: "orders", label: "navOrders" },
+  { screen: "support", label: "navSupport" },
+] as const;
+
+export function App({ launch }: { launch: Launch }) {
+  const api = useMemo(() => createStorefrontApi(launch.initData, { network: englishTexts.networkError, failed: englishTexts.loadFailed }), [launch.initData]);
+  const [catalogue, setCatalogue] = useState<StorefrontCatalogue | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [stack, setStack] = useState<Screen[]>([{ name: "catalogue" }]);
+  const cartLines = useCart();
+
+  const fetchCatalogue = useCallback(
+    () =>
+      api.catalogue().then(
+        (answer) => {
+          setCatalogue(answer);
+          // What the shop no longer sells leaves the cart kept from an earlier launch.
+          cart.keepOnly((line) => answer.products.some((product) => product.id === line.productId && product.variants.some((variant) => variant.id === line.variantId)));
+        },
+        (error: unknown) => setLoadError(error instanceof Error ? error.message : englishTexts.loadFailed),
+      ),
+    [api],
+  );
+  useEffect(() => {
+    void fetchCatalogue();
+  }, [fetchCatalogue]);
+  const retry = () => {
+    setLoadError(null);
+    void fetchCatalogue();
+  };
+
+  const screen = stack.at(-1)!;
+  const back = useCallback(() => setStack((current) => (current.length > 1 ? current.slice(0, -1) : current)), []);
+  const storefront: Storefront | null = useMemo(
+    () =>
+      catalogue && {
+        launch,
+        api,
+        catalogue,
+        texts: textsFor(catalogue.language),
+        open: (next) => setStack((current) => [...current, next]),
+        reset: (next) => setStack([next]),
+        back,
+        refreshCatalogue: () => void fetchCatalogue(),
+      },
+    [catalogue, launch, api, back, fetchCatalogue],
+  );
+
+  // Telegram's Back Button while there is somewhere to go back to.
+  const canGoBack = stack.length > 1;
+  useEffect(() => (launch.insideTelegram && canGoBack ? showBackButton(back) : undefined), [launch.insideTelegram, canGoBack, back]);
+
+  useEffect(() => {
+    if (catalogue) document.documentElement.lang = catalogue.language;
+  }, [catalogue]);
+
+  // Each new screen: to its top, and its title focused, so a screen reader says where it is.
+  useEffect(() => {
+    window.scrollTo(0, 0);
+    document.querySelector<HTMLElement>("[data-screen-title]")?.focus({ preventScroll: true });
+  }, [stack]);
+
+  if (!storefront) {
+    return (
+      <main className="mx-auto max-w-lg p-4">
+        {loadError ? (
+          <Problem message={loadError} onRetry={retry} />
+        ) : (
+          <Loading />
+        )}
+      </main>
+    );
+  }
+  const { texts } = storefront;
+  const cartCount = cartLines.reduce((sum, line) => sum + line.quantity, 0);
+  const activeTab = stack[0]!.name;
+
+  return (
+    <StorefrontContext.Provider value={storefront}>
+      <header className="sticky top-0 z-10 border-b bg-card/95 backdrop-blur">
+        <nav aria-label={texts.navLabel} className="mx-auto flex max-w-lg items-stretch gap-1 px-2">
+          {!launch.insideTelegram && canGoBack && (
+            <Button variant="ghost" className="px-2" onClick={back} aria-label={texts.back}>
+              ←
+            </Button>
+          )}
+          {TABS.map((tab) => (
+            <button
+              key={tab.screen}
+              type="button"
+              aria-current={activeTab === tab.screen && stack.length === 1 ? "page" : undefined}
+              onClick={() => setStack([{ name: tab.screen }])}
+              className={cx(
+                "min-h-11 flex-1 border-b-2 px-1 text-sm font-medium whitespace-nowrap focus-visible:outline-2 focus-visible:outline-ring",
+                activeTab === tab.screen ? "border-primary text-foreground" : "border-transparent text-muted-foreground",
+              )}
+            >
+              {texts[tab.label]}
+              {tab.screen === "cart" && cartCount > 0 && (
+                <span className="ml-1 rounded-full bg-primary px-1.5 text-xs text-primary-foreground" aria-label={`(${texts.cartCount(cartCount)})`} data-testid="cart-count">
+                  {cartCount}
+                </span>
+              )}
+            </button>
+          ))}
+        </nav>
+      </header>
+      <main className="mx-auto max-w-lg px-4 pt-4 pb-6">
+        <CurrentScreen screen={screen} />
+      </main>
+    </StorefrontContext.Provider>
+  );
+}
+
+function CurrentScreen({ screen }: { screen: Screen }) {
+  switch (screen.name) {
+    case "catalogue":
+      return <CatalogueScreen />;
+    case "product":
+      return <ProductScreen key={screen.productId} productId={screen.productId} />;
+    case "cart":
+      return <CartScreen />;
+    case "checkout":
+      return <CheckoutScreen />;
+    case "payment":
+      return <PaymentScreen key={screen.checkout.order.id} checkout={screen.checkout} />;
+    case "orders":
+      return <OrdersScreen />;
+    case "support":
+      return <SupportScreen />;
+  }
+}

@@ -1,0 +1,152 @@
+import type { Language } from "../../contract/languages";
+
+// Every word the storefront Mini App shows (issue 27), in one place. The catalogue answers the
+// language its texts are in (the customer's, as the bot chooses it); the app's own words follow it
+// where a dictionary exists and fall back to English. A dictionary is a whole `Texts`: TypeScript
+// then names every sentence a new language still lacks. Field errors under the checkout form are the
+// contract's own sentences (ShippingAddressSchema), as the bot shows them.
+
+const en = {
+  appTitle: "Shop",
+  outsideTelegramTitle: "Open this shop from its Telegram bot.",
+  outsideTelegramBody: "This page is the shop's Mini App: it needs the sign-in Telegram gives it when you open the shop from the bot's menu.",
+  loading: "Loading…",
+  retry: "Try again",
+  loadFailed: "The shop could not be loaded.",
+  networkError: "No connection to the shop. Check your connection and try again.",
+  back: "Back",
+
+  // Navigation
+  navLabel: "Shop sections",
+  navShop: "Shop",
+  navCart: "Cart",
+  navOrders: "My Orders",
+  navSupport: "Support",
+  cartCount: (count: number) => (count === 1 ? "1 item" : `${count} items`),
+
+  // Catalogue
+  searchLabel: "Search products",
+  searchPlaceholder: "Search",
+  categoryLabel: "Category",
+  allCategories: "All categories",
+  noProducts: "No products match.",
+  emptyShop: "The shop has no products yet.",
+  productCount: (count: number) => (count === 1 ? "1 product" : `${count} products`),
+  fromPrice: (price: string) => `from ${price}`,
+
+  // Stock
+  inStock: "In stock",
+  onlyLeft: (left: number | null) => (left === null ? "Low stock" : `Only ${left} left`),
+  outOfStock: "Out of stock",
+  unavailable: "unavailable",
+
+  // Product
+  photoOf: (name: string, index: number, count: number) => `${name}, photo ${index} of ${count}`,
+  showPhoto: (index: number) => `Show photo ${index}`,
+  noPhoto: "No photo",
+  choose: (option: string) => `Choose ${option}`,
+  chooseOptionsFirst: "Choose the options first.",
+  quantity: "Quantity",
+  decrease: "Decrease quantity",
+  increase: "Increase quantity",
+  bulkTitle: "Bulk prices",
+  bulkTier: (minQuantity: number, price: string) => `${price} each from ${minQuantity}`,
+  addToCart: "Add to cart",
+  addedToCart: "Added to your cart.",
+  notEnoughStock: (left: number) => `Only ${left} left: your cart holds the rest.`,
+
+  // Cart
+  cartTitle: "Your cart",
+  cartEmpty: "Your cart is empty.",
+  browse: "Browse the shop",
+  remove: (name: string) => `Remove ${name}`,
+  removeShort: "Remove",
+  each: (price: string) => `${price} each`,
+  bulkApplied: (price: string) => `Bulk price: ${price} each`,
+  bulkNext: (minQuantity: number, price: string) => `${price} each from ${minQuantity} of this product`,
+  itemsTotal: "Items",
+  totalAtCheckout: "Postage, coupons and the final total are worked out at checkout.",
+  goneFromShop: "No longer sold: removed from your cart.",
+  checkout: "Checkout",
+
+  // Checkout
+  checkoutTitle: "Checkout",
+  deliveryTitle: "Delivery address",
+  name: "Name",
+  streetAddress: "Street address",
+  postcode: "Postcode",
+  contact: "Contact (optional)",
+  contactHint: "A phone number or email for the courier, if you like.",
+  postageTitle: "Postage",
+  estimatedDays: (days: number) => (days === 1 ? "about 1 day" : `about ${days} days`),
+  choosePostage: "Choose a postage option.",
+  coinTitle: "Pay with",
+  chooseCoin: "Choose a coin to pay with.",
+  noCoins: "Payments are not available right now. Please try again later.",
+  couponLabel: "Coupon code",
+  apply: "Apply",
+  removeCoupon: "Remove coupon",
+  couponApplied: (code: string) => `Coupon ${code} applied.`,
+  couponNotApplied: "That coupon does not apply to this order.",
+  summaryTitle: "Summary",
+  discount: (code: string) => `Coupon ${code}`,
+  postage: "Postage",
+  total: "Total",
+  privateAddress: "Your address is encrypted on this device for the shop's owner alone.",
+  placeOrder: "Place order & pay",
+  totalChanged: "The total changed since you looked. Check the new total and place the order again.",
+  fixErrors: "Check the fields marked above.",
+
+  // Payment
+  paymentTitle: "Payment",
+  orderReference: (reference: string) => `Order ${reference}`,
+  sendExactly: "Send exactly",
+  toAddress: "To this address",
+  copy: "Copy",
+  copyAmount: "Copy the amount",
+  copyAddress: "Copy the address",
+  copied: "Copied.",
+  copyFailed: "Copy failed: select the text and copy it by hand.",
+  qrLabel: (coin: string) => `QR code of the ${coin} payment`,
+  openWallet: "Open in your wallet",
+  openCheckout: "Open the payment page",
+  expiresIn: (time: string) => `Expires in ${time}`,
+  expired: "The time to pay has run out. If you already sent the coins, contact support.",
+  waiting: "Waiting for your payment…",
+  paid: "Payment received. Thank you!",
+  paidBody: "We will let you know in Telegram when your order is on its way.",
+  failed: "The payment did not go through.",
+  failedBody: "Nothing more is due on this order. Contact support if you need help.",
+  backToShop: "Back to the shop",
+  viewOrders: "View my orders",
+
+  // Orders
+  ordersTitle: "My Orders",
+  noOrders: "You have no orders yet.",
+  placedOn: (date: string) => `Placed ${date}`,
+  tracking: (carrier: string | null, number: string) => (carrier ? `${carrier}: ${number}` : `Tracking: ${number}`),
+  trackParcel: "Track the parcel",
+  payNow: "Pay now",
+  quantityTimes: (quantity: number, name: string) => `${quantity} × ${name}`,
+
+  // Support
+  supportTitle: "Support",
+  supportIntro: "Write to the shop: the reply shows here and in the bot.",
+  noMessages: "No messages yet.",
+  you: "You",
+  shop: "Shop",
+  messageLabel: "Your message",
+  send: "Send",
+  sent: "Message sent.",
+};
+
+export type Texts = typeof en;
+
+/** The dictionaries there are; a language without one reads English. */
+const DICTIONARIES: Partial<Record<Language, Texts>> = { en };
+
+export function textsFor(language: Language | null | undefined): Texts {
+  return (language && DICTIONARIES[language]) || en;
+}
+
+export const englishTexts = en;
