@@ -16,8 +16,8 @@ import { expect, guardedTest as test, PHONE } from "./support/fixtures";
 // whole purchase through the page (browse, search, a variant, the cart, checkout with a coupon, the
 // payment screen), the payment arriving through the gateway's signed notification, My Orders, and
 // the order in the owner's dashboard. Then the page inside a Telegram client (a stand-in for its
-// TelegramWebviewProxy: Main Button, Back Button, haptics, a dark theme), and the page opened
-// without Telegram. Checkout reaches a payment gateway, so this starts a server of its own with a
+// TelegramWebviewProxy: Main Button, Back Button, haptics, a dark theme) for a customer whose
+// Telegram speaks German (the shop offers English and German), and the page opened without Telegram. Checkout reaches a payment gateway, so this starts a server of its own with a
 // fake NOWPayments (as e2e/chat-simulator.spec.ts does); its tests share it, in order.
 test.describe.configure({ mode: "default" });
 
@@ -25,6 +25,7 @@ const PASSWORD = "storefront e2e admin password";
 const BOT_TOKEN = "424242:AAE-storefront-e2e";
 const IPN_SECRET = "storefront-e2e-ipn-secret";
 const CUSTOMER = { id: 777_000_111, firstName: "Tess", username: "tess_t", languageCode: "en" };
+const GERMAN_CUSTOMER = { id: 777_000_222, firstName: "Greta", username: "greta_g", languageCode: "de" };
 const PNG = path.resolve(import.meta.dirname, "fixtures/product.png");
 const SHOTS = "/tmp/shots-web";
 
@@ -90,6 +91,8 @@ test.describe("storefront Mini App", () => {
       botName: "Corner Shop Bot",
       botToken: BOT_TOKEN,
       acceptedCurrencies: ["BTC", "LTC"],
+      languages: ["en", "de"],
+      defaultLanguage: "en",
       welcomeMessage: "Welcome!",
       faqContent: "FAQ",
       nowpaymentsApiKey: "storefront-e2e-key",
@@ -246,7 +249,7 @@ test.describe("storefront Mini App", () => {
     await expect(page.getByTestId("order-items-summary").first()).toHaveText(/2 × Acceptance Tee \(M \/ Black\)/);
   });
 
-  test("inside Telegram: its Main Button and Back Button, haptics, and a dark theme; no in-page button", async ({ page }) => {
+  test("inside Telegram, in German: its Main Button and Back Button, haptics, and a dark theme; no in-page button", async ({ page }) => {
     await page.setViewportSize(PHONE);
     // A stand-in for the desktop client's bridge: it records what the page posts to Telegram.
     await page.addInitScript(() => {
@@ -256,7 +259,7 @@ test.describe("storefront Mini App", () => {
         postEvent: (type: string, data?: string) => posted.push([type, data ? JSON.parse(data) : null]),
       };
     });
-    await page.goto(launchUrl(base, DARK_THEME));
+    await page.goto(launchUrl(base, DARK_THEME, signInitData({ botToken: BOT_TOKEN, user: GERMAN_CUSTOMER })));
     const posted = () => page.evaluate(() => (window as unknown as { posted: [string, Record<string, unknown> | null][] }).posted);
     /** What Telegram would send the page when its own buttons are pressed. */
     const press = (event: "main_button_pressed" | "back_button_pressed") =>
@@ -264,6 +267,8 @@ test.describe("storefront Mini App", () => {
 
     await expect(page.getByRole("list", { name: "Shop" }).getByRole("listitem")).toHaveCount(2);
     await expect(page.locator("html")).toHaveClass(/dark/);
+    // The customer's Telegram speaks German, and so does the shop: the page's own words are German.
+    await expect(page.locator("html")).toHaveAttribute("lang", "de");
     await expect(page.locator("body")).toHaveCSS("background-color", "rgb(15, 15, 15)");
     expect((await posted()).map(([type]) => type)).toContain("web_app_ready");
     await shot(page, "catalogue-dark");
@@ -271,7 +276,7 @@ test.describe("storefront Mini App", () => {
     await page.getByRole("button", { name: /Earl Grey/ }).click();
     await expect(page.getByRole("heading", { name: "Earl Grey", level: 1 })).toBeVisible();
     await expect(page.getByTestId("primary-action")).toHaveCount(0);
-    await expect.poll(async () => (await posted()).filter(([type]) => type === "web_app_setup_main_button").at(-1)?.[1]).toMatchObject({ is_visible: true, text: "Add to cart" });
+    await expect.poll(async () => (await posted()).filter(([type]) => type === "web_app_setup_main_button").at(-1)?.[1]).toMatchObject({ is_visible: true, text: "In den Warenkorb" });
     await expect.poll(async () => (await posted()).filter(([type]) => type === "web_app_setup_back_button").at(-1)?.[1]).toEqual({ is_visible: true });
     await shot(page, "product-dark");
 
@@ -284,13 +289,13 @@ test.describe("storefront Mini App", () => {
     await expect.poll(async () => (await posted()).filter(([type]) => type === "web_app_setup_back_button").at(-1)?.[1]).toEqual({ is_visible: false });
 
     // Support: the message goes with the Main Button and shows in the conversation.
-    await page.getByRole("button", { name: "Support" }).click();
-    await expect(page.getByText("No messages yet.")).toBeVisible();
-    await page.getByLabel("Your message").fill("Do you ship to Jersey?");
-    await expect.poll(async () => (await posted()).filter(([type]) => type === "web_app_setup_main_button").at(-1)?.[1]).toMatchObject({ is_visible: true, text: "Send", is_active: true });
+    await page.getByRole("button", { name: "Hilfe" }).click();
+    await expect(page.getByText("Noch keine Nachrichten.")).toBeVisible();
+    await page.getByLabel("Deine Nachricht").fill("Liefert ihr nach Jersey?");
+    await expect.poll(async () => (await posted()).filter(([type]) => type === "web_app_setup_main_button").at(-1)?.[1]).toMatchObject({ is_visible: true, text: "Senden", is_active: true });
     await press("main_button_pressed");
-    await expect(page.getByRole("list", { name: "Support" }).getByRole("listitem")).toHaveText([/You: Do you ship to Jersey\?/]);
-    await expect(page.getByLabel("Your message")).toHaveValue("");
+    await expect(page.getByRole("list", { name: "Kundenservice" }).getByRole("listitem")).toHaveText([/Du: Liefert ihr nach Jersey\?/]);
+    await expect(page.getByLabel("Deine Nachricht")).toHaveValue("");
   });
 
   test("without Telegram's launch parameters the page says to open the shop from its bot", async ({ page }) => {

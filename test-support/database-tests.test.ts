@@ -49,7 +49,7 @@ describe("the rule, on a project of its own", () => {
   }
 
   it("lists the test files of the project's test folders only", () => {
-    write("web/ignored.test.ts", 'import "../test-support/database";\n');
+    write("e2e/ignored.test.ts", 'import "../test-support/database";\n');
     expect(testFiles(root)).toEqual(cases.map(([file]) => `server/${file}`).sort());
   });
 });
@@ -79,7 +79,7 @@ describe("the rule, on this project", () => {
       return (config as { test: { include: string[] } }).test.include;
     };
     expect(include("database")).toEqual(selected);
-    expect(include("test")).toEqual(["server/**/*.test.ts", "contract/**/*.test.ts", "scripts/**/*.test.ts", "test-support/**/*.test.ts"]);
+    expect(include("test")).toEqual(["server/**/*.test.ts", "contract/**/*.test.ts", "scripts/**/*.test.ts", "test-support/**/*.test.ts", "web/**/*.test.ts"]);
     expect(JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).scripts["test:db"]).toBe("vitest run --mode database");
   });
 });

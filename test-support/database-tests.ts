@@ -15,8 +15,12 @@ import path from "node:path";
 /** The module whose importers are database tests. */
 export const DATABASE_MODULE = path.join("test-support", "database.ts");
 
-/** The folders whose *.test.ts files are the vitest suite (vitest.config.ts includes them). */
-export const TEST_FOLDERS = ["server", "contract", "scripts", "test-support"];
+/**
+ * The folders whose *.test.ts files are the vitest suite (vitest.config.ts includes them). web/'s are
+ * the browser code's pure logic, run in Node (the storefront's dictionaries); its screens are tested
+ * in a browser by e2e/.
+ */
+export const TEST_FOLDERS = ["server", "contract", "scripts", "test-support", "web"];
 
 // Value imports and re-exports (`import type` and `export type` are erased: they load nothing), side-effect
 // imports and dynamic imports of a literal path. Statements may span lines.

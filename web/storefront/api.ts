@@ -30,8 +30,11 @@ export class StorefrontError extends Error {
 
 export type StorefrontApi = ReturnType<typeof createStorefrontApi>;
 
+type FallbackMessages = { network: string; failed: string };
+
 /** `fallbackMessage` is the sentence for a failure with no answer of the server's to show. */
-export function createStorefrontApi(initData: string, fallbackMessage: { network: string; failed: string }) {
+export function createStorefrontApi(initData: string, firstFallbackMessage: FallbackMessages) {
+  let fallbackMessage = firstFallbackMessage;
   async function call<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { Authorization: `${STOREFRONT_AUTH_SCHEME} ${initData}` };
     if (body !== undefined) headers["Content-Type"] = "application/json";
@@ -63,5 +66,9 @@ export function createStorefrontApi(initData: string, fallbackMessage: { network
     order: (id: string) => call<StorefrontOrder>("GET", `/orders/${encodeURIComponent(id)}`),
     messages: () => call<StorefrontMessageList>("GET", "/messages"),
     sendMessage: (input: StorefrontMessageInput) => call<StorefrontMessage>("POST", "/messages", input),
+    /** The fallback sentences from now on: the customer's language, once the catalogue named it. */
+    setFallbackMessages: (messages: FallbackMessages) => {
+      fallbackMessage = messages;
+    },
   };
 }

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
+import { languageOfCode } from "../../contract/languages";
 import type { StorefrontCatalogue } from "../../contract/storefront";
 import { createStorefrontApi } from "./api";
 import { cart, useCart } from "./cart";
@@ -11,12 +12,13 @@ import { PaymentScreen } from "./screens/payment";
 import { ProductScreen } from "./screens/product";
 import { SupportScreen } from "./screens/support";
 import { showBackButton, type Launch } from "./telegram";
-import { englishTexts, textsFor } from "./texts";
+import { englishTexts, loadTexts, type Texts } from "./texts";
 import { Button, cx, Loading, Problem } from "./ui";
 
 // The storefront Mini App (issue 27; docs/decisions/0039-mini-app-storefront.md): the catalogue
 // once per launch, then screens on a stack. Telegram's Back Button (or, in a plain tab, the Back
-// link in the header) pops the stack; the tabs start a new one.
+// link in the header) pops the stack; the tabs start a new one. The catalogue names the customer's
+// language; the first screen waits for its words too, so it never shows English and then German.
 
 export function OutsideTelegram() {
   return (
@@ -36,23 +38,25 @@ const TABS = [
 
 export function App({ launch }: { launch: Launch }) {
   const api = useMemo(() => createStorefrontApi(launch.initData, { network: englishTexts.networkError, failed: englishTexts.loadFailed }), [launch.initData]);
-  const [catalogue, setCatalogue] = useState<StorefrontCatalogue | null>(null);
+  const [loaded, setLoaded] = useState<{ catalogue: StorefrontCatalogue; texts: Texts } | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [stack, setStack] = useState<Screen[]>([{ name: "catalogue" }]);
   const cartLines = useCart();
 
-  const fetchCatalogue = useCallback(
-    () =>
-      api.catalogue().then(
-        (answer) => {
-          setCatalogue(answer);
-          // What the shop no longer sells leaves the cart kept from an earlier launch.
-          cart.keepOnly((line) => answer.products.some((product) => product.id === line.productId && product.variants.some((variant) => variant.id === line.variantId)));
-        },
-        (error: unknown) => setLoadError(error instanceof Error ? error.message : englishTexts.loadFailed),
-      ),
-    [api],
-  );
+  const fetchCatalogue = useCallback(() => {
+    // The words of the customer's Telegram language, fetched meanwhile: usually the catalogue's.
+    void loadTexts(languageOfCode(launch.languageCode));
+    return api.catalogue().then(
+      async (answer) => {
+        const texts = await loadTexts(answer.language);
+        api.setFallbackMessages({ network: texts.networkError, failed: texts.loadFailed });
+        setLoaded({ catalogue: answer, texts });
+        // What the shop no longer sells leaves the cart kept from an earlier launch.
+        cart.keepOnly((line) => answer.products.some((product) => product.id === line.productId && product.variants.some((variant) => variant.id === line.variantId)));
+      },
+      (error: unknown) => setLoadError(error instanceof Error ? error.message : englishTexts.loadFailed),
+    );
+  }, [api, launch.languageCode]);
   useEffect(() => {
     void fetchCatalogue();
   }, [fetchCatalogue]);
@@ -65,26 +69,28 @@ export function App({ launch }: { launch: Launch }) {
   const back = useCallback(() => setStack((current) => (current.length > 1 ? current.slice(0, -1) : current)), []);
   const storefront: Storefront | null = useMemo(
     () =>
-      catalogue && {
+      loaded && {
         launch,
         api,
-        catalogue,
-        texts: textsFor(catalogue.language),
+        catalogue: loaded.catalogue,
+        texts: loaded.texts,
         open: (next) => setStack((current) => [...current, next]),
         reset: (next) => setStack([next]),
         back,
         refreshCatalogue: () => void fetchCatalogue(),
       },
-    [catalogue, launch, api, back, fetchCatalogue],
+    [loaded, launch, api, back, fetchCatalogue],
   );
 
   // Telegram's Back Button while there is somewhere to go back to.
   const canGoBack = stack.length > 1;
   useEffect(() => (launch.insideTelegram && canGoBack ? showBackButton(back) : undefined), [launch.insideTelegram, canGoBack, back]);
 
+  // The page's language is the catalogue's, for screen readers, hyphenation and the browser's translate offer.
+  const language = loaded?.catalogue.language;
   useEffect(() => {
-    if (catalogue) document.documentElement.lang = catalogue.language;
-  }, [catalogue]);
+    if (language) document.documentElement.lang = language;
+  }, [language]);
 
   // Each new screen: to its top, and its title focused, so a screen reader says where it is.
   useEffect(() => {

@@ -19,6 +19,11 @@ export type Launch = {
   insideTelegram: boolean;
   /** Telegram's colours for this launch (snake_case keys, "#rrggbb" values), {} without. */
   themeParams: Record<string, string>;
+  /**
+   * The customer's Telegram app language ("de", "pt-br"), unchecked: only a hint of the words to
+   * fetch while the catalogue, which names the language the shop speaks to them, loads.
+   */
+  languageCode: string | null;
 };
 
 function hostPresent(): boolean {
@@ -57,12 +62,21 @@ function readThemeParams(json: string | null): Record<string, string> {
   }
 }
 
+function readLanguageCode(initData: string): string | null {
+  try {
+    const user = JSON.parse(new URLSearchParams(initData).get("user") ?? "null") as { language_code?: unknown } | null;
+    return typeof user?.language_code === "string" ? user.language_code : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The launch, or null when the page was opened without Telegram's launch parameters. */
 export function readLaunch(): Launch | null {
   const query = launchQuery();
   const initData = query?.get("tgWebAppData");
   if (!query || !initData) return null;
-  return { initData, insideTelegram: hostPresent(), themeParams: readThemeParams(query.get("tgWebAppThemeParams")) };
+  return { initData, insideTelegram: hostPresent(), themeParams: readThemeParams(query.get("tgWebAppThemeParams")), languageCode: readLanguageCode(initData) };
 }
 
 /**

@@ -1,10 +1,12 @@
 import type { Language } from "../../contract/languages";
 
-// Every word the storefront Mini App shows (issue 27), in one place. The catalogue answers the
-// language its texts are in (the customer's, as the bot chooses it); the app's own words follow it
-// where a dictionary exists and fall back to English. A dictionary is a whole `Texts`: TypeScript
-// then names every sentence a new language still lacks. Field errors under the checkout form are the
-// contract's own sentences (ShippingAddressSchema), as the bot shows them.
+// Every word the storefront Mini App shows (issue 27). The catalogue answers the language its texts
+// are in (the customer's, as the bot chooses it: contract/languages.ts); the app's own words follow
+// it. English lives here, in the page's main script, so nothing waits for it; the other languages are
+// one lazily loaded file each in ./locales/ (a German customer downloads German only, and the page's
+// script budget of docs/decisions/0039-mini-app-storefront.md keeps its room). Each is a whole
+// `Texts`: TypeScript names every sentence a language still lacks. The wording follows the bot's
+// (server/telegram/locales/*.ftl), so the bot and the Mini App name things alike.
 
 const en = {
   appTitle: "Shop",
@@ -96,6 +98,9 @@ const en = {
   placeOrder: "Place order & pay",
   totalChanged: "The total changed since you looked. Check the new total and place the order again.",
   fixErrors: "Check the fields marked above.",
+  // The address fields' own checks (contract ShippingAddressSchema's rule), in the customer's words.
+  fieldRequired: (field: string) => `${field} is required`,
+  fieldTooLong: (field: string, max: number) => `${field} can be at most ${max} characters`,
 
   // Payment
   paymentTitle: "Payment",
@@ -142,11 +147,35 @@ const en = {
 
 export type Texts = typeof en;
 
-/** The dictionaries there are; a language without one reads English. */
-const DICTIONARIES: Partial<Record<Language, Texts>> = { en };
+/** A count's plural forms: "other" always, "one", "few", "many" as the language has them (ru, uk: all four). */
+export type PluralForms = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
 
-export function textsFor(language: Language | null | undefined): Texts {
-  return (language && DICTIONARIES[language]) || en;
+/** Picks a count's form by the language's plural rules (Intl.PluralRules: ru 21 → one, 5 → many). */
+export function pluralIn(language: Language): (count: number, forms: PluralForms) => string {
+  const rules = new Intl.PluralRules(language);
+  return (count, forms) => forms[rules.select(count)] ?? forms.other;
+}
+
+/** Each language but English: its own chunk, fetched only when a customer speaks it. */
+const DICTIONARIES: Record<Exclude<Language, "en">, () => Promise<{ default: Texts }>> = {
+  de: () => import("./locales/de"),
+  es: () => import("./locales/es"),
+  fr: () => import("./locales/fr"),
+  ru: () => import("./locales/ru"),
+  uk: () => import("./locales/uk"),
+};
+
+/**
+ * The words of a language. A dictionary that cannot be fetched (the connection dropped) gives
+ * English rather than no shop; the next call tries again.
+ */
+export async function loadTexts(language: Language | null | undefined): Promise<Texts> {
+  if (!language || language === "en") return en;
+  try {
+    return (await DICTIONARIES[language]()).default;
+  } catch {
+    return en;
+  }
 }
 
 export const englishTexts = en;

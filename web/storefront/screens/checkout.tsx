@@ -8,9 +8,9 @@ import { useStorefront } from "../context";
 import { haptic } from "../telegram";
 import { Button, Card, cx, FieldError, PrimaryAction, Problem, ScreenTitle, Spinner } from "../ui";
 
-// Checkout: the address (checked with the contract's ShippingAddressSchema, the bot's own rule),
-// postage, the coin, a coupon; the server's quote shows what will be charged, and its total goes
-// back with the order (quotedTotal) so nothing else is. While owner-only addresses are on, the
+// Checkout: the address (checked with the contract's ShippingAddressSchema, the bot's own rule; its
+// refusals in the customer's words), postage, the coin, a coupon; the server's quote shows what will
+// be charged, and its total goes back with the order (quotedTotal) so nothing else is. While owner-only addresses are on, the
 // address is sealed here to the owner's key (contract/owner-seal.ts) for an order id chosen here:
 // this server never reads it (docs/decisions/0025-owner-only-addresses.md).
 
@@ -104,8 +104,9 @@ export function CheckoutScreen() {
     const found: Errors = {};
     if (!checked.success) {
       for (const issue of checked.error.issues) {
+        // The contract's rule in the customer's words: a field left empty, or one too long.
         const field = issue.path[0] as AddressField;
-        found[field] ??= issue.message;
+        found[field] ??= issue.code === "too_big" ? texts.fieldTooLong(texts[field], Number(issue.maximum)) : texts.fieldRequired(texts[field]);
       }
     }
     if (catalogue.postageOptions.length && !postageOptionId) found.postage = texts.choosePostage;
