@@ -12,18 +12,19 @@ import { listMessagesMatching } from "../server/shop/customers";
 import { listOrdersMatching } from "../server/shop/orders";
 import { createBotSettings, getBotSettings, getPaymentGatewaySettings, savePaymentGatewaySettings } from "../server/shop/settings";
 import { forgetUnwrappedKeys, useMasterKey } from "../server/shop/vaults/vault";
+import { bundled, type BundledEntry } from "../test-support/bundles";
 import { migratedDataDir } from "../test-support/data-dir-template";
 
-// `npm run keys:rotate` as an operator runs it, on a real DATA_DIR (docs/decisions/0024-encryption-at-rest.md).
+// `npm run keys:rotate` as an operator runs it (bundled once per run, test-support/bundles.ts), on a real
+// DATA_DIR (docs/decisions/0024-encryption-at-rest.md).
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const TSX = path.join(ROOT, "node_modules/.bin/tsx");
 // Starts from the run's migrated database (test-support/data-dir-template.ts): initdb and the migrations are not under test here.
 const dataDir = migratedDataDir("shop-keys-rotate-");
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-function run(script: string, args: string[], env: Record<string, string> = {}) {
-  const child = spawn(TSX, [script, ...args], {
+function run(script: BundledEntry, args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [bundled(script), ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? os.tmpdir(), DATA_DIR: dataDir, ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { maskSecret } from "../contract";
 import { buildServer } from "../scripts/build-server";
+import { bundled, type BundledEntry } from "../test-support/bundles";
 import { copyTemplateInto } from "../test-support/data-dir-template";
 import { createSecretBox, loadSecretKey } from "./crypto";
 import { openPglite } from "./db/client";
@@ -42,12 +43,18 @@ function tempDataDir({ migrated = false } = {}): string {
 }
 
 /**
- * Runs a TypeScript script with tsx as node's loader, or a built .js file with plain node as `npm start`
- * does. The loader, not tsx's wrapper process: the wrapper kills a child that has not acknowledged a
- * relayed SIGTERM within 30 ms and exits 143, which a busy machine makes happen to a clean shutdown.
+ * Runs the server or a script from its bundle of this run (test-support/bundles.ts), or a built .js
+ * file, with plain node as `npm start` does; `{ tsx: true }`: from its TypeScript through tsx's
+ * wrapper, as its `npm run` line does (one test keeps that path covered). No wrapper for the server:
+ * tsx's kills a child that has not acknowledged a relayed SIGTERM within 30 ms and exits 143, which a
+ * busy machine makes happen to a clean shutdown.
  */
-function run(script: string, args: string[], env: Record<string, string>): Run {
-  const command = script.endsWith(".js") ? [process.execPath, script] : [process.execPath, "--import", "tsx", script];
+function run(script: BundledEntry | `${string}.js`, args: string[], env: Record<string, string>, { tsx = false } = {}): Run {
+  const command = script.endsWith(".js")
+    ? [process.execPath, script]
+    : tsx
+      ? [path.join(ROOT, "node_modules/.bin/tsx"), script]
+      : [process.execPath, bundled(script as BundledEntry)];
   const child = spawn(command[0]!, [...command.slice(1), ...args], {
     cwd: ROOT,
     // A clean environment: only what is given, and outside services pointed at a closed local port.
@@ -101,7 +108,7 @@ function run(script: string, args: string[], env: Record<string, string>): Run {
   return result;
 }
 
-async function startServer(env: Record<string, string>, script = "server/main.ts") {
+async function startServer(env: Record<string, string>, script: BundledEntry | `${string}.js` = "server/main.ts") {
   const server = run(script, [], env);
   // HOST is 127.0.0.1 here: the start-up line names the address a person opens, with the real port.
   const [, port] = await server.waitForOutput(/Open http:\/\/localhost:(\d+)/);
@@ -279,8 +286,9 @@ describe("admin:password", () => {
     expect(fs.existsSync(path.join(dataDir, "pglite"))).toBe(false);
   });
 
-  it("explains how to give the password when there is no terminal to ask", async () => {
-    const script = run("scripts/admin-password.ts", [], { DATA_DIR: tempDataDir() });
+  it("explains how to give the password when there is no terminal to ask (run as `npm run admin:password` runs it)", async () => {
+    // From the TypeScript through tsx, as package.json's line for it does: the other tests run the bundles.
+    const script = run("scripts/admin-password.ts", [], { DATA_DIR: tempDataDir() }, { tsx: true });
     expect(await script.exited).toBe(1);
     expect(script.stderr()).toMatch(/^No password given and no terminal to ask one from\.\nUsage: npm run admin:password/);
   });
@@ -305,7 +313,7 @@ describe("the built server (npm start)", () => {
   // Built once for this file into a folder of its own inside the project (its imports of packages
   // must resolve to node_modules), so a dist/ someone is using is left alone.
   const outDir = path.join(ROOT, `dist/test-${process.pid}`);
-  const bundle = path.join(outDir, "server/main.js");
+  const bundle = path.join(outDir, "server/main.js") as `${string}.js`;
   beforeAll(() => buildServer({ outfile: bundle }), 60_000);
   afterAll(() => fs.rmSync(outDir, { recursive: true, force: true }));
 

@@ -35,10 +35,15 @@ export function migratedDataDir(prefix: string): string {
   return folder;
 }
 
-/** Copies the template's database into an existing, empty DATA_DIR. */
-export function copyTemplateInto(dataDir: string): void {
+/** The template's folder (a DATA_DIR), for a process the test starts to copy from. */
+export function dataDirTemplate(): string {
   const template = process.env[DATA_DIR_TEMPLATE_ENV];
   // Not a silent fallback to a fresh database: that would bring the cost back unseen.
   if (!template) throw new Error(`${DATA_DIR_TEMPLATE_ENV} is not set: run the tests through vitest or Playwright, whose global set-up makes the template.`);
-  fs.cpSync(path.join(template, "pglite"), path.join(dataDir, "pglite"), { recursive: true });
+  return template;
+}
+
+/** Copies the template's database into an existing, empty DATA_DIR. */
+export function copyTemplateInto(dataDir: string): void {
+  fs.cpSync(path.join(dataDirTemplate(), "pglite"), path.join(dataDir, "pglite"), { recursive: true });
 }

@@ -3,11 +3,12 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { bundled } from "./bundles";
 import { migratedDataDir } from "./data-dir-template";
 
-// A real server process (server/main.ts under node with tsx as a loader, not as a wrapper process,
-// so a signal reaches the server itself), for the tests of what only processes show: several
-// instances on one database, a kill -9 in the middle of work.
+// A real server process (server/main.ts, bundled once per run: test-support/bundles.ts; plain node,
+// no wrapper process, so a signal reaches the server itself), for the tests of what only processes
+// show: several instances on one database, a kill -9 in the middle of work.
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -41,7 +42,7 @@ export async function startServerProcess(name: string, env: Record<string, strin
   const prefix = `shop-${name}-`;
   const folder = dataDir ?? (env.DATABASE_URL ? fs.mkdtempSync(path.join(os.tmpdir(), prefix)) : migratedDataDir(prefix));
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+  const child = spawn(process.execPath, [bundled("server/main.ts")], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? os.tmpdir(), HOST: "127.0.0.1", PORT: String(port), LOG_LEVEL: "info", DATA_DIR: folder, ...env },
     stdio: ["ignore", "pipe", "pipe"],

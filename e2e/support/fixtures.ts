@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { test as base, expect, request as playwrightRequest, type APIRequestContext, type Page } from "@playwright/test";
 import type { CustomerMessage, Language, Order, OrderItem } from "../../contract";
+import { bundled } from "../../test-support/bundles";
 import { migratedDataDir } from "../../test-support/data-dir-template";
 import { startFakeTelegram, type FakeTelegram } from "../../test-support/fake-telegram";
 
@@ -96,7 +97,8 @@ export const CHROMIUM_PATH = findChromium();
 
 async function startShop(telegram: FakeTelegram): Promise<{ server: ShopServer; child: ChildProcess }> {
   const dataDir = migratedDataDir("shop-e2e-");
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "e2e/support/server.ts")], {
+  // Bundled by the global set-up (test-support/bundles.ts): no tsx compiling the server in each worker.
+  const child = spawn(process.execPath, [bundled("e2e/support/server.ts")], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
     env: {

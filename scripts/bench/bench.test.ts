@@ -2,8 +2,9 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildServer } from "../build-server";
+import { afterAll, describe, expect, it } from "vitest";
+import { bundled } from "../../test-support/bundles";
+import { dataDirTemplate } from "../../test-support/data-dir-template";
 
 // A smoke run of `npm run bench` (scripts/bench/run.mjs) with tiny settings, so the benchmark cannot
 // rot while the server changes under it: every workload must run on every server and be answered
@@ -47,16 +48,11 @@ function run(args: string[]): Promise<{ code: number | null; output: string }> {
 }
 
 describe("npm run bench, smoke run", () => {
-  // Its own server bundle (as server/main.test.ts does), so a dist/ someone is using is left alone.
-  const outDir = path.join(ROOT, `dist/bench-test-${process.pid}`);
-  const bundle = path.join(outDir, "server/main.js");
+  // The run's server bundle (test-support/bundles.ts), so a dist/ someone is using is left alone.
+  const bundle = bundled("server/main.ts");
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "bench-smoke-"));
   const out = path.join(tmp, "PERFORMANCE.md");
-  beforeAll(() => buildServer({ outfile: bundle }), 60_000);
-  afterAll(() => {
-    fs.rmSync(outDir, { recursive: true, force: true });
-    fs.rmSync(tmp, { recursive: true, force: true });
-  });
+  afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
   it("runs every workload on every server without a failure and replaces only its section", { timeout: 240_000 }, async () => {
     fs.writeFileSync(
@@ -66,6 +62,9 @@ describe("npm run bench, smoke run", () => {
     const { code, output } = await run([
       "scripts/bench/run.mjs",
       ...["--server", bundle, "--out", out],
+      // The PGlite shop starts from the run's migrated database: a first start's initdb has its own
+      // test (server/main.test.ts, the built server on an empty folder).
+      ...["--pglite-template", dataDirTemplate()],
       ...["--rounds", "1", "--duration", "0.5", "--warmup", "0", "--orders", "200", "--connections", "8", "--max-updates", "40"],
     ]);
     expect(code, output).toBe(0);

@@ -31,10 +31,13 @@ const { values: args } = parseArgs({
     warmup: { type: "string", default: "1" },
     orders: { type: "string", default: "100000" },
     out: { type: "string", default: path.join(root, "docs/PERFORMANCE.md") },
-    // A server bundle to run instead of dist/server/main.js (the smoke test builds its own).
+    // A server bundle to run instead of dist/server/main.js (the smoke test runs the tests' own).
     server: { type: "string" },
     // Caps every workload's connections (the smoke test keeps the machine usable).
     connections: { type: "string" },
+    // A migrated DATA_DIR whose database the PGlite shop starts from instead of creating one (initdb):
+    // the smoke test passes the tests' template (test-support/data-dir-template.ts).
+    "pglite-template": { type: "string" },
     "postgres-admin": { type: "string", default: process.env.BENCH_POSTGRES_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
     "no-postgres": { type: "boolean", default: false },
     "late-ms": { type: "string", default: "300" },
@@ -187,6 +190,9 @@ async function main() {
   for (const shop of shops) {
     shop.dataDir = path.join(tmp, shop.key);
     fs.mkdirSync(shop.dataDir);
+    if (!shop.env.DATABASE_URL && args["pglite-template"]) {
+      fs.cpSync(path.join(args["pglite-template"], "pglite"), path.join(shop.dataDir, "pglite"), { recursive: true });
+    }
   }
 
   async function startShop(shop) {

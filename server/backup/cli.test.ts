@@ -8,12 +8,13 @@ import { openPglite } from "../db/client";
 import { createBotSettings } from "../shop/settings";
 import { createDiskStorage } from "../storage";
 import { databaseChecksum } from "../../test-support/checksum";
+import { bundled, type BundledEntry } from "../../test-support/bundles";
 import { copyTemplateInto } from "../../test-support/data-dir-template";
 
-// `npm run backup` and `npm run restore` as an operator runs them: real processes on real DATA_DIRs.
+// `npm run backup` and `npm run restore` as an operator runs them: real processes (the scripts bundled
+// once per run, test-support/bundles.ts) on real DATA_DIRs.
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const TSX = path.join(ROOT, "node_modules/.bin/tsx");
 const tempDirs: string[] = [];
 
 afterAll(() => {
@@ -27,8 +28,8 @@ function tempDir(): string {
 }
 
 /** Runs a script to its end, in a clean environment with only DATA_DIR set. */
-function run(script: string, args: string[], dataDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(TSX, [script, ...args], {
+function run(script: BundledEntry, args: string[], dataDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [bundled(script), ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? os.tmpdir(), DATA_DIR: dataDir },
     stdio: ["ignore", "pipe", "pipe"],

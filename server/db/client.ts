@@ -214,12 +214,16 @@ export async function openPglite(dataDir: string | undefined, options: { templat
 }
 
 /**
- * An empty in-memory database with every migration applied, dumped as a data-folder tarball for
- * openPglite's `template`: the tests build it once per run (test-support/global-setup.ts), as a
- * new PGlite spends ~2 s in initdb and the migrations and loading this takes ~0.4 s.
+ * An empty database with every migration applied, dumped as a data-folder tarball for openPglite's
+ * `template`: the tests build it once per run (test-support/global-setup.ts), as a new PGlite spends
+ * ~2 s in initdb and the migrations and loading this takes ~0.4 s. `dataDir`: dumps the database of
+ * that DATA_DIR (migrated again first: a no-op when it is up to date) instead of making a new one in
+ * memory; nothing else may have it open.
  */
-export async function dumpMigratedPglite(): Promise<Blob> {
-  const client = new PGlite({ startParams: PGLITE_START_PARAMS });
+export async function dumpMigratedPglite(dataDir?: string): Promise<Blob> {
+  const client = dataDir
+    ? new PGlite(path.join(dataDir, "pglite"), { startParams: PGLITE_START_PARAMS })
+    : new PGlite({ startParams: PGLITE_START_PARAMS });
   try {
     await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder });
     return await client.dumpDataDir("none");

@@ -20,7 +20,7 @@ export type RotationOptions = {
   batchSize?: number;
   /**
    * How long to wait after the switch before the last sweep: a write that read the old current key just
-   * before the switch commits within it. Tests pass 0.
+   * before the switch commits within it. Tests pass 0, and keys:rotate on PGlite (it holds the data folder).
    */
   graceMs?: number;
   log?: (line: string) => void;
