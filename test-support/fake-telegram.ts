@@ -54,6 +54,8 @@ type Failure = { error_code: number; description: string; parameters?: Record<st
 /** The bot's menu button (setChatMenuButton without a chat: every private chat's), as getChatMenuButton answers it. */
 export type MenuButton = { type: "default" } | { type: "commands" } | { type: "web_app"; text: string; web_app: { url: string } };
 
+export type BotCommand = { command: string; description: string };
+
 export type WebhookState = { url: string; pending_update_count: number; last_error_date?: number; last_error_message?: string };
 
 export type TelegramUser = { id: number; is_bot: false; first_name: string; username?: string };
@@ -91,6 +93,11 @@ export type FakeTelegram = {
   webhookInfo(token: string): WebhookState;
   /** The menu button as the last setChatMenuButton with this token left it ({type: "default"} before any). */
   menuButton(token: string): MenuButton;
+  /**
+   * The command menu (default scope) as setMyCommands and deleteMyCommands with this token and
+   * language_code (none: the menu for every other app language) left it; [] when none, as getMyCommands answers.
+   */
+  commandMenu(token: string, languageCode?: string): BotCommand[];
   close(): Promise<void>;
 };
 
@@ -144,6 +151,10 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
   const refusedTokens = new Set<string>();
   const webhooks = new Map<string, WebhookState>();
   const menuButtons = new Map<string, MenuButton>();
+  // By token, scope and language_code, as Telegram keeps a bot's command menus.
+  const commandMenus = new Map<string, BotCommand[]>();
+  const commandMenuKey = (token: string, scope: unknown, languageCode: unknown) =>
+    JSON.stringify([token, scope ?? { type: "default" }, typeof languageCode === "string" ? languageCode : ""]);
   const webhookOf = (token: string) => {
     if (!webhooks.has(token)) webhooks.set(token, { url: "", pending_update_count: 0 });
     return webhooks.get(token)!;
@@ -215,6 +226,13 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
       case "getChatMenuButton":
         return ok(menuButtons.get(call.token) ?? { type: "default" });
       case "setMyCommands":
+        commandMenus.set(commandMenuKey(call.token, p.scope, p.language_code), (p.commands ?? []) as BotCommand[]);
+        return ok(true);
+      case "deleteMyCommands":
+        commandMenus.delete(commandMenuKey(call.token, p.scope, p.language_code));
+        return ok(true);
+      case "getMyCommands":
+        return ok(commandMenus.get(commandMenuKey(call.token, p.scope, p.language_code)) ?? []);
       case "answerCallbackQuery":
         return ok(true);
       case "sendMessage":
@@ -388,6 +406,7 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
     },
     webhookInfo: (token) => webhookOf(token),
     menuButton: (token) => menuButtons.get(token) ?? { type: "default" },
+    commandMenu: (token, languageCode) => commandMenus.get(commandMenuKey(token, undefined, languageCode)) ?? [],
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

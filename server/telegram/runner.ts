@@ -10,7 +10,7 @@ import type { BotContext, BotDeps, BotLogger } from "./context";
 import { watchBotSettings, type SettingsWatch } from "./settings-watch";
 import { botIdOf, startInboxWorker, type InboxWorker } from "./inbox";
 import { commandMenus } from "./features/commands";
-import { defaultLanguageOf, translatorFor } from "../shop/languages";
+import { defaultLanguageOf, offeredLanguages, translatorFor } from "../shop/languages";
 import { storefrontUrlFor } from "./ui";
 import type { Language } from "../../contract";
 import {
@@ -112,9 +112,12 @@ type Running = {
   receiver: Bot | null;
   /** What this bot saw of Telegram (bot-health.ts): a new token starts afresh. */
   activity: TelegramActivityLog;
-  /** The shop's default language: the command menu of a customer whose app speaks no shipped one. */
-  defaultLanguage: Language;
+  /** The languages the shop offers and its default: the command menus, the menu button's label. */
+  languages: MenuLanguages;
 };
+
+/** What the menus are published in: the languages the shop offers and its default among them. */
+type MenuLanguages = { offered: Language[]; defaultLanguage: Language };
 
 export type BotRunnerOptions = {
   log: BotLogger;
@@ -147,20 +150,33 @@ export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRu
 
   /**
    * The menu Telegram shows beside the customer's text field lists the shop's commands (SHOP_COMMANDS,
-   * the same list /help answers): one per shipped language, which Telegram picks by the customer's
-   * app language, and the shop's default language's for any other. A failure only costs the menu,
-   * never the bot: it is logged.
+   * the same list /help answers): one per language the shop offers, which Telegram picks by the
+   * customer's app language, and the shop's default language's for any other. The menus of shipped
+   * languages the shop does not offer are deleted, so narrowing the languages takes effect (a menu
+   * stays at Telegram until replaced or deleted). One call per language, each set or deleted as the
+   * settings say, so every instance publishing the same settings leaves the same menus. A failure
+   * only costs that language's menu, never the bot or the other menus: it is logged.
    */
-  async function publishCommandMenu(bot: Bot<BotContext>, defaultLanguage: Language, signal: AbortSignal) {
-    try {
-      await Promise.all(
-        commandMenus(defaultLanguage).map(({ languageCode, commands }) =>
-          bot.api.setMyCommands(commands, languageCode ? { language_code: languageCode } : undefined, grammySignal(signal)),
-        ),
-      );
-    } catch (error) {
-      if (signal.aborted) throw error;
-      log.warn({ err: describe(error) }, "Telegram bot: could not publish the command menu");
+  async function publishCommandMenu(bot: Bot<BotContext>, languages: MenuLanguages, signal: AbortSignal) {
+    const { published, withdrawn } = commandMenus(languages.offered, languages.defaultLanguage);
+    const calls = [
+      ...published.map(({ languageCode, commands }) => ({
+        action: "publish",
+        languageCode,
+        done: bot.api.setMyCommands(commands, languageCode ? { language_code: languageCode } : undefined, grammySignal(signal)),
+      })),
+      ...withdrawn.map((languageCode) => ({
+        action: "delete",
+        languageCode,
+        done: bot.api.deleteMyCommands({ language_code: languageCode }, grammySignal(signal)),
+      })),
+    ];
+    const outcomes = await Promise.allSettled(calls.map(({ done }) => done));
+    const failed = outcomes.flatMap((outcome, index) => (outcome.status === "rejected" ? [{ ...calls[index]!, reason: outcome.reason as unknown }] : []));
+    // Stopped (or the webhook button's time ran out): the start-up's to handle, not a menu's failure.
+    if (signal.aborted && failed.length > 0) throw failed[0]!.reason;
+    for (const { action, languageCode, reason } of failed) {
+      log.warn({ err: describe(reason), languageCode }, `Telegram bot: could not ${action} the command menu`);
     }
   }
 
@@ -191,14 +207,14 @@ export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRu
   }
 
   /** The command menu and the menu button, side by side: neither waits for the other, and neither failing stops the bot. */
-  async function publishMenus(bot: Bot<BotContext>, defaultLanguage: Language, signal: AbortSignal) {
-    await Promise.all([publishCommandMenu(bot, defaultLanguage, signal), publishMenuButton(bot, defaultLanguage, signal)]);
+  async function publishMenus(bot: Bot<BotContext>, languages: MenuLanguages, signal: AbortSignal) {
+    await Promise.all([publishCommandMenu(bot, languages, signal), publishMenuButton(bot, languages.defaultLanguage, signal)]);
   }
 
-  async function runWebhook({ bot, secret, defaultLanguage }: Running, signal: AbortSignal) {
+  async function runWebhook({ bot, secret, languages }: Running, signal: AbortSignal) {
     const url = deps.config.publicUrl + TELEGRAM_WEBHOOK_PATH;
     await bot.init(grammySignal(signal));
-    await publishMenus(bot, defaultLanguage, signal);
+    await publishMenus(bot, languages, signal);
     await bot.api.setWebhook(url, { secret_token: secret, allowed_updates: [...ALLOWED_UPDATES] }, grammySignal(signal));
     if (running?.bot === bot) status = { mode: "webhook", botUsername: bot.botInfo.username, error: null };
     log.info({ url, bot: bot.botInfo.username }, "Telegram bot running by webhook");
@@ -232,7 +248,7 @@ export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRu
   async function runPolling(current: Running, signal: AbortSignal, onStarted: () => void) {
     const { bot } = current;
     await bot.init(grammySignal(signal));
-    await publishMenus(bot, current.defaultLanguage, signal);
+    await publishMenus(bot, current.languages, signal);
     const receiver = createReceiver(current, signal);
     current.receiver = receiver;
     const leader = options.pollingLeader;
@@ -307,7 +323,7 @@ export function createBotRunner(deps: BotDeps, options: BotRunnerOptions): BotRu
       startup,
       receiver: null,
       activity,
-      defaultLanguage: defaultLanguageOf(settings),
+      languages: { offered: offeredLanguages(settings), defaultLanguage: defaultLanguageOf(settings) },
       // Takes up at once what a previous run of the server left in the inbox.
       worker: startInboxWorker({
         db: deps.db,

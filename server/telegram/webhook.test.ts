@@ -6,7 +6,7 @@ import { startTestServer } from "../../test-support/app";
 import { createBotRunner, webhookSecretFor } from "./runner";
 import { storefrontUrlFor } from "./ui";
 import { HELP_TEXT, SHOP_COMMANDS } from "./features/commands";
-import { LANGUAGES } from "../../contract";
+import { LANGUAGES, type Language } from "../../contract";
 
 const TOKEN = "123456:webhook-test-token";
 const STOREFRONT_BUTTON = { type: "web_app", text: "🛍 Open shop", web_app: { url: "https://shop.example/shop/" } } as const;
@@ -66,13 +66,80 @@ describe("Telegram webhook", () => {
     }
   });
 
-  it("publishes a command menu in each shipped language, which Telegram shows by the customer's app language", async () => {
-    const menus = telegram.callsOf("setMyCommands").filter((c) => c.token === TOKEN);
-    expect(menus.map((c) => c.payload.language_code ?? null).sort()).toEqual([...LANGUAGES, null].sort());
-    const german = menus.find((c) => c.payload.language_code === "de")!.payload.commands as { command: string; description: string }[];
+  /** The language codes of the calls of `method` with this test's token since call number `from`, sorted (null: no language_code). */
+  const languageCodesOf = (method: string, from = 0) =>
+    telegram.calls
+      .slice(from)
+      .filter((c) => c.method === method && c.token === TOKEN)
+      .map((c) => (c.payload.language_code as string | undefined) ?? null)
+      .sort();
+  const SHIPPED_BUT_ENGLISH = LANGUAGES.filter((language) => language !== "en");
+
+  it("publishes the command menu only in the languages the shop offers, and deletes the other shipped languages' menus", async () => {
+    // A shop saved without languages offers English alone.
+    expect(languageCodesOf("setMyCommands")).toEqual(["en", null]);
+    expect(languageCodesOf("deleteMyCommands")).toEqual([...SHIPPED_BUT_ENGLISH].sort());
+    expect(telegram.commandMenu(TOKEN).map((c) => c.command)).toEqual(SHOP_COMMANDS.map((c) => c.command));
+    expect(telegram.commandMenu(TOKEN, "en")).toEqual(telegram.commandMenu(TOKEN));
+    for (const language of SHIPPED_BUT_ENGLISH) expect(telegram.commandMenu(TOKEN, language)).toEqual([]);
+  });
+
+  it("publishes German's menu once the owner offers German, and deletes it again when the languages are narrowed", async () => {
+    const cookie = await shop.server.login();
+    const current = await (await shop.server.request("GET", "/api/bot-settings", { cookie })).json();
+    const save = async (languages: Language[], defaultLanguage: Language) => {
+      const from = telegram.calls.length;
+      // The masked token sent back keeps the stored one: the same bot, rebuilt by the save (settings-watch.ts).
+      const saved = await shop.server.request("PUT", `/api/bot-settings/${current.id}`, { cookie, body: { ...current, languages, defaultLanguage } });
+      expect(saved.status).toBe(200);
+      await shop.bot.started();
+      return from;
+    };
+
+    const widened = await save(["en", "de"], "de");
+    expect(languageCodesOf("setMyCommands", widened)).toEqual(["de", "en", null]);
+    expect(languageCodesOf("deleteMyCommands", widened)).toEqual(["es", "fr", "ru", "uk"]);
+    const german = telegram.commandMenu(TOKEN, "de");
     expect(german.map((c) => c.command)).toEqual(SHOP_COMMANDS.map((c) => c.command));
     expect(german).toContainEqual({ command: "language", description: "Die Sprache wählen, in der ich schreibe" });
     expect(german).toContainEqual({ command: "help", description: "Diese Liste" });
+    // The menu for every other app language is the default language's.
+    expect(telegram.commandMenu(TOKEN)).toEqual(german);
+    expect(telegram.commandMenu(TOKEN, "en")).toContainEqual({ command: "help", description: "This list" });
+
+    const narrowed = await save(["en"], "en");
+    expect(languageCodesOf("setMyCommands", narrowed)).toEqual(["en", null]);
+    expect(languageCodesOf("deleteMyCommands", narrowed)).toEqual([...SHIPPED_BUT_ENGLISH].sort());
+    expect(telegram.commandMenu(TOKEN, "de")).toEqual([]);
+    expect(telegram.commandMenu(TOKEN)).toContainEqual({ command: "help", description: "This list" });
+  });
+
+  it("keeps the bot and the other menus when Telegram refuses one menu's call, and logs which", async () => {
+    const warnings: { details: unknown; message: string }[] = [];
+    const log = { ...silentLog, warn: (details: unknown, message?: string) => void warnings.push({ details, message: message ?? "" }) };
+    const from = telegram.calls.length;
+    telegram.failNext("setMyCommands", { error_code: 400, description: "Bad Request: BOT_COMMAND_INVALID" });
+    telegram.failNext("deleteMyCommands", { error_code: 400, description: "Bad Request: something went wrong" });
+    // A second server instance starting publishes the same menus (the calls are idempotent).
+    const instance = createBotRunner(shop.server.deps, { log, settingsCheckMs: 60 * 60 * 1000 });
+    try {
+      await instance.start();
+      await instance.started();
+      expect(instance.status()).toMatchObject({ mode: "webhook", error: null });
+      expect(telegram.calls.slice(from).filter((c) => c.method === "setWebhook" && c.token === TOKEN)).toHaveLength(1);
+      // Every language's call was made, the refused ones included, and none was tried again.
+      expect(languageCodesOf("setMyCommands", from)).toEqual(["en", null]);
+      expect(languageCodesOf("deleteMyCommands", from)).toEqual([...SHIPPED_BUT_ENGLISH].sort());
+      expect(warnings.map((w) => w.message).sort()).toEqual([
+        "Telegram bot: could not delete the command menu",
+        "Telegram bot: could not publish the command menu",
+      ]);
+      const refusedDelete = warnings.find((w) => w.message.includes("delete"))!.details as { languageCode: string; err: string };
+      expect(SHIPPED_BUT_ENGLISH).toContain(refusedDelete.languageCode);
+      expect(refusedDelete.err).toMatch(/something went wrong/);
+    } finally {
+      await instance.stop();
+    }
   });
 
   it("sets the menu button of every chat to open the storefront, labelled in the shop's default language", async () => {

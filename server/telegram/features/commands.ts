@@ -37,15 +37,24 @@ export function commandMenu(tr: Translator = EN): { command: string; description
   return shopCommands(tr).map(({ command, description }) => ({ command, description: description[0]!.toUpperCase() + description.slice(1) }));
 }
 
+/** One command menu as setMyCommands takes it: for an app language (languageCode), or for every other (null). */
+export type CommandMenu = { languageCode: Language | null; commands: { command: string; description: string }[] };
+
 /**
- * Telegram's command menus (setMyCommands): one per shipped language, by its language_code, and the
- * one for every other app language (no language_code) in the shop's default language.
+ * Telegram's command menus for the languages a shop offers: one per offered language, by its
+ * language_code, and the one for every other app language (no language_code) in the shop's default
+ * language. `withdrawn` are the shipped languages the shop does not offer: their menus, published
+ * while it did, are deleted (deleteMyCommands), or a customer whose app speaks one would see commands
+ * described in a language the bot then does not answer in.
  */
-export function commandMenus(defaultLanguage: Language): { languageCode: Language | null; commands: { command: string; description: string }[] }[] {
-  return [
-    { languageCode: null, commands: commandMenu(translatorFor(defaultLanguage)) },
-    ...LANGUAGES.map((language) => ({ languageCode: language, commands: commandMenu(translatorFor(language)) })),
-  ];
+export function commandMenus(offered: readonly Language[], defaultLanguage: Language): { published: CommandMenu[]; withdrawn: Language[] } {
+  return {
+    published: [
+      { languageCode: null, commands: commandMenu(translatorFor(defaultLanguage)) },
+      ...offered.map((language) => ({ languageCode: language, commands: commandMenu(translatorFor(language)) })),
+    ],
+    withdrawn: LANGUAGES.filter((language) => !offered.includes(language)),
+  };
 }
 
 export type ShopCommand = (typeof COMMANDS)[number];
