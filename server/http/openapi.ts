@@ -164,7 +164,7 @@ const SUMMARIES: Record<string, string> = {
     "The storefront (Telegram Mini App): categories, active products and variants with their stock state, postage, coins, and the owner's public key while private addresses are on; texts in the customer's language",
   "POST /api/storefront/quote": "The storefront: what these items cost with this postage and coupon, priced as the bot prices a cart (pass total back as quotedTotal)",
   "POST /api/storefront/orders":
-    "The storefront: place an order of these items (not the bot's cart) and create its payment; 409 when the total is not quotedTotal, nothing created",
+    "The storefront: place an order of these items (not the bot's cart) and create its payment; 409 when the total is not quotedTotal or the customer already has 3 orders waiting for payment, nothing created",
   "GET /api/storefront/orders": "The storefront: the customer's own latest 20 orders, newest first, with the payment still awaited",
   "GET /api/storefront/orders/{id}": "The storefront: one of the customer's own orders (404 for anyone else's)",
   "GET /api/storefront/messages": "The storefront: the customer's conversation with the shop, oldest first (the last 100)",

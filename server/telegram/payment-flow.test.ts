@@ -6,6 +6,7 @@ import { getCart } from "../shop/ordering";
 import { decimalShortfall } from "../shop/common";
 import { cleanupExpiredOrders } from "../shop/orders";
 import { startShopWithBot, type Customer, type ShopWithBot } from "../../test-support/bot-harness";
+import { insertOrder } from "../../test-support/factories";
 import { startFakeNowPayments, type FakeNowPayments } from "../../test-support/fake-nowpayments";
 import { callbackUpdate, startFakeTelegram, textUpdate, type FakeTelegram, type TelegramCall } from "../../test-support/fake-telegram";
 import { TEST_IPN_SECRET, TEST_NOWPAYMENTS_API_KEY } from "../../test-support/payments-setup";
@@ -156,6 +157,30 @@ describe("paying through the bot", () => {
     await customer.press("✅ Confirm and pay");
     expect(gateway.created.at(-1)!.body.price_amount).toBe(14);
     expect(await stockOf(jug.id)).toBe(0);
+  });
+
+  it("refuses a fourth order waiting for payment at Confirm, saying what to do, and keeps the cart", async () => {
+    const { shop, gateway } = setup;
+    const customer = shop.customer(83_000_007);
+    const waiting = [];
+    for (let i = 0; i < 3; i++) waiting.push((await insertOrder(shop.server.deps.db, { telegramUserId: customer.id, status: "pending", paymentStatus: "waiting" })).order);
+    await reachSummary(customer, product.id, 1);
+    const created = gateway.created.length;
+    const stock = await stockOf(product.id);
+
+    await customer.press("✅ Confirm and pay");
+    expect(customer.text()).toMatch(
+      /^⚠️ You already have 3 orders waiting for payment\. Pay one of them \(see My Orders\) or wait for one to expire before ordering again\.\n\nPlease check your order/,
+    );
+    expect(gateway.created.length).toBe(created);
+    expect(await stockOf(product.id)).toBe(stock);
+    expect((await getCart(shop.server.deps.db, customer.id)).lines.map((l) => l.quantity)).toEqual([1]);
+
+    // One of them paid: a place is free, and the same Confirm places the order.
+    await shop.server.deps.db.update(orders).set({ status: "processing", paymentStatus: "finished" }).where(eq(orders.id, waiting[0]!.id));
+    await customer.press("✅ Confirm and pay");
+    expect(customer.text()).toBe("Your payment details are above, and under My Orders at any time.");
+    expect(gateway.created.length).toBe(created + 1);
   });
 
   it("sends the payment details as a new message with a QR code, which no button edits away", async () => {

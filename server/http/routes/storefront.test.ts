@@ -362,6 +362,24 @@ describe("the storefront API", () => {
     expect(placed.order).toMatchObject({ statusText: "Wartet auf Zahlung", items: [{ name: "Grüner Tee", quantity: 1, price: "4.50" }] });
   });
 
+  it("refuses a customer's next order while they hold 3 waiting for payment (409), in their language, creating nothing", async () => {
+    const [english, german] = [newUser(), newUser({ languageCode: "de" })];
+    const one = orderBody([{ productId: sencha.id, quantity: 1 }]);
+    for (const user of [english, german]) {
+      for (let i = 0; i < 3; i++) await ok<StorefrontCheckout>(await call("POST", "/api/storefront/orders", user, one), 201);
+    }
+    const stock = await stockOf(sencha.id);
+    expect(await refusal(await call("POST", "/api/storefront/orders", english, one), 409)).toBe(
+      "You already have 3 orders waiting for payment. Pay one of them (see My Orders) or wait for one to expire before ordering again.",
+    );
+    expect(await refusal(await call("POST", "/api/storefront/orders", german, one), 409)).toBe(
+      "Du hast schon 3 Bestellungen, die auf deine Zahlung warten. Bezahle eine davon (siehe „Meine Bestellungen“) oder warte, bis eine abläuft, bevor du wieder bestellst.",
+    );
+    expect(await stockOf(sencha.id)).toBe(stock);
+    expect(await ordersOf(english)).toHaveLength(3);
+    expect(await ordersOf(german)).toHaveLength(3);
+  });
+
   describe("with private addresses on", () => {
     let owner: OwnerKey;
     let publicKey: string;

@@ -1,10 +1,12 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../config";
 import { createSecretBox } from "../../crypto";
 import type { Database } from "../../db/client";
 import { botSettings, cartItems, orderEvents, orderItems, orders, postageOptions, products } from "../../db/schema";
+import { ShopError } from "../common";
 import type { CreatePaymentRequest, GatewayPayment, PaymentGateway } from "../payments";
+import { TEST_CUSTOMER_ID } from "../simulator";
 import { startPaymentJobs } from "../../payments/jobs";
 import { createNowPaymentsGateway, createNowPaymentsGatewayFromSettings } from "../../gateways/nowpayments/client";
 import { createRecordingNotifier } from "../../../test-support/app";
@@ -23,6 +25,7 @@ import {
   type CheckoutDeps,
   type CheckoutInput,
 } from "./checkout";
+import { MAX_UNPAID_ORDERS, TOO_MANY_UNPAID_ORDERS_MESSAGE } from "./unpaid-orders";
 
 const address = { name: "Ada Lovelace", streetAddress: "12 Analytical Row, London", postcode: "NW1 2AB", contact: "@ada" };
 
@@ -349,6 +352,80 @@ describe("checkout", () => {
     expect(await ordersOf(customer)).toHaveLength(1);
     expect(await stockOf(widget.id)).toBe(46);
     expect(gateway.created).toHaveLength(1);
+  });
+
+  describe("at most MAX_UNPAID_ORDERS orders waiting for payment per customer (docs/decisions/0040)", () => {
+    const oneOf = (productId: string): CheckoutInput["items"] => [{ productId, quantity: 1 }];
+
+    it("refuses the next checkout with a sentence saying what to do, creating nothing, until a payment or a failure frees a place", async () => {
+      const { db } = database;
+      const widget = await insertProduct(db, { name: "Hoarded Widget", price: "5.00", stock: 20 });
+      const customer = nextCustomer();
+      const placed = [];
+      for (let i = 0; i < MAX_UNPAID_ORDERS; i++) placed.push((await checkout(deps, input(customer, { items: oneOf(widget.id) }))).order);
+      const sentBefore = gateway.created.length;
+
+      const refused = await checkout(deps, input(customer, { items: oneOf(widget.id) })).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(ShopError);
+      expect(refused).toMatchObject({
+        kind: "conflict",
+        message: "You already have 3 orders waiting for payment. Pay one of them (see My Orders) or wait for one to expire before ordering again.",
+        customerText: { key: "refusal-too-many-unpaid-orders", values: { count: 3 } },
+      });
+      // Through the bot's cart too: refused before the cart is read, which stays as it was.
+      await addToCart(db, customer, widget.id, 2);
+      await expect(checkout(deps, input(customer))).rejects.toThrow(TOO_MANY_UNPAID_ORDERS_MESSAGE);
+      expect((await getCart(db, customer)).lines.map((line) => line.quantity)).toEqual([2]);
+      expect(await ordersOf(customer)).toHaveLength(MAX_UNPAID_ORDERS);
+      expect(await stockOf(widget.id)).toBe(20 - MAX_UNPAID_ORDERS);
+      expect(gateway.created).toHaveLength(sentBefore);
+
+      // Another customer is not held to this one's orders.
+      await checkout(deps, input(nextCustomer(), { items: oneOf(widget.id) }));
+
+      // Money seen (confirming, or short: on its way), paid or failed: none of them waits for the customer's payment any more.
+      const frees = [
+        { status: "pending", paymentStatus: "confirming" },
+        { status: "processing", paymentStatus: "finished" },
+        { status: "failed", paymentStatus: "expired" },
+      ];
+      for (const [i, change] of frees.entries()) {
+        await db.update(orders).set(change).where(eq(orders.id, placed[i]!.id));
+        await checkout(deps, input(customer, { items: oneOf(widget.id) }));
+        await expect(checkout(deps, input(customer, { items: oneOf(widget.id) }))).rejects.toThrow(TOO_MANY_UNPAID_ORDERS_MESSAGE);
+      }
+      // A payment the gateway refused fails its order at once: no place is lost to it.
+      await db.update(orders).set({ status: "failed" }).where(and(eq(orders.telegramUserId, customer), eq(orders.status, "pending"), eq(orders.paymentStatus, "waiting")));
+      gateway.refuseWith({ status: 400, message: "amountTo is too small" });
+      for (let i = 0; i < MAX_UNPAID_ORDERS + 1; i++) await expect(checkout(deps, input(customer, { items: oneOf(widget.id) }))).rejects.toThrow(/amountTo is too small/);
+      gateway.refuseWith(null);
+      await checkout(deps, input(customer, { items: oneOf(widget.id) }));
+    });
+
+    it("holds the test customer of Bot Preview to it too", async () => {
+      const widget = await insertProduct(database.db, { price: "5.00", stock: 10 });
+      await database.db.delete(orders).where(eq(orders.telegramUserId, TEST_CUSTOMER_ID));
+      for (let i = 0; i < MAX_UNPAID_ORDERS; i++) await checkout(deps, input(TEST_CUSTOMER_ID, { items: oneOf(widget.id) }));
+      await expect(checkout(deps, input(TEST_CUSTOMER_ID, { items: oneOf(widget.id) }))).rejects.toThrow(TOO_MANY_UNPAID_ORDERS_MESSAGE);
+      expect(await ordersOf(TEST_CUSTOMER_ID)).toHaveLength(MAX_UNPAID_ORDERS);
+    });
+
+    it("makes exactly MAX_UNPAID_ORDERS orders of 6 checkouts at once from one customer, reserving stock for those only", async () => {
+      const { db } = database;
+      const widget = await insertProduct(db, { name: "Rushed Widget", price: "5.00", stock: 10 });
+      const [hoarder, other] = [nextCustomer(), nextCustomer()];
+      // Given lines lock no cart rows: only the lock on the customer keeps these apart.
+      const results = await Promise.allSettled([
+        ...Array.from({ length: 6 }, () => checkout(deps, input(hoarder, { items: oneOf(widget.id) }))),
+        checkout(deps, input(other, { items: oneOf(widget.id) })),
+      ]);
+
+      const refused = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+      expect(refused.map((r) => String(r.reason.message))).toEqual(Array(6 - MAX_UNPAID_ORDERS).fill(TOO_MANY_UNPAID_ORDERS_MESSAGE));
+      expect(results.at(-1)!.status).toBe("fulfilled");
+      expect(await ordersOf(hoarder)).toHaveLength(MAX_UNPAID_ORDERS);
+      expect(await stockOf(widget.id)).toBe(10 - MAX_UNPAID_ORDERS - 1);
+    });
   });
 
   describe("a crash between the order's commit and the gateway's answer", () => {

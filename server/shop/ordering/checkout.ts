@@ -15,6 +15,7 @@ import { isTestCustomer, simulationGateway } from "../simulator";
 import { applyCoupon, CouponRefusedError } from "./coupons";
 import { refusalMessage, refusalText } from "./coupon-rules";
 import { MAX_CART_QUANTITY } from "./cart";
+import { ensureRoomForUnpaidOrder } from "./unpaid-orders";
 
 // Checkout (docs/product.md rules 1-3): the order, its items, the stock reservation and the emptied
 // cart are created in one transaction; then the payment is created at the gateway. If the
@@ -365,6 +366,9 @@ export async function checkout(deps: CheckoutDeps, input: CheckoutInput): Promis
 
   const now = deps.now();
   const created = await db.transaction(async (tx) => {
+    // First, under a lock on the customer held to the commit: at most MAX_UNPAID_ORDERS orders
+    // waiting for their payment (unpaid-orders.ts), however many checkouts they start at once.
+    await ensureRoomForUnpaidOrder(tx, input.telegramUserId);
     // The cart rows stay locked until this transaction ends: a second Confirm at the same moment
     // waits here, then finds the cart emptied and creates nothing. (Given items lock nothing: a
     // storefront order sent twice is two orders, unless it names its id, as a sealed address does.)

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { LOCALES_DIRECTORY, translatorFor } from "../languages";
 import { type AddressField, checkAddressField } from "./address";
 import { type CouponRefusalReason, refusalMessage, refusalText } from "./coupon-rules";
+import { TOO_MANY_UNPAID_ORDERS, TOO_MANY_UNPAID_ORDERS_MESSAGE } from "./unpaid-orders";
 
 // The shop's refusals reach a customer in the bot by their locale key (issue 26). English is the
 // shop's own sentence (the dashboard's and the API's); en.ftl must say the same, word for word, or a
@@ -28,6 +29,13 @@ describe("the shop's sentences for customers, by locale key", () => {
       if (!("problem" in checked)) throw new Error(`${field} should be refused`);
       expect(EN.say(checked.customerText), field).toBe(checked.problem);
     }
+  });
+
+  it("English locale text is the shop's own refusal of a customer with too many unpaid orders", () => {
+    expect(EN.say(TOO_MANY_UNPAID_ORDERS)).toBe(TOO_MANY_UNPAID_ORDERS_MESSAGE);
+    expect(DE.say(TOO_MANY_UNPAID_ORDERS)).toMatch(/^Du hast schon 3 Bestellungen, die auf deine Zahlung warten\./);
+    expect(translatorFor("ru").say(TOO_MANY_UNPAID_ORDERS)).toMatch(/^У вас уже 3 заказа ждут оплаты\./);
+    expect(translatorFor("uk").say(TOO_MANY_UNPAID_ORDERS)).toMatch(/^У вас уже 3 замовлення чекають на оплату\./);
   });
 
   it("every key the shop's rules name is in the locale files", () => {

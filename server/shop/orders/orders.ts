@@ -449,6 +449,24 @@ export async function deleteOrder(db: Db, id: string, now: Date): Promise<void> 
 /** Payment statuses that mean no money is on its way (docs/product.md rule 1); null is an order never sent to the gateway. */
 export const UNPAID_PAYMENT_STATUSES = ["waiting", "expired", "failed"] as const;
 
+/**
+ * The orders waiting for their customer's payment: pending, with no money on its way or arrived.
+ * Expiry fails exactly these once their deadline passes; checkout caps how many one customer holds
+ * (shop/ordering/unpaid-orders.ts).
+ */
+export function awaitingPaymentCondition() {
+  return and(eq(orders.status, "pending"), or(isNull(orders.paymentStatus), inArray(orders.paymentStatus, [...UNPAID_PAYMENT_STATUSES])));
+}
+
+/** How many of the customer's orders wait for their payment (awaitingPaymentCondition), test orders as others. */
+export async function countOrdersAwaitingPayment(db: DbOrTx, telegramUserId: string): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(orders)
+    .where(and(eq(orders.telegramUserId, telegramUserId), awaitingPaymentCondition()));
+  return row?.count ?? 0;
+}
+
 export type ExpiryResult = {
   expiredOrderIds: string[];
   /** The customers' messages, sent after the commit; never rejects (a failed send is logged). */
@@ -473,10 +491,9 @@ export async function cleanupExpiredOrders(deps: OrderActionDeps): Promise<Expir
       .set({ status: "failed", updatedAt: now })
       .where(
         and(
-          eq(orders.status, "pending"),
+          awaitingPaymentCondition(),
           lt(orders.createdAt, cutoff),
           or(isNull(orders.paymentExpiresAt), lt(orders.paymentExpiresAt, now)),
-          or(isNull(orders.paymentStatus), inArray(orders.paymentStatus, [...UNPAID_PAYMENT_STATUSES])),
         ),
       )
       .returning({

@@ -293,6 +293,7 @@ refusal-choose-coin = Bitte wähle BTC, LTC oder XMR zum Bezahlen.
 refusal-payments-not-configured = Zahlungen sind noch nicht eingerichtet, daher können Bestellungen gerade nicht bezahlt werden. Bitte versuche es später noch einmal.
 refusal-payment-not-created = Die Zahlung konnte nicht erstellt werden. Deine Bestellung wurde storniert und dein Warenkorb behalten, du kannst es also noch einmal versuchen.
 refusal-payment-too-slow = Das Erstellen der Zahlung hat zu lange gedauert, daher wurde deine Bestellung storniert und dein Warenkorb behalten. Bitte versuche es noch einmal.
+refusal-too-many-unpaid-orders = Du hast schon { $count } Bestellungen, die auf deine Zahlung warten. Bezahle eine davon (siehe „Meine Bestellungen“) oder warte, bis eine abläuft, bevor du wieder bestellst.
 refusal-not-enough-stock = Nicht genug auf Lager für { $name }: nur noch { $stock } übrig.
 refusal-not-enough-stock-gone = Nicht genug auf Lager für { $name }: nicht mehr erhältlich.
 refusal-order-not-found = Diese Bestellung wurde nicht gefunden.

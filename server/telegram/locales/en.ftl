@@ -294,6 +294,7 @@ refusal-choose-coin = Please choose BTC, LTC or XMR to pay with.
 refusal-payments-not-configured = Payments are not configured yet, so orders cannot be paid right now. Please try again later.
 refusal-payment-not-created = The payment could not be created. Your order was cancelled and your cart kept, so you can try again.
 refusal-payment-too-slow = Creating your payment took too long, so your order was cancelled and your cart kept. Please try again.
+refusal-too-many-unpaid-orders = You already have { $count } orders waiting for payment. Pay one of them (see My Orders) or wait for one to expire before ordering again.
 refusal-not-enough-stock = Not enough stock for { $name }: only { $stock } left.
 refusal-not-enough-stock-gone = Not enough stock for { $name }: no longer available.
 refusal-order-not-found = That order was not found.

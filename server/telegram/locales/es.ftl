@@ -290,6 +290,7 @@ refusal-choose-coin = Elige BTC, LTC o XMR para pagar.
 refusal-payments-not-configured = Los pagos aún no están configurados, así que ahora no se pueden pagar pedidos. Inténtalo de nuevo más tarde.
 refusal-payment-not-created = No se pudo crear el pago. Hemos cancelado tu pedido y guardado tu carrito, así que puedes intentarlo de nuevo.
 refusal-payment-too-slow = Crear tu pago tardó demasiado, así que hemos cancelado tu pedido y guardado tu carrito. Inténtalo de nuevo.
+refusal-too-many-unpaid-orders = Ya tienes { $count } pedidos esperando el pago. Paga uno de ellos (mira Mis pedidos) o espera a que caduque uno antes de volver a pedir.
 refusal-not-enough-stock = No hay suficiente stock de { $name }: solo quedan { $stock }.
 refusal-not-enough-stock-gone = No hay suficiente stock de { $name }: ya no está disponible.
 refusal-order-not-found = No encontramos ese pedido.

@@ -293,6 +293,7 @@ refusal-choose-coin = Veuillez choisir BTC, LTC ou XMR pour payer.
 refusal-payments-not-configured = Les paiements ne sont pas encore configurés, les commandes ne peuvent donc pas être payées pour le moment. Veuillez réessayer plus tard.
 refusal-payment-not-created = Le paiement n’a pas pu être créé. Votre commande a été annulée et votre panier conservé : vous pouvez réessayer.
 refusal-payment-too-slow = La création de votre paiement a pris trop de temps : votre commande a été annulée et votre panier conservé. Veuillez réessayer.
+refusal-too-many-unpaid-orders = Vous avez déjà { $count } commandes en attente de paiement. Payez-en une (voir Mes commandes) ou attendez qu’une expire avant de commander à nouveau.
 refusal-not-enough-stock = Stock insuffisant pour { $name } : il n’en reste que { $stock }.
 refusal-not-enough-stock-gone = Stock insuffisant pour { $name } : il n’est plus disponible.
 refusal-order-not-found = Cette commande est introuvable.
