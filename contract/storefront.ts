@@ -153,7 +153,9 @@ export type StorefrontQuote = z.infer<typeof StorefrontQuoteSchema>;
 /**
  * POST /api/storefront/orders. The address is either `address` (checked as in the bot) or, while
  * owner-only addresses are on, `sealedAddress` sealed in the webview to the owner's key and bound
- * to `orderId`, the id the Mini App chose for the order (contract/owner-seal.ts sealedAddressBinding).
+ * to `orderId` (contract/owner-seal.ts sealedAddressBinding). `orderId` is the id the Mini App chose
+ * for the order, sent with either: an id already taken is refused (409) and creates nothing, so a
+ * retry after a lost answer cannot make a second order.
  */
 export const StorefrontOrderInputSchema = z
   .strictObject({

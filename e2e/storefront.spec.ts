@@ -1,7 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { Page } from "@playwright/test";
-import { STOREFRONT_PATH } from "../contract/storefront";
+import type { Page, Request } from "@playwright/test";
+import type { Order } from "../contract";
+import { createOwnerKey, openSealedAddress, SEALED_PREFIX, unlockOwnerKey } from "../contract/owner-seal";
+import { STOREFRONT_PATH, type StorefrontOrderInput } from "../contract/storefront";
 import { storefrontScriptSize } from "../scripts/build-web";
 import { startFakeNowPayments, type FakeNowPayments } from "../test-support/fake-nowpayments";
 import { startFakeTelegram, type FakeTelegram } from "../test-support/fake-telegram";
@@ -15,10 +17,13 @@ import { expect, guardedTest as test, PHONE } from "./support/fixtures";
 // launch parameters in the hash (init data signed with the shop's bot token, its theme colours), a
 // whole purchase through the page (browse, search, a variant, the cart, checkout with a coupon, the
 // payment screen), the payment arriving through the gateway's signed notification, My Orders, and
-// the order in the owner's dashboard. Then the page inside a Telegram client (a stand-in for its
-// TelegramWebviewProxy: Main Button, Back Button, haptics, a dark theme) for a customer whose
-// Telegram speaks German (the shop offers English and German), and the page opened without Telegram. Checkout reaches a payment gateway, so this starts a server of its own with a
-// fake NOWPayments (as e2e/chat-simulator.spec.ts does); its tests share it, in order.
+// the order in the owner's dashboard. Then a purchase with owner-only addresses on: the address
+// leaves the page sealed, and a retry after a lost answer finds the order the first attempt made.
+// Then the page inside a Telegram client (a stand-in for its TelegramWebviewProxy: Main Button, Back
+// Button, haptics, a dark theme) for a customer whose Telegram speaks German (the shop offers English
+// and German), and the page opened without Telegram. Checkout reaches a payment gateway, so this
+// starts a server of its own with a fake NOWPayments (as e2e/chat-simulator.spec.ts does); its tests
+// share it, in order.
 test.describe.configure({ mode: "default" });
 
 const PASSWORD = "storefront e2e admin password";
@@ -26,6 +31,8 @@ const BOT_TOKEN = "424242:AAE-storefront-e2e";
 const IPN_SECRET = "storefront-e2e-ipn-secret";
 const CUSTOMER = { id: 777_000_111, firstName: "Tess", username: "tess_t", languageCode: "en" };
 const GERMAN_CUSTOMER = { id: 777_000_222, firstName: "Greta", username: "greta_g", languageCode: "de" };
+const PRIVATE_CUSTOMER = { id: 777_000_333, firstName: "Priya", username: "priya_p", languageCode: "en" };
+const OWNER_PASSPHRASE = "storefront sealed amber falcon";
 const PNG = path.resolve(import.meta.dirname, "fixtures/product.png");
 const SHOTS = "/tmp/shots-web";
 
@@ -247,6 +254,84 @@ test.describe("storefront Mini App", () => {
     expect((await page.request.post(`${base}/api/auth/login`, { data: { password: PASSWORD } })).ok()).toBe(true);
     await page.goto(`${base}/orders`);
     await expect(page.getByTestId("order-items-summary").first()).toHaveText(/2 × Acceptance Tee \(M \/ Black\)/);
+  });
+
+  test("with owner-only addresses on, the address leaves the page sealed, a retry after a lost answer finds the order, and the owner's key opens what was typed", async ({
+    page,
+    request,
+  }) => {
+    await page.setViewportSize(PHONE);
+    // The owner turns private addresses on, with a key pair made as Bot Settings makes it in the owner's browser.
+    expect((await request.post(`${base}/api/auth/login`, { data: { password: PASSWORD } })).ok()).toBe(true);
+    const ownerKey = await createOwnerKey(OWNER_PASSPHRASE);
+    const enabled = await request.post(`${base}/api/private-addresses`, {
+      data: { publicKey: ownerKey.publicKey, wrappedPrivateKey: ownerKey.wrappedPrivateKey, salt: ownerKey.salt, iterations: ownerKey.iterations },
+    });
+    expect(enabled.ok(), await enabled.text()).toBe(true);
+    try {
+      // The first order's answer is lost on the way back: the server made the order, the page hears nothing.
+      let answersLost = 0;
+      await page.route(`${base}/api/storefront/orders`, async (route) => {
+        if (route.request().method() !== "POST" || answersLost > 0) return route.fallback();
+        answersLost += 1;
+        await route.fetch();
+        await route.abort("connectionreset");
+      });
+      const paymentsBefore = gateway.created.length;
+      await page.goto(launchUrl(base, LIGHT_THEME, signInitData({ botToken: BOT_TOKEN, user: PRIVATE_CUSTOMER })));
+      await page.getByRole("button", { name: /Earl Grey/ }).click();
+      await page.getByTestId("primary-action").click();
+      await expect(page.getByTestId("cart-count")).toHaveText("1");
+      await page.getByRole("button", { name: /^Cart/ }).click();
+      await page.getByTestId("primary-action").click();
+      await expect(page.getByText("Your address is encrypted on this device for the shop's owner alone.")).toBeVisible();
+      const typed = { name: "Priya Sealwright", streetAddress: "7 Hidden Lane, Quietville", postcode: "QV1 2ZZ", contact: "priya.hidden@example.org" };
+      await page.getByLabel("Name", { exact: true }).fill(typed.name);
+      await page.getByLabel("Street address").fill(typed.streetAddress);
+      await page.getByLabel("Postcode").fill(typed.postcode);
+      await page.getByLabel("Contact (optional)").fill(typed.contact);
+      await expect(page.getByTestId("quote-total")).toHaveText("£9.50");
+
+      /** The order as the page sent it: sealed, with the page's id, and not one typed word (nor a part of one) in it. */
+      const sentOrder = async (sent: Promise<Request>) => {
+        const raw = (await sent).postData() ?? "";
+        const body = JSON.parse(raw) as StorefrontOrderInput;
+        expect(body).toMatchObject({ orderId: expect.stringMatching(/^[0-9a-f-]{36}$/), sealedAddress: expect.stringMatching(new RegExp(`^${SEALED_PREFIX}`)), quotedTotal: "9.50" });
+        expect(body).not.toHaveProperty("address");
+        // (Nothing shorter than five letters: three could turn up in the sealed base64 by chance.)
+        for (const word of [...Object.values(typed), "Priya", "Sealwright", "Hidden Lane", "Quietville"]) expect(raw).not.toContain(word);
+        return body;
+      };
+      const isOrderPost = (sent: Request) => sent.method() === "POST" && sent.url() === `${base}/api/storefront/orders`;
+      const firstSent = page.waitForRequest(isOrderPost);
+      await page.getByTestId("primary-action").click();
+      const first = await sentOrder(firstSent);
+      await expect(page.getByText("No connection to the shop. Check your connection and try again.")).toBeVisible();
+
+      // The customer taps again: the same order under the same id; the server's 409 for it leads to the order made.
+      const retrySent = page.waitForRequest(isOrderPost);
+      const retryAnswer = page.waitForResponse((answer) => isOrderPost(answer.request()));
+      await page.getByTestId("primary-action").click();
+      expect((await sentOrder(retrySent)).orderId).toBe(first.orderId);
+      expect((await retryAnswer).status()).toBe(409);
+      await expect(page.getByRole("heading", { name: "Payment", level: 1 })).toBeVisible();
+      await expect(page.getByText(`Order #${first.orderId!.slice(0, 8)} · £9.50`)).toBeVisible();
+      expect(gateway.created.length - paymentsBefore).toBe(1);
+      await expect(page.getByTestId("payment-address")).toHaveText([...gateway.payments.values()].at(-1)!.pay_address);
+      await expect(page.getByTestId("cart-count")).toHaveCount(0);
+
+      // The owner's view: one order, its address sealed (the server could not read it), opened by the owner's key to what was typed.
+      const found = await request.get(`${base}/api/orders?q=${first.orderId}`);
+      const [listed, ...others] = (await found.json()) as Order[];
+      expect(others).toEqual([]);
+      expect(listed).toMatchObject({ id: first.orderId, telegramUserId: String(PRIVATE_CUSTOMER.id), shippingAddress: null, sealedShippingAddress: expect.stringMatching(new RegExp(`^${SEALED_PREFIX}`)) });
+      expect(JSON.stringify(listed)).not.toContain(typed.name);
+      const owner = await unlockOwnerKey(ownerKey, OWNER_PASSPHRASE);
+      expect(await openSealedAddress(owner, listed!.sealedShippingAddress!, first.orderId!)).toEqual(typed);
+      expect((await (await request.get(`${base}/api/orders?q=${PRIVATE_CUSTOMER.id}`)).json()) as Order[]).toHaveLength(1);
+    } finally {
+      expect((await request.delete(`${base}/api/private-addresses`)).ok()).toBe(true);
+    }
   });
 
   test("inside Telegram, in German: its Main Button and Back Button, haptics, and a dark theme; no in-page button", async ({ page }) => {

@@ -17,11 +17,16 @@ import {
 // and knows the customer by it. A refusal is the server's `{ error: "<sentence>" }` (docs/product.md
 // rule 8), already in the customer's language: it is shown as it is.
 
-/** A refused or failed call: `status` 0 when the server was not reached at all. */
+/**
+ * A refused or failed call: `status` 0 when the server was not reached at all. `answered` when the
+ * shop itself answered with its sentence: what the call did is known then (a proxy's error page, or
+ * no answer, leaves it unknown: the server may have done it).
+ */
 export class StorefrontError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly answered = false,
   ) {
     super(message);
     this.name = "StorefrontError";
@@ -53,7 +58,8 @@ export function createStorefrontApi(initData: string, firstFallbackMessage: Fall
     }
     if (!response.ok) {
       const error = (answer as { error?: unknown } | null)?.error;
-      throw new StorefrontError(response.status, typeof error === "string" && error ? error : fallbackMessage.failed);
+      const shopSaid = typeof error === "string" && error !== "";
+      throw new StorefrontError(response.status, shopSaid ? error : fallbackMessage.failed, shopSaid);
     }
     return answer as T;
   }

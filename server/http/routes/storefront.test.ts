@@ -4,7 +4,7 @@ import { sign } from "@telegram-apps/init-data-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Order, StorefrontCatalogue, StorefrontCheckout, StorefrontMessage, StorefrontOrder, StorefrontQuote } from "../../../contract";
 import { openSealedAddress, readOwnerPublicKey, sealAddress, type OwnerKey } from "../../../contract/owner-seal";
-import { botCustomers, botSettings, cartItems, orders, productVariants } from "../../db/schema";
+import { botCustomers, botSettings, cartItems, coupons, orders, productVariants } from "../../db/schema";
 import { addToCart } from "../../shop/ordering";
 import { createBotSettings, updateBotSettings } from "../../shop/settings";
 import { disablePrivateAddresses, enablePrivateAddresses } from "../../shop/vaults";
@@ -335,6 +335,32 @@ describe("the storefront API", () => {
     expect(await stockOf(last.id)).toBe(0);
     const placed = await Promise.all(buyers.map((user) => ordersOf(user)));
     expect(placed.flat()).toHaveLength(1);
+  });
+
+  it("makes one order of one orderId sent twice at once (a double tap, a lost answer's retry): one 201, one 409, one reservation, one coupon hold", async () => {
+    const user = newUser();
+    const db = server.database.db;
+    const oolong = await insertProduct(db, { name: "Oolong", price: "8.00", stock: 5 });
+    const coupon = await server.request("POST", "/api/coupons", { cookie: admin, body: { code: "TWICE5", kind: "percent", value: 5, productIds: [oolong.id] } });
+    expect(coupon.status).toBe(201);
+    const paymentsBefore = gateway.created.length;
+    const orderId = crypto.randomUUID();
+    // A plain address with the id the Mini App chose: the contract takes it, as it takes a sealed one.
+    const body = orderBody([{ productId: oolong.id, quantity: 2 }], { orderId, couponCode: "twice5", quotedTotal: "15.20" });
+    const answers = await Promise.all([call("POST", "/api/storefront/orders", user, body), call("POST", "/api/storefront/orders", user, body)]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
+    const placed = await ok<StorefrontCheckout>(answers.find((answer) => answer.status === 201)!, 201);
+    expect(placed.order.id).toBe(orderId);
+    expect(await refusal(answers.find((answer) => answer.status === 409)!, 409)).toBe("An order with this id exists already. Reload the shop and try again.");
+
+    // The refused one took nothing: one order, one reservation, one hold, one payment.
+    expect((await ordersOf(user)).map((order) => order.id)).toEqual([orderId]);
+    expect(await stockOf(oolong.id)).toBe(3);
+    expect(await db.select({ timesHeld: coupons.timesHeld, timesUsed: coupons.timesUsed }).from(coupons).where(eq(coupons.code, "TWICE5"))).toEqual([{ timesHeld: 1, timesUsed: 0 }]);
+    expect(gateway.created.length - paymentsBefore).toBe(1);
+    // The address is kept for the id chosen, as the owner reads it.
+    const [listed] = (await (await server.request("GET", `/api/orders?q=${orderId}`, { cookie: admin })).json()) as Order[];
+    expect(listed).toMatchObject({ id: orderId, shippingAddress: ADDRESS, sealedShippingAddress: null });
   });
 
   it("shows customers their own orders only: another's is 404, exactly as an unknown id", async () => {

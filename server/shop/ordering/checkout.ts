@@ -371,13 +371,13 @@ export async function checkout(deps: CheckoutDeps, input: CheckoutInput): Promis
     await ensureRoomForUnpaidOrder(tx, input.telegramUserId);
     // The cart rows stay locked until this transaction ends: a second Confirm at the same moment
     // waits here, then finds the cart emptied and creates nothing. (Given items lock nothing: a
-    // storefront order sent twice is two orders, unless it names its id, as a sealed address does.)
+    // storefront order sent twice is two orders, unless it names its id, as the Mini App's orders always do.)
     const quote = await priceCheckout(tx, settings, input, { lockCart: true, now, gateways });
     if (input.quotedTotalPence !== undefined && quote.totalPence !== input.quotedTotalPence) {
       throw new TotalChangedError(input.quotedTotalPence, quote.totalPence);
     }
 
-    // The id is chosen here (or by the storefront, for the address it sealed): the encrypted (or
+    // The id is chosen here (or by the storefront, so that its retries name one order): the encrypted (or
     // owner-sealed) address is bound to it (address-vault.ts).
     const orderId = input.orderId ?? crypto.randomUUID();
     const [order] = await insertOrder(tx, {

@@ -1,18 +1,20 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { ShippingAddressSchema } from "../../../contract/orders";
 import { sealAddress } from "../../../contract/owner-seal";
-import type { StorefrontOrderInput, StorefrontQuote } from "../../../contract/storefront";
+import type { StorefrontOrder, StorefrontOrderInput, StorefrontPayment, StorefrontQuote } from "../../../contract/storefront";
 import { StorefrontError } from "../api";
 import { cart, formatMoney, lineInputs, resolveLines, useCart } from "../cart";
 import { useStorefront } from "../context";
+import { orderIds } from "../order-ids";
 import { haptic } from "../telegram";
 import { Button, Card, cx, FieldError, PrimaryAction, Problem, ScreenTitle, Spinner } from "../ui";
 
 // Checkout: the address (checked with the contract's ShippingAddressSchema, the bot's own rule; its
 // refusals in the customer's words), postage, the coin, a coupon; the server's quote shows what will
-// be charged, and its total goes back with the order (quotedTotal) so nothing else is. While owner-only addresses are on, the
-// address is sealed here to the owner's key (contract/owner-seal.ts) for an order id chosen here:
-// this server never reads it (docs/decisions/0025-owner-only-addresses.md).
+// be charged, and its total goes back with the order (quotedTotal) so nothing else is. The order's id
+// is chosen here (order-ids.ts), so a retry after a lost answer finds the order instead of making a
+// second one. While owner-only addresses are on, the address is sealed here to the owner's key
+// (contract/owner-seal.ts) for that id: this server never reads it (docs/decisions/0025-owner-only-addresses.md).
 
 type AddressField = "name" | "streetAddress" | "postcode" | "contact";
 const ADDRESS_FIELDS: AddressField[] = ["name", "streetAddress", "postcode", "contact"];
@@ -119,6 +121,8 @@ export function CheckoutScreen() {
       return;
     }
     setPlacing(true);
+    // The same order (these lines, this total) keeps its id until the shop answers for it (order-ids.ts).
+    const attempt = orderIds.attempt(JSON.stringify([items, quote?.total ?? null]));
     try {
       const order: StorefrontOrderInput = {
         items,
@@ -126,19 +130,30 @@ export function CheckoutScreen() {
         coin,
         couponCode: appliedCoupon ?? undefined,
         quotedTotal: quote?.total,
+        orderId: attempt.id,
       };
       if (catalogue.ownerPublicKey) {
-        order.orderId = crypto.randomUUID();
-        order.sealedAddress = await sealAddress({ publicKey: catalogue.ownerPublicKey }, checked.data, order.orderId);
+        order.sealedAddress = await sealAddress({ publicKey: catalogue.ownerPublicKey }, checked.data, attempt.id);
       } else {
         order.address = checked.data;
       }
+      orderIds.sending(attempt.id);
       const placed = await api.placeOrder(order);
-      haptic.success();
-      cart.clear();
-      reset({ name: "payment", checkout: placed });
-      refreshCatalogue();
+      orderIds.settled(attempt.id);
+      showPlaced(placed.order, placed.payment);
     } catch (error) {
+      const answered = error instanceof StorefrontError && error.answered;
+      if (answered && attempt.retry) {
+        // An earlier attempt's answer was lost: this refusal may be that order's own doing (its id is
+        // taken, its stock reserved). If the customer has an order of this id, it is the one they placed.
+        const made = await api.order(attempt.id).catch(() => null);
+        if (made) {
+          orderIds.settled(attempt.id);
+          showPlaced(made, made.payment);
+          return;
+        }
+      }
+      if (answered) orderIds.settled(attempt.id);
       haptic.error();
       if (error instanceof StorefrontError && error.status === 409) {
         // The total or the stock moved: show the new ones.
@@ -148,6 +163,19 @@ export function CheckoutScreen() {
       setPlaceError(error instanceof StorefrontError && error.status === 409 && !error.message ? texts.totalChanged : error instanceof Error ? error.message : texts.loadFailed);
       setPlacing(false);
     }
+  };
+
+  /** The order is made: on to paying it; one no longer waiting for a payment (it failed, or was paid meanwhile) is shown in My Orders. */
+  const showPlaced = (order: StorefrontOrder, payment: StorefrontPayment | null) => {
+    // A failed order gave its items back: the cart keeps them for another try, as the bot's does.
+    if (order.status === "failed") {
+      haptic.error();
+    } else {
+      haptic.success();
+      cart.clear();
+    }
+    reset(payment ? { name: "payment", checkout: { order, payment } } : { name: "orders" });
+    refreshCatalogue();
   };
 
   const field = (name: AddressField, label: string, props: React.InputHTMLAttributes<HTMLInputElement> = {}) => {
