@@ -16,6 +16,7 @@ export {
 export {
   beginTwoFactorSetup,
   checkSecondFactor,
+  type EnablingSession,
   finishTwoFactorSetup,
   getTeamSettings,
   INVALID_CODE_MESSAGE,
