@@ -43,6 +43,7 @@ export {
   inviteGreeting,
   listStaff,
   renewInvite,
+  type StaffUpdate,
   updateStaff,
 } from "./staff";
 export { endOtherSessions, endSession, listSessions, type SessionViewer } from "./sessions";
