@@ -56,6 +56,8 @@ test.describe("layout", () => {
   test("logout from the user menu returns to the login and forgets the session's data", async ({ adminPage: page }) => {
     await page.goto("/");
     await expect(page.getByTestId("stat-Total Products")).toBeVisible();
+    // Named by the signed-in account (the owner's is called "Owner"), its initials in the avatar.
+    await expect(page.getByRole("button", { name: "Owner user menu", exact: true })).toContainText("OW");
     await page.getByRole("button", { name: "User menu" }).click();
     await page.getByRole("menuitem", { name: "Logout" }).click();
     await expect(page.getByRole("button", { name: "Access Dashboard" })).toBeVisible();

@@ -199,7 +199,7 @@ test.describe("private addresses", () => {
 
     // Logging out forgets the key: after logging in again the address is sealed until unlocked.
     await dialog.getByRole("button", { name: "Close" }).click();
-    await page.getByRole("button", { name: "Admin user menu" }).click();
+    await page.getByRole("button", { name: "Owner user menu" }).click();
     await page.getByRole("menuitem", { name: "Logout" }).click();
     await page.getByLabel("Password").fill(ADMIN_PASSWORD);
     await page.getByRole("button", { name: "Access Dashboard" }).click();

@@ -44,6 +44,8 @@ test.describe("roles in the dashboard", () => {
     await expect(page).toHaveURL(/\/orders$/);
     await expect(sidebarEntries(page)).toHaveText([/^Orders/]);
     await expect(page.getByTestId("signed-in-account")).toHaveText("Pat PackerPacker");
+    // The top bar names the account too, by its name and initials.
+    await expect(page.getByRole("button", { name: "Pat Packer user menu", exact: true })).toContainText("PP");
     // What a packer cannot use is not offered: the export, the clean-up of expired orders.
     await expect(page.getByRole("button", { name: "Cleanup Expired" })).toHaveCount(0);
     await expect(page.getByRole("button", { name: /Export/ })).toHaveCount(0);

@@ -176,6 +176,15 @@ export const seedRoutes: Routes = (app, deps) => {
     return reply.code(201).send({ id, username, role });
   });
 
+  // As if the five minutes after each session's last two-factor code had passed (server/http/security.ts,
+  // STEP_UP_WINDOW_MS): the browser tests cannot move the server's clock. Turning two-factor on now
+  // ends every other session (docs/SECURITY.md), so a signed-in session that never proved a code no
+  // longer exists to test the step-up dialog with; this makes one.
+  app.post("/api/test/step-up-expired", async () => {
+    const sessions = await deps.db.update(schema.sessions).set({ totpAt: null }).returning({ id: schema.sessions.id });
+    return { sessions: sessions.length };
+  });
+
   app.post("/api/test/coupon-uses", { schema: { body: SeedCouponUsesSchema } }, async (request) => {
     const { code, timesUsed, timesHeld } = request.body;
     const updated = await deps.db

@@ -191,12 +191,17 @@ function staffWords(request: FastifyRequest): string {
   return staff ? `"${staff.username}" (${staff.name})` : String((request.params as { id?: unknown }).id ?? "");
 }
 
-/** `"sam" (Sam Smith): role set to Manager, disabled`: what a PATCH asked for, in words. */
+/**
+ * `"sam" (Sam Smith): role set to Support, access to sealed addresses revoked (2 grants)`: what a
+ * PATCH asked for, in words, and what the new role took away with it.
+ */
 function describeStaffChange(request: FastifyRequest): string {
   const body = (request.body ?? {}) as { role?: StaffRole; disabled?: boolean };
+  const revoked = request.auditAddressGrantsRevoked ?? 0;
   const changes = [
     ...(body.role ? [`role set to ${ROLE_LABELS[body.role]}`] : []),
     ...(body.disabled === true ? ["disabled"] : body.disabled === false ? ["enabled"] : []),
+    ...(revoked > 0 ? [`access to sealed addresses revoked (${revoked} ${revoked === 1 ? "grant" : "grants"})`] : []),
   ];
   return `${staffWords(request)}: ${changes.join(", ")}`;
 }
@@ -311,6 +316,8 @@ declare module "fastify" {
     auditProductName?: string | null;
     /** The staff account a write on /api/staff/:id is about, as it was before the write. */
     auditStaff?: { username: string; name: string };
+    /** How many sealed-address grants a staff account's new role revoked (routes/staff.ts). */
+    auditAddressGrantsRevoked?: number;
   }
 }
 

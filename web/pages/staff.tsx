@@ -1,6 +1,6 @@
 import { Link2, MonitorSmartphone, Trash2, UserPlus, Users } from "lucide-react";
 import { useState } from "react";
-import { ROLE_LABELS, STAFF_ROLES, type StaffMember, type StaffRole, type StaffStatus } from "../../contract";
+import { ROLE_LABELS, roleCan, STAFF_ROLES, type StaffMember, type StaffRole, type StaffStatus } from "../../contract";
 import { SessionsCard } from "@/components/account/sessions-card";
 import { LoadingRows } from "@/components/loading-rows";
 import { InviteDialog } from "@/components/staff/invite-dialog";
@@ -222,7 +222,18 @@ export default function StaffPage() {
     onRole: (member, role) =>
       updateStaff.mutate(
         { id: member.id, patch: { role } },
-        { onSuccess: () => toast({ title: `${member.name} is now ${ROLE_LABELS[role]}`, description: "Their open sessions were ended." }), onError: refused("Could not change the role") },
+        {
+          onSuccess: () =>
+            toast({
+              title: `${member.name} is now ${ROLE_LABELS[role]}`,
+              // A role that cannot read addresses takes any access to sealed addresses with it (docs/decisions/0037).
+              description:
+                roleCan(member.role, "orders.addresses") && !roleCan(role, "orders.addresses")
+                  ? "Their open sessions were ended, and any access to sealed addresses was revoked."
+                  : "Their open sessions were ended.",
+            }),
+          onError: refused("Could not change the role"),
+        },
       ),
     onEnabled: (member, enabled) =>
       updateStaff.mutate(

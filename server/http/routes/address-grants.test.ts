@@ -17,6 +17,7 @@ import {
 import { accounts, accountSealKeys, auditLog, privateAddressGrants } from "../../db/schema";
 import { queryRows } from "../../db/rows";
 import { protectNewAddress } from "../../shop/vaults";
+import { TEST_STAFF_PASSWORD } from "../../../test-support/admin-password";
 import { useAdminServer, UNKNOWN_ID } from "../../../test-support/app";
 import { insertOrder } from "../../../test-support/factories";
 import { encodingsOfPrivateKey, unwrapPrivateKeyForTest } from "../../../test-support/owner-seal";
@@ -57,7 +58,8 @@ describe("staff access to sealed addresses", () => {
   let managerKey: OwnerKeySetup;
   let oldOrderId: string;
   let newOrderId: string;
-  const staff: Record<"packer" | "packer2" | "manager" | "support", { cookie: Cookie; accountId: string }> = {} as never;
+  // "demoted" is made by the test that changes its role, so the lists the earlier tests read do not show it.
+  const staff: Record<"packer" | "packer2" | "manager" | "support" | "demoted", { cookie: Cookie; accountId: string }> = {} as never;
 
   beforeAll(async () => {
     [oldOwnerKey, ownerKey, packerKey, packerNewKey, packer2Key, managerKey] = await Promise.all([
@@ -322,6 +324,60 @@ describe("staff access to sealed addresses", () => {
       // A grant sealed to the key the account has now is taken.
       const fresh = await owner().call("PUT", `/api/private-addresses/grants/${staff.packer.accountId}`, { grants: sealedTo.get(current.keyId) });
       expect(fresh.status).toBe(200);
+    }
+  });
+
+  it("a new role that cannot read addresses revokes the account's grants in the same change; one that can keeps them", async () => {
+    staff.demoted = await admin.server.loginAs("packer", "demoted");
+    await setUpKey("demoted", packer2Key);
+    await grant("demoted");
+    const grantsHeld = () => db().select().from(privateAddressGrants).where(eq(privateAddressGrants.accountId, staff.demoted.accountId));
+    const changeRole = async (role: string) => {
+      const response = await owner().call("PATCH", `/api/staff/${staff.demoted.accountId}`, { role });
+      expect(response.status, await response.clone().text()).toBe(200);
+      expect(await response.json()).toMatchObject({ id: staff.demoted.accountId, role });
+    };
+    const staffChange = async () => (await db().select().from(auditLog).where(eq(auditLog.action, "staff.update")).orderBy(auditLog.createdAt)).at(-1)!.summary;
+
+    // Packer to manager: addresses are still theirs to read, and so are the grants.
+    await changeRole("manager");
+    expect(await grantsHeld()).toHaveLength(2);
+    expect(await staffChange()).toBe('"demoted" (Test packer): role set to Manager');
+
+    // Manager to support: the grants go with the role, and the log says so.
+    await changeRole("support");
+    expect(await grantsHeld()).toEqual([]);
+    expect(await staffChange()).toBe('"demoted" (Test packer): role set to Support, access to sealed addresses revoked (2 grants)');
+    const { accounts: list } = await owner().json<StaffAddressAccessList>("GET", "/api/private-addresses/grants");
+    expect(list.map((account) => account.accountId)).not.toContain(staff.demoted.accountId);
+
+    // Made a packer again, the key they kept (and their passphrase) opens nothing until the owner grants again.
+    await changeRole("packer");
+    expect(await staffChange()).toBe('"demoted" (Test packer): role set to Packer');
+    const signedIn = await admin.server.request("POST", "/api/auth/login", { body: { username: "demoted", password: TEST_STAFF_PASSWORD } });
+    expect(signedIn.status).toBe(200);
+    staff.demoted.cookie = (signedIn.headers.get("set-cookie") ?? "").split(";")[0]!;
+    const keys = await unlockAsStaff("demoted", "second packer passphrase");
+    expect(keys.size).toBe(0);
+    expect(await readAddress("demoted", newOrderId, keys)).toBe("sealed");
+    expect(await as(staff.demoted.cookie).json<MySealKey>("GET", "/api/private-addresses/my-key")).toMatchObject({ key: { keyId: packer2Key.keyId } });
+  });
+
+  it("a role change racing a grant never leaves access with a role that cannot read addresses", async () => {
+    const raced = await admin.server.loginAs("packer", "raced");
+    await as(raced.cookie).json<MySealKeyChange>("PUT", "/api/private-addresses/my-key", keyBody(packerNewKey));
+    const { grants } = await grantOwnerKeys([ownerKey], OWNER_PASSPHRASE, { accountId: raced.accountId, publicKey: packerNewKey.publicKey, keyId: packerNewKey.keyId });
+    for (let round = 0; round < 8; round++) {
+      // The owner grants access on one screen while demoting the account on another.
+      const [demoting, granting] = await Promise.all([
+        owner().call("PATCH", `/api/staff/${raced.accountId}`, { role: "support" }),
+        owner().call("PUT", `/api/private-addresses/grants/${raced.accountId}`, { grants }),
+      ]);
+      expect(demoting.status).toBe(200);
+      expect([200, 409]).toContain(granting.status);
+      // Either the grant came first and the role change revoked it, or the role came first and the grant was refused.
+      expect(await db().select().from(privateAddressGrants).where(eq(privateAddressGrants.accountId, raced.accountId)), `round ${round}`).toEqual([]);
+      await db().update(accounts).set({ role: "packer" }).where(eq(accounts.id, raced.accountId));
     }
   });
 

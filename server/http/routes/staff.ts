@@ -63,9 +63,12 @@ export const staffRoutes: Routes = (app, deps) => {
     return { inviteUrl: inviteUrl(request, token) };
   });
 
-  app.patch("/api/staff/:id", { ...SENSITIVE, schema: { params: IdParamsSchema, body: StaffPatchSchema, response: saved } }, (request) =>
-    updateStaff(deps.db, request.params.id, request.body, deps.now()),
-  );
+  app.patch("/api/staff/:id", { ...SENSITIVE, schema: { params: IdParamsSchema, body: StaffPatchSchema, response: saved } }, async (request) => {
+    const { member, addressGrantsRevoked } = await updateStaff(deps.db, request.params.id, request.body, deps.now());
+    // The audit log says when a new role took the account's access to sealed addresses (server/http/audit.ts).
+    request.auditAddressGrantsRevoked = addressGrantsRevoked;
+    return member;
+  });
 
   app.delete("/api/staff/:id", { ...SENSITIVE, schema: { params: IdParamsSchema, response: done } }, async (request) => {
     await deleteStaff(deps.db, request.params.id);

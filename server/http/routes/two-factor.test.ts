@@ -148,6 +148,10 @@ describe("reading a typed code", () => {
 describe("two-factor sign-in", () => {
   const t = useClockedServer();
   let cookie = "";
+  /** The owner signed in a second time, in another browser, with the password alone. */
+  let elsewhere = "";
+  /** Another account's session: turning two-factor on for the owner is none of its business. */
+  let packer = "";
   let secret = "";
   let recoveryCodes: string[] = [];
   const db = () => t.server().database.db;
@@ -156,6 +160,8 @@ describe("two-factor sign-in", () => {
   beforeAll(async () => {
     await t.start();
     cookie = (await t.server().login())!;
+    elsewhere = await t.server().login();
+    packer = (await t.server().loginAs("packer")).cookie;
   });
   afterAll(() => t.server().close());
 
@@ -186,6 +192,8 @@ describe("two-factor sign-in", () => {
       expect(refused.status, code).toBe(400);
     }
     expect((await owner()).totpEnabled).toBe(false);
+    // Starting a setup and failing to confirm it ends no session.
+    expect((await t.server().request("GET", "/api/auth/status", { cookie: elsewhere })).status).toBe(200);
 
     const verified = await t.post("/api/auth/totp/verify", cookie, { code: codeAt(second.secret, t.state.clock) });
     expect(verified.status).toBe(200);
@@ -214,6 +222,24 @@ describe("two-factor sign-in", () => {
     expect(log).toContain("two-factor.turned-on");
     for (const leaked of [secret, pending.secret, ...recoveryCodes]) expect(log).not.toContain(leaked);
     expect(log).not.toMatch(/"\d{6}"/);
+  });
+
+  it("ends the account's other sessions when two-factor turns on, keeping the one that turned it on as freshly verified", async () => {
+    // The session signed in with the password alone is out, on every kind of route.
+    for (const url of ["/api/auth/status", "/api/orders", "/api/auth/totp", "/api/sessions"]) {
+      expect((await t.server().request("GET", url, { cookie: elsewhere })).status, url).toBe(401);
+    }
+    expect((await t.post("/api/auth/totp/setup", elsewhere)).status).toBe(401);
+    // The one that confirmed the code works, sees itself as the account's only session, and passes a
+    // sensitive action without a step-up: the code it just proved counts.
+    expect((await t.server().request("GET", "/api/orders", { cookie })).status).toBe(200);
+    const left = (await json(await t.server().request("GET", "/api/sessions", { cookie }))) as unknown as { current: boolean }[];
+    expect(left).toEqual([expect.objectContaining({ current: true })]);
+    const [kept] = await db().select().from(sessions).where(eq(sessions.accountId, (await owner()).id));
+    expect(kept!.totpAt).toEqual(t.state.clock);
+    expect((await t.post("/api/test-sensitive", cookie)).status).toBe(200);
+    // Another account's sessions are untouched.
+    expect((await t.server().request("GET", "/api/auth/status", { cookie: packer })).status).toBe(200);
   });
 
   it("asks for the code after the right password, without a session, and takes a right code once", async () => {

@@ -60,9 +60,8 @@ export const twoFactorRoutes: Routes = (app, deps) => {
     async (request, reply) => {
       reply.header("Cache-Control", "no-store");
       const { session, account } = request.signedIn!;
-      const recoveryCodes = await finishTwoFactorSetup(deps.db, deps.secrets, account.id, request.body.code, deps.now());
-      // The code just proved counts as fresh: this session can do a sensitive action without asking again.
-      await markSessionVerified(deps.db, session.tokenHash, deps.now());
+      // Ends the account's other sessions; this one stays, its code counting as just proved (shop/team).
+      const recoveryCodes = await finishTwoFactorSetup(deps.db, deps.secrets, { accountId: account.id, sessionId: session.id }, request.body.code, deps.now());
       return { recoveryCodes };
     },
   );

@@ -16,6 +16,7 @@ export {
 export {
   beginTwoFactorSetup,
   checkSecondFactor,
+  type EnablingSession,
   finishTwoFactorSetup,
   getTeamSettings,
   INVALID_CODE_MESSAGE,
@@ -42,6 +43,7 @@ export {
   inviteGreeting,
   listStaff,
   renewInvite,
+  type StaffUpdate,
   updateStaff,
 } from "./staff";
 export { endOtherSessions, endSession, listSessions, type SessionViewer } from "./sessions";

@@ -6,6 +6,7 @@ import { hashPassword } from "../../auth/passwords";
 import type { DbOrTx } from "../../db/client";
 import { accountInvites, accounts, sessions } from "../../db/schema";
 import { conflict, invalid, notFound, pgErrorCode, UNIQUE_VIOLATION } from "../common";
+import { revokeAddressAccessUnlessReading } from "../vaults";
 import { type AccountRow } from "./accounts";
 import { checkNewPassword } from "./password-policy";
 
@@ -158,12 +159,18 @@ export async function acceptInvite(db: DbOrTx, token: string, password: string, 
   });
 }
 
+/** A staff account after a change, and how many of its sealed-address grants the change revoked. */
+export type StaffUpdate = { member: StaffMember; addressGrantsRevoked: number };
+
 /**
  * Changes a staff account's role or disables (or enables) it. Disabling or a new role ends the
  * account's sessions in the same transaction: its next request is signed out, whatever it had open.
+ * A new role that does not read addresses also revokes the account's access to sealed addresses
+ * (docs/decisions/0037-sealed-address-grants.md): the key it keeps then opens nothing of the owner's.
+ * Disabling keeps the grants: a disabled account opens nothing, and enabling it again gives them back.
  */
-export async function updateStaff(db: DbOrTx, id: string, patch: StaffPatch, now: Date): Promise<StaffMember> {
-  await db.transaction(async (tx) => {
+export async function updateStaff(db: DbOrTx, id: string, patch: StaffPatch, now: Date): Promise<StaffUpdate> {
+  const addressGrantsRevoked = await db.transaction(async (tx) => {
     const before = await staffAccount(tx, id, true);
     const roleChanged = patch.role !== undefined && patch.role !== before.role;
     const disabling = patch.disabled === true && !before.disabled;
@@ -172,8 +179,9 @@ export async function updateStaff(db: DbOrTx, id: string, patch: StaffPatch, now
       .set({ ...(patch.role !== undefined ? { role: patch.role } : {}), ...(patch.disabled !== undefined ? { disabled: patch.disabled } : {}), updatedAt: now })
       .where(eq(accounts.id, id));
     if (roleChanged || disabling) await tx.delete(sessions).where(eq(sessions.accountId, id));
+    return roleChanged ? revokeAddressAccessUnlessReading(tx, id, patch.role!) : 0;
   });
-  return staffMember(db, id);
+  return { member: await staffMember(db, id), addressGrantsRevoked };
 }
 
 /** Deletes a staff account with its sessions and invites; the audit log keeps its username. */

@@ -7,6 +7,7 @@ import type { DbOrTx } from "../../db/client";
 import { accountRecoveryCodes, accounts, sessions, teamSettings } from "../../db/schema";
 import { conflict, invalid, notFound } from "../common";
 import type { AccountRow } from "./accounts";
+import { endOtherSessions } from "./sessions";
 
 // Two-factor sign-in (issue 25): TOTP (RFC 6238) with the otpauth library, and ten one-time recovery
 // codes. The secret is stored encrypted with the server's key (server/crypto.ts; `keys:rotate
@@ -144,12 +145,21 @@ export async function beginTwoFactorSetup(db: DbOrTx, secrets: SecretBox, accoun
   return { secret: secret.base32, otpauthUrl: totpFor(secret, row.username).toString() };
 }
 
+/** The session turning two-factor on: its account, and the session itself (the one kept). */
+export type EnablingSession = { accountId: string; sessionId: string };
+
 /**
  * Finishes the setup with a code from the app, which proves the app holds the secret: two-factor is
  * on from then, and the ten recovery codes are answered, this once (only their hashes are kept).
  * Two parallel confirmations of one setup: one turns it on, the other is refused.
+ *
+ * In the same transaction every other session of the account ends, as a new password ends them
+ * (accounts.ts storeOwnerPasswordHash): a session opened with the password alone, perhaps by whoever
+ * made the owner want a second factor, must not outlive it. The session confirming stays, marked as
+ * having proved a code now (the code just checked), so a sensitive action does not ask again.
  */
-export async function finishTwoFactorSetup(db: DbOrTx, secrets: SecretBox, accountId: string, typed: string, now: Date): Promise<string[]> {
+export async function finishTwoFactorSetup(db: DbOrTx, secrets: SecretBox, enabling: EnablingSession, typed: string, now: Date): Promise<string[]> {
+  const { accountId, sessionId } = enabling;
   const [account] = await db.select().from(accounts).where(eq(accounts.id, accountId));
   if (!account) throw notFound("Account not found");
   if (account.totpEnabled) throw conflict("Two-factor sign-in is already on for your account.");
@@ -169,6 +179,8 @@ export async function finishTwoFactorSetup(db: DbOrTx, secrets: SecretBox, accou
     if (!enabled) throw conflict("Two-factor setup changed meanwhile (set up again in another tab?): start it again.");
     await tx.delete(accountRecoveryCodes).where(eq(accountRecoveryCodes.accountId, accountId));
     await tx.insert(accountRecoveryCodes).values(codes.map((code) => ({ accountId, codeHash: hashRecoveryCode(readSecondFactorCode(code)!.code) })));
+    await endOtherSessions(tx, { accountId, sessionId });
+    await tx.update(sessions).set({ totpAt: now }).where(and(eq(sessions.id, sessionId), eq(sessions.accountId, accountId)));
   });
   return codes;
 }

@@ -103,7 +103,8 @@ async function accessList(db: DbOrTx, only?: string): Promise<StaffAddressAccess
         ? eq(accounts.id, only)
         : or(
             inArray(accounts.role, READING_ROLES),
-            // An account whose role changed since: listed while it holds access, so the owner can revoke it.
+            // Listed while it holds access, so the owner can revoke it: grants given before a role
+            // change revoked them (shop/team updateStaff) may still be held by another role.
             sql`exists (select 1 from ${privateAddressGrants} where ${privateAddressGrants.accountId} = ${accounts.id})`,
           ),
     )
@@ -143,7 +144,10 @@ export async function grantAddressAccess(db: DbOrTx, accountId: string, input: G
   const ownerKeyIds = input.grants.map((grant) => grant.ownerKeyId);
   if (new Set(ownerKeyIds).size !== ownerKeyIds.length) throw invalid("Each of the owner's keys may be granted once per request.");
   return db.transaction(async (tx) => {
-    const [account] = await tx.select().from(accounts).where(eq(accounts.id, accountId));
+    // Locked (shared) until the grant is stored: a role change at this moment (shop/team updateStaff
+    // locks the row too) either comes first, and the role read here refuses the grant, or waits and
+    // then deletes it with the role's change.
+    const [account] = await tx.select().from(accounts).where(eq(accounts.id, accountId)).for("share");
     if (!account) throw notFound(NO_SUCH_ACCOUNT);
     if (account.role === "owner") throw invalid("The owner reads sealed addresses with the shop's own key: there is nothing to grant.");
     if (!mayReadAddresses(account.role)) {
@@ -187,6 +191,18 @@ export async function revokeAddressAccess(db: DbOrTx, accountId: string): Promis
     await tx.delete(privateAddressGrants).where(eq(privateAddressGrants.accountId, accountId));
     return (await accessList(tx, accountId))[0]!;
   });
+}
+
+/**
+ * Deletes an account's grants when its role is changing to one that does not read addresses; answers
+ * how many went. Called in the role change's own transaction (shop/team updateStaff), so no moment
+ * exists where the account has the new role and still holds the owner's keys sealed to a key it
+ * keeps. A role that reads addresses (packer to manager) keeps them.
+ */
+export async function revokeAddressAccessUnlessReading(db: DbOrTx, accountId: string, newRole: string): Promise<number> {
+  if (mayReadAddresses(newRole)) return 0;
+  const revoked = await db.delete(privateAddressGrants).where(eq(privateAddressGrants.accountId, accountId)).returning({ ownerKeyId: privateAddressGrants.ownerKeyId });
+  return revoked.length;
 }
 
 /** The signed-in account's grants, with the owner's public keys its browser checks them against. */

@@ -107,7 +107,9 @@ function SetupSteps({ setup, onCancel, onEnabled }: { setup: TotpSetup; onCancel
       clearTwoFactorRequired();
       void queryClient.invalidateQueries({ queryKey: TWO_FACTOR_KEY });
       void queryClient.invalidateQueries({ queryKey: queryKeys.authStatus });
-      toast({ title: "Two-factor sign-in is on" });
+      // Turning it on signed this account out everywhere else (docs/SECURITY.md): the sessions card shows one left.
+      void queryClient.invalidateQueries({ queryKey: ["/api/sessions"] });
+      toast({ title: "Two-factor sign-in is on", description: "Your other sessions were ended." });
       onEnabled(recoveryCodes);
     },
     onError: (failure) => setError(describeError(failure)),

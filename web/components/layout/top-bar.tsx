@@ -17,6 +17,7 @@ import {
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from "@/components/ui/sheet";
 import { setPaidOrderAlerts, usePaidOrderAlerts } from "@/lib/live";
 import { useAccount, useRoleLabel } from "@/lib/account";
+import { accountInitials } from "@/lib/initials";
 import { useLogout } from "@/lib/queries";
 import { setThemeChoice, type ThemeChoice, useThemeChoice } from "@/lib/theme";
 import { AllowNotifications } from "./allow-notifications";
@@ -53,13 +54,20 @@ export function TopBar() {
 
       <DropdownMenu>
         <DropdownMenuTrigger asChild>
-          {/* Named by its content, "Admin user menu": the visible "Admin" (read out on phones too, where
-              it is hidden) starts the name, as WCAG 2.5.3 asks (axe's label-content-name-mismatch). */}
+          {/* The signed-in account, by its name and initials as the Staff screen names accounts. Named by
+              its content, "Sue Support user menu": the visible name (read out on phones too, where it is
+              hidden) starts the name, as WCAG 2.5.3 asks (axe's label-content-name-mismatch). */}
           <Button variant="ghost" className="gap-2 px-2">
             <Avatar className="size-8" aria-hidden="true">
-              <AvatarFallback className="bg-primary text-primary-foreground text-xs font-semibold">AD</AvatarFallback>
+              <AvatarFallback className="bg-primary text-primary-foreground text-xs font-semibold">
+                {account ? accountInitials(account) : <UserRound className="size-4" />}
+              </AvatarFallback>
             </Avatar>
-            <span className="sr-only text-sm font-medium sm:not-sr-only">Admin</span>
+            <span className="sr-only text-sm font-medium sm:not-sr-only">
+              <span data-testid="account-name" className="block max-w-40 truncate">
+                {account?.name ?? "Account"}
+              </span>
+            </span>
             <span className="sr-only"> user menu</span>
           </Button>
         </DropdownMenuTrigger>

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { InviteLink, Session, StaffInvited, StaffInviteInput, StaffMember, StaffPatch } from "../../../contract";
 import { apiRequest } from "@/lib/api";
+import { STAFF_ACCESS_KEY } from "@/lib/owner-keys";
 
 // The Staff screen's and the sessions card's reads and writes (issue 25), under the same key scheme
 // as web/lib/queries.ts: a key is the URL's parts, a last object part its query string.
@@ -15,13 +16,20 @@ export function useStaff(enabled = true) {
   return useQuery<StaffMember[]>({ queryKey: staffKeys.all, enabled, staleTime: 0 });
 }
 
-/** A staff write; the list (and every sessions list: a role change or disabling ends sessions) is read again after it. */
+/**
+ * A staff write; the list is read again after it, and every sessions list (a role change or disabling
+ * ends sessions) and the Staff access list of Bot Settings (a role that cannot read addresses loses its grants).
+ */
 function useStaffWrite<TVariables, TResult>(mutationFn: (variables: TVariables) => Promise<TResult>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn,
     onSuccess: () =>
-      Promise.all([queryClient.invalidateQueries({ queryKey: staffKeys.all }), queryClient.invalidateQueries({ queryKey: ["/api/sessions"] })]),
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: staffKeys.all }),
+        queryClient.invalidateQueries({ queryKey: ["/api/sessions"] }),
+        queryClient.invalidateQueries({ queryKey: STAFF_ACCESS_KEY }),
+      ]),
   });
 }
 
