@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { botSettings, orders, products } from "../db/schema";
+import { botConversations, botSettings, orders, products } from "../db/schema";
 import { createNowPaymentsGateway } from "../gateways/nowpayments/client";
 import { getCart } from "../shop/ordering";
 import { decimalShortfall } from "../shop/common";
@@ -162,9 +162,10 @@ describe("paying through the bot", () => {
   it("refuses a fourth order waiting for payment at Confirm, saying what to do, and keeps the cart", async () => {
     const { shop, gateway } = setup;
     const customer = shop.customer(83_000_007);
+    await reachSummary(customer, product.id, 1);
+    // Placed meanwhile (in the Mini App, say), after Checkout let the customer in: Confirm counts again.
     const waiting = [];
     for (let i = 0; i < 3; i++) waiting.push((await insertOrder(shop.server.deps.db, { telegramUserId: customer.id, status: "pending", paymentStatus: "waiting" })).order);
-    await reachSummary(customer, product.id, 1);
     const created = gateway.created.length;
     const stock = await stockOf(product.id);
 
@@ -181,6 +182,36 @@ describe("paying through the bot", () => {
     await customer.press("✅ Confirm and pay");
     expect(customer.text()).toBe("Your payment details are above, and under My Orders at any time.");
     expect(gateway.created.length).toBe(created + 1);
+  });
+
+  it("refuses a customer holding 3 orders waiting for payment at Checkout, before asking for an address, and keeps the cart", async () => {
+    const { shop, telegram } = setup;
+    const customer = shop.customer(83_000_008);
+    const db = shop.server.deps.db;
+    const waiting = [];
+    for (let i = 0; i < 3; i++) waiting.push((await insertOrder(db, { telegramUserId: customer.id, status: "pending", paymentStatus: "waiting" })).order);
+    // One whose money is on its way holds no place (docs/decisions/0040): three are still waiting.
+    await insertOrder(db, { telegramUserId: customer.id, status: "pending", paymentStatus: "confirming" });
+    await customer.send("/start");
+    await customer.pressData(`add:${product.id}:2`);
+    await customer.press("My Cart");
+
+    const from = telegram.calls.length;
+    await customer.press("✅ Checkout");
+    const refusal = "You already have 3 orders waiting for payment. Pay one of them (see My Orders) or wait for one to expire before ordering again.";
+    expect(customer.text()).toMatch(new RegExp(`^⚠️ ${refusal.replace(/[.()]/g, "\\$&")}\n\nMy Cart\n\n1\\. Kettle\n`));
+    expect(customer.notices(from)).toEqual([refusal]);
+    expect(customer.buttons()).toContain("✅ Checkout");
+    expect((await getCart(db, customer.id)).lines.map((l) => l.quantity)).toEqual([2]);
+    // No checkout step began: a name typed now is not taken as the delivery name.
+    const [conversation] = await db.select().from(botConversations).where(eq(botConversations.telegramUserId, customer.id));
+    expect(conversation?.state.step ?? "idle").toBe("idle");
+
+    // One expired: a place is free, and the same button asks for the address.
+    await db.update(orders).set({ status: "failed", paymentStatus: "expired" }).where(eq(orders.id, waiting[0]!.id));
+    await customer.press("✅ Checkout");
+    expect(customer.text()).toMatch(/^Checkout: delivery name/);
+    expect(customer.buttons()).toEqual(["✖ Cancel checkout"]);
   });
 
   it("sends the payment details as a new message with a QR code, which no button edits away", async () => {

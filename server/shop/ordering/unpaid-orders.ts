@@ -22,6 +22,18 @@ export const TOO_MANY_UNPAID_ORDERS_MESSAGE =
 export const TOO_MANY_UNPAID_ORDERS: CustomerText = { key: "refusal-too-many-unpaid-orders", values: { count: MAX_UNPAID_ORDERS } };
 
 /**
+ * Refuses (409) a customer who already holds MAX_UNPAID_ORDERS orders waiting for payment, before
+ * they type an address: at the bot's Checkout button and the storefront's quote. Advisory only, and
+ * without a lock: an order may still be placed between this and checkout, whose own count
+ * (ensureRoomForUnpaidOrder) is the rule.
+ */
+export async function assertMayOrderMore(db: DbOrTx, telegramUserId: string): Promise<void> {
+  if ((await countOrdersAwaitingPayment(db, telegramUserId)) >= MAX_UNPAID_ORDERS) {
+    throw conflict(TOO_MANY_UNPAID_ORDERS_MESSAGE, TOO_MANY_UNPAID_ORDERS);
+  }
+}
+
+/**
  * Inside checkout's transaction, before anything is created: waits for the customer's other
  * checkouts to commit or roll back, then refuses (409) when they already hold MAX_UNPAID_ORDERS
  * orders waiting for payment. The wait is a transaction-level advisory lock on the customer (held
@@ -31,7 +43,5 @@ export const TOO_MANY_UNPAID_ORDERS: CustomerText = { key: "refusal-too-many-unp
  */
 export async function ensureRoomForUnpaidOrder(tx: DbOrTx, telegramUserId: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext('unpaid-orders'), hashtext(${telegramUserId}))`);
-  if ((await countOrdersAwaitingPayment(tx, telegramUserId)) >= MAX_UNPAID_ORDERS) {
-    throw conflict(TOO_MANY_UNPAID_ORDERS_MESSAGE, TOO_MANY_UNPAID_ORDERS);
-  }
+  await assertMayOrderMore(tx, telegramUserId);
 }

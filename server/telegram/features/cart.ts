@@ -56,9 +56,10 @@ function cartKeyboard(cart: Cart, tr: Translator): InlineKeyboard {
     .text(tr.t("main-menu-button"), data("menu"));
 }
 
-export async function showCart(ctx: BotContext, cart?: Cart): Promise<void> {
+/** The cart; `problem` (why the customer is still here, such as a refused Checkout) comes first. */
+export async function showCart(ctx: BotContext, cart?: Cart, problem?: string): Promise<void> {
   const current = await localizedCart(ctx, cart ?? (await getCart(ctx.deps.db, ctx.customerId)));
-  await show(ctx, cartText(current, ctx.tr), cartKeyboard(current, ctx.tr));
+  await show(ctx, [problem, cartText(current, ctx.tr)].filter(Boolean).join("\n\n"), cartKeyboard(current, ctx.tr));
 }
 
 cartFeature.callbackQuery("cart", (ctx) => showCart(ctx));

@@ -1,5 +1,6 @@
 import { Composer, InlineKeyboard } from "grammy";
 import {
+  assertMayOrderMore,
   getCart,
   coinsOnOffer,
   checkout,
@@ -258,6 +259,16 @@ checkoutFeature.callbackQuery("checkout", async (ctx) => {
     // Asking for an address first would waste the customer's time.
     await notice(ctx, ctx.tr.say(PAYMENTS_UNAVAILABLE), true);
     return showCart(ctx, cart);
+  }
+  try {
+    // So is asking a customer who may not order more (docs/decisions/0040): they hear it now, the
+    // cart kept. Confirm counts again, under the lock (checkout()).
+    await assertMayOrderMore(ctx.deps.db, ctx.customerId);
+  } catch (error) {
+    if (!(error instanceof ShopError)) throw error;
+    // The toast answers a second press too, when the cart's message already says it.
+    await notice(ctx, ctx.tr.refusal(error));
+    return showCart(ctx, cart, ctx.t("warning", { text: ctx.tr.refusal(error) }));
   }
   await goTo(ctx, { step: "checkout", stage: "name", draft: {} });
 });
