@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Page, Request } from "@playwright/test";
 import type { Order } from "../contract";
 import { createOwnerKey, openSealedAddress, SEALED_PREFIX, unlockOwnerKey } from "../contract/owner-seal";
-import { STOREFRONT_PATH, type StorefrontOrderInput } from "../contract/storefront";
+import { STOREFRONT_PATH, type StorefrontCatalogue, type StorefrontOrderInput } from "../contract/storefront";
 import { storefrontScriptSize } from "../scripts/build-web";
 import { startFakeNowPayments, type FakeNowPayments } from "../test-support/fake-nowpayments";
 import { startFakeTelegram, type FakeTelegram } from "../test-support/fake-telegram";
@@ -381,6 +381,26 @@ test.describe("storefront Mini App", () => {
     await press("main_button_pressed");
     await expect(page.getByRole("list", { name: "Kundenservice" }).getByRole("listitem")).toHaveText([/Du: Liefert ihr nach Jersey\?/]);
     await expect(page.getByLabel("Deine Nachricht")).toHaveValue("");
+
+    // Greta already holds 3 orders waiting for payment (placed elsewhere; docs/decisions/0040): the
+    // checkout screen says so above the form as it opens, and its Main Button is off.
+    const authorization = `tma ${signInitData({ botToken: BOT_TOKEN, user: GERMAN_CUSTOMER })}`;
+    const shop = (await (await page.request.get(`${base}/api/storefront/catalogue`, { headers: { authorization } })).json()) as StorefrontCatalogue;
+    const earlGrey = shop.products.find((product) => product.name === "Earl Grey")!;
+    for (let i = 0; i < 3; i++) {
+      const placed = await page.request.post(`${base}/api/storefront/orders`, {
+        headers: { authorization },
+        data: { items: [{ productId: earlGrey.id, quantity: 1 }], postageOptionId: null, coin: "BTC", address: { name: "Greta G", streetAddress: "1 Hauptstraße, Berlin", postcode: "10115" } },
+      });
+      expect(placed.status(), await placed.text()).toBe(201);
+    }
+    await page.getByRole("button", { name: /^Warenkorb/ }).click();
+    await press("main_button_pressed");
+    await expect(page.getByRole("heading", { name: "Kasse", level: 1 })).toBeVisible();
+    await expect(page.getByRole("alert")).toHaveText(/^Du hast schon 3 Bestellungen, die auf deine Zahlung warten\./);
+    await expect(page.getByRole("alert")).toBeInViewport();
+    await expect.poll(async () => (await posted()).filter(([type]) => type === "web_app_setup_main_button").at(-1)?.[1]).toMatchObject({ text: "Bestellen und bezahlen", is_active: false });
+    await shot(page, "checkout-too-many-unpaid-dark");
   });
 
   test("without Telegram's launch parameters the page says to open the shop from its bot", async ({ page }) => {

@@ -406,6 +406,27 @@ describe("the storefront API", () => {
     expect(await ordersOf(german)).toHaveLength(3);
   });
 
+  it("refuses the quote too (409) while the customer holds 3 orders waiting for payment, so the checkout screen says it before the address is typed", async () => {
+    const [english, german] = [newUser(), newUser({ languageCode: "de" })];
+    const quoteBody = { items: [{ productId: sencha.id, quantity: 1 }], postageOptionId: null };
+    for (const user of [english, german]) {
+      for (let i = 0; i < 3; i++) await ok<StorefrontCheckout>(await call("POST", "/api/storefront/orders", user, orderBody([{ productId: sencha.id, quantity: 1 }])), 201);
+    }
+    expect(await refusal(await call("POST", "/api/storefront/quote", english, quoteBody), 409)).toBe(
+      "You already have 3 orders waiting for payment. Pay one of them (see My Orders) or wait for one to expire before ordering again.",
+    );
+    expect(await refusal(await call("POST", "/api/storefront/quote", german, quoteBody), 409)).toMatch(/^Du hast schon 3 Bestellungen, die auf deine Zahlung warten\./);
+    // Said before any other refusal of the order: the customer can do nothing else about it first.
+    expect(await refusal(await call("POST", "/api/storefront/quote", english, { items: [{ productId: tee.id, quantity: 1 }], postageOptionId: null }), 409)).toMatch(/^You already have 3 orders/);
+    // Another customer is not held to this one's orders.
+    await ok<StorefrontQuote>(await call("POST", "/api/storefront/quote", newUser(), quoteBody));
+
+    // One paid, its money on its way (confirming): a place is free, and the quote answers again.
+    const [first] = await ordersOf(english);
+    await server.database.db.update(orders).set({ paymentStatus: "confirming" }).where(eq(orders.id, first!.id));
+    expect((await ok<StorefrontQuote>(await call("POST", "/api/storefront/quote", english, quoteBody))).total).toBe("4.50");
+  });
+
   describe("with private addresses on", () => {
     let owner: OwnerKey;
     let publicKey: string;

@@ -19,7 +19,7 @@ import { formatPence, listPostageOptions, toPence } from "../catalogue";
 import { notFound, shortOrderId } from "../common";
 import { localizedName, translatorFor, type Translator } from "../languages";
 import { amountDueOf, type CustomerOrder, getCustomerOrder, listCustomerOrders, orderStatusText, paymentDeadline, paymentUri } from "../orders";
-import { checkout, type CheckoutDeps, quoteCheckout } from "../ordering";
+import { assertMayOrderMore, checkout, type CheckoutDeps, quoteCheckout } from "../ordering";
 import type { StorefrontCustomer } from "./customer";
 
 type QuoteInput = z.output<typeof StorefrontQuoteInputSchema>;
@@ -132,13 +132,18 @@ async function postageName(db: DbOrTx, id: string, name: string, language: Langu
   return option ? localizedName(option, language) : name;
 }
 
-/** What these lines cost now with this postage and coupon: the bot's summary, priced by the same quoteCheckout. */
+/**
+ * What these lines cost now with this postage and coupon: the bot's summary, priced by the same
+ * quoteCheckout. A customer who may not order more (docs/decisions/0040) hears it here, as the
+ * checkout screen opens, rather than after typing their address.
+ */
 export async function quoteStorefrontOrder(
   deps: { db: DbOrTx; secrets: CheckoutDeps["secrets"]; now: () => Date },
   customer: StorefrontCustomer,
   input: QuoteInput,
   language: Language,
 ): Promise<StorefrontQuote> {
+  await assertMayOrderMore(deps.db, customer.telegramUserId);
   const quote = await quoteCheckout(deps, {
     telegramUserId: customer.telegramUserId,
     items: input.items,

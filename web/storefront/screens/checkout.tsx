@@ -34,7 +34,12 @@ export function CheckoutScreen() {
   const [couponInput, setCouponInput] = useState("");
   const [appliedCoupon, setAppliedCoupon] = useState<string | null>(null);
   const [quote, setQuote] = useState<StorefrontQuote | null>(null);
-  const [quoteError, setQuoteError] = useState<string | null>(null);
+  /**
+   * Why there is no quote: `refused` when the shop answered with its sentence. Checkout follows the
+   * same rules, so the order cannot be placed as it stands (the customer already has 3 orders waiting
+   * for payment, an item sold out, ...): said above the form, and Place order is off until a quote succeeds.
+   */
+  const [quoteError, setQuoteError] = useState<{ message: string; refused: boolean } | null>(null);
   const [applying, setApplying] = useState(false);
   const [errors, setErrors] = useState<Errors>({});
   const [placing, setPlacing] = useState(false);
@@ -49,12 +54,21 @@ export function CheckoutScreen() {
     return answer;
   };
 
+  /** Prices the order as it stands; a failure is kept to show unless a later quote was asked for meanwhile. */
+  const refreshQuote = () => {
+    setQuoteError(null);
+    const ticket = latestQuote.current + 1; // the one requestQuote takes
+    requestQuote(appliedCoupon).catch((error: unknown) => {
+      if (ticket !== latestQuote.current) return;
+      setQuoteError({ message: error instanceof Error ? error.message : texts.loadFailed, refused: error instanceof StorefrontError && error.answered });
+    });
+  };
+
   // The quote follows the cart, the postage and the coin (the coupon once applied).
   useEffect(() => {
     if (itemsKey === "[]") return;
-    setQuoteError(null);
-    requestQuote(appliedCoupon).catch((error: unknown) => setQuoteError(error instanceof Error ? error.message : texts.loadFailed));
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- requestQuote reads exactly these
+    refreshQuote();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- refreshQuote reads exactly these
   }, [itemsKey, postageOptionId, coin, appliedCoupon]);
 
   if (!lines.length) {
@@ -156,8 +170,8 @@ export function CheckoutScreen() {
       if (answered) orderIds.settled(attempt.id);
       haptic.error();
       if (error instanceof StorefrontError && error.status === 409) {
-        // The total or the stock moved: show the new ones.
-        void requestQuote(appliedCoupon).catch(() => {});
+        // The total or the stock moved, or the customer's orders waiting for payment filled up: the quote says what now.
+        refreshQuote();
         refreshCatalogue();
       }
       setPlaceError(error instanceof StorefrontError && error.status === 409 && !error.message ? texts.totalChanged : error instanceof Error ? error.message : texts.loadFailed);
@@ -208,6 +222,8 @@ export function CheckoutScreen() {
       }}
     >
       <ScreenTitle>{texts.checkoutTitle}</ScreenTitle>
+      {/* Before the form: a customer who cannot order hears it before typing an address. */}
+      {quoteError?.refused && <Problem message={quoteError.message} onRetry={refreshQuote} />}
 
       <Card className="mb-4 grid gap-3" aria-labelledby={`${ids.form}-delivery`}>
         <h2 id={`${ids.form}-delivery`} className="font-semibold">
@@ -305,48 +321,50 @@ export function CheckoutScreen() {
         )}
       </Card>
 
-      <Card className="mb-2" aria-labelledby={`${ids.form}-summary`}>
-        <h2 id={`${ids.form}-summary`} className="mb-2 font-semibold">
-          {texts.summaryTitle}
-        </h2>
-        {quoteError ? (
-          <Problem message={quoteError} onRetry={() => void requestQuote(appliedCoupon).then(() => setQuoteError(null), () => {})} />
-        ) : !quote ? (
-          <p role="status" className="flex items-center gap-2 text-muted-foreground">
-            <Spinner />
-            {texts.loading}
-          </p>
-        ) : (
-          <dl className="grid grid-cols-[1fr_auto] gap-x-3 gap-y-1 text-sm" data-testid="quote">
-            {quote.lines.map((line) => (
-              <div key={line.variantId} className="contents">
-                <dt className="break-words">{texts.quantityTimes(line.quantity, line.name)}</dt>
-                <dd className="text-right tabular-nums">{formatMoney(line.lineTotal)}</dd>
-              </div>
-            ))}
-            <dt className="border-t pt-1">{texts.itemsTotal}</dt>
-            <dd className="border-t pt-1 text-right tabular-nums">{formatMoney(quote.itemsTotal)}</dd>
-            {quote.coupon && (
-              <>
-                <dt>{texts.discount(quote.coupon.code)}</dt>
-                <dd className="text-right tabular-nums" data-testid="quote-discount">
-                  −{formatMoney(quote.coupon.discount)}
-                </dd>
-              </>
-            )}
-            {quote.postage && (
-              <>
-                <dt>{`${texts.postage}: ${quote.postage.name}`}</dt>
-                <dd className="text-right tabular-nums">{formatMoney(quote.postage.price)}</dd>
-              </>
-            )}
-            <dt className="border-t pt-1 text-base font-semibold">{texts.total}</dt>
-            <dd className="border-t pt-1 text-right text-base font-semibold tabular-nums" data-testid="quote-total">
-              {formatMoney(quote.total)}
-            </dd>
-          </dl>
-        )}
-      </Card>
+      {!quoteError?.refused && (
+        <Card className="mb-2" aria-labelledby={`${ids.form}-summary`}>
+          <h2 id={`${ids.form}-summary`} className="mb-2 font-semibold">
+            {texts.summaryTitle}
+          </h2>
+          {quoteError ? (
+            <Problem message={quoteError.message} onRetry={refreshQuote} />
+          ) : !quote ? (
+            <p role="status" className="flex items-center gap-2 text-muted-foreground">
+              <Spinner />
+              {texts.loading}
+            </p>
+          ) : (
+            <dl className="grid grid-cols-[1fr_auto] gap-x-3 gap-y-1 text-sm" data-testid="quote">
+              {quote.lines.map((line) => (
+                <div key={line.variantId} className="contents">
+                  <dt className="break-words">{texts.quantityTimes(line.quantity, line.name)}</dt>
+                  <dd className="text-right tabular-nums">{formatMoney(line.lineTotal)}</dd>
+                </div>
+              ))}
+              <dt className="border-t pt-1">{texts.itemsTotal}</dt>
+              <dd className="border-t pt-1 text-right tabular-nums">{formatMoney(quote.itemsTotal)}</dd>
+              {quote.coupon && (
+                <>
+                  <dt>{texts.discount(quote.coupon.code)}</dt>
+                  <dd className="text-right tabular-nums" data-testid="quote-discount">
+                    −{formatMoney(quote.coupon.discount)}
+                  </dd>
+                </>
+              )}
+              {quote.postage && (
+                <>
+                  <dt>{`${texts.postage}: ${quote.postage.name}`}</dt>
+                  <dd className="text-right tabular-nums">{formatMoney(quote.postage.price)}</dd>
+                </>
+              )}
+              <dt className="border-t pt-1 text-base font-semibold">{texts.total}</dt>
+              <dd className="border-t pt-1 text-right text-base font-semibold tabular-nums" data-testid="quote-total">
+                {formatMoney(quote.total)}
+              </dd>
+            </dl>
+          )}
+        </Card>
+      )}
 
       {Object.values(errors).some(Boolean) && (
         <p role="alert" className="my-3 text-sm text-destructive">
@@ -354,7 +372,7 @@ export function CheckoutScreen() {
         </p>
       )}
       {placeError && <Problem message={placeError} />}
-      <PrimaryAction text={texts.placeOrder} onClick={() => void placeOrder()} busy={placing} disabled={!catalogue.coins.length} />
+      <PrimaryAction text={texts.placeOrder} onClick={() => void placeOrder()} busy={placing} disabled={!catalogue.coins.length || quoteError?.refused === true} />
     </form>
   );
 }
