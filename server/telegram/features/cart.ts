@@ -57,7 +57,7 @@ function cartKeyboard(cart: Cart, tr: Translator): InlineKeyboard {
 }
 
 export async function showCart(ctx: BotContext, cart?: Cart): Promise<void> {
-  const current = await localizedCart(ctx, cart ?? (await getCart(ctx.deps.db, ctx.customerId)));
+  const current = await localizedCart(ctx, cart ?? (await getCart(ctx.deps.db, ctx.customerId, ctx.language)));
   await show(ctx, cartText(current, ctx.tr), cartKeyboard(current, ctx.tr));
 }
 
@@ -66,7 +66,7 @@ cartFeature.callbackQuery("cart", (ctx) => showCart(ctx));
 cartFeature.callbackQuery(new RegExp(`^cq:(${UUID}):(\\d{1,5})$`), async (ctx) => {
   const [, variantId, quantity] = ctx.match;
   try {
-    await showCart(ctx, await setCartQuantity(ctx.deps.db, ctx.customerId, variantId!, Number(quantity)));
+    await showCart(ctx, await setCartQuantity(ctx.deps.db, ctx.customerId, variantId!, Number(quantity), ctx.language));
   } catch (error) {
     if (!(error instanceof ShopError)) throw error;
     await notice(ctx, ctx.tr.refusal(error), true);
