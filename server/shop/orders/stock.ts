@@ -8,8 +8,8 @@ import { releaseCouponUse } from "./coupon-uses";
 
 /**
  * A line to reserve: a variant (issue 23) and the name the customer knows it by ("Acceptance Tee (M /
- * Black)"); `shownName`, the same in the customer's language (issue 26) for the refusal they read in
- * it, when it differs.
+ * Black)"); `shownName`, that name as the customer's language shows it (issue 26), for the refusal
+ * they read in it (productName without one).
  */
 export type StockLine = { variantId: string; productId: string; productName: string; shownName?: string; quantity: number };
 
