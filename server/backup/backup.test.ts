@@ -9,7 +9,7 @@ import { seedDemo } from "../../scripts/demo-data";
 import { createSecretBox } from "../crypto";
 import { openPglite, type Database } from "../db/client";
 import { queryRows } from "../db/rows";
-import { accounts, orders, products, productVariants, sessions } from "../db/schema";
+import { accounts, accountSealKeys, orders, ownerSealKeys, privateAddressGrants, products, productVariants, sessions } from "../db/schema";
 import { getCustomerNote, saveCustomerNote } from "../shop/customers";
 import { createBotSettings, getBotSettings } from "../shop/settings";
 import { createDiskStorage, type ObjectStorage } from "../storage";
@@ -443,6 +443,30 @@ describe("backup and restore", () => {
     expect(restoredSessions.map((s) => [s.tokenHash, s.accountId])).toEqual([["abc123", team[0]!.id]]);
     // The temporary table went with the restore's transaction.
     expect(await queryRows(target.db, sql`select to_regclass('admin_credentials') as t`)).toEqual([{ t: null }]);
+  });
+
+  it("restores an archive from before migration 0029 without the grants of a role that no longer reads addresses", async () => {
+    // Such a shop: Pat (packer) and Sam (packer made support before a role change revoked grants)
+    // both hold the owner's key, sealed to their own.
+    const source = await freshDatabase();
+    const keyOf = { wrappedPrivateKey: "wrapped", salt: "salt", iterations: 600_000 };
+    const team = await source.db
+      .insert(accounts)
+      .values([
+        { username: "pat", name: "Pat", role: "packer" },
+        { username: "sam", name: "Sam", role: "support" },
+      ])
+      .returning();
+    await source.db.insert(ownerSealKeys).values({ keyId: "owner-key", publicKey: "public", ...keyOf });
+    await source.db.insert(accountSealKeys).values(team.map((account) => ({ accountId: account.id, publicKey: `public-${account.username}`, keyId: `key-${account.username}`, ...keyOf })));
+    await source.db.insert(privateAddressGrants).values(team.map((account) => ({ accountId: account.id, ownerKeyId: "owner-key", sealedPrivateKey: `sealed-${account.username}` })));
+    const file = path.join(tempDir(), "stale-grant.backup.gz");
+    await writeBackup({ database: source, storage: freshStorage(), out: file, keyId: null });
+
+    const target = await freshDatabase();
+    await restoreBackup({ database: target, storage: freshStorage(), file, force: false });
+    expect((await target.db.select().from(privateAddressGrants)).map((grant) => grant.sealedPrivateKey)).toEqual(["sealed-pat"]);
+    expect((await target.db.select().from(accountSealKeys)).map((key) => key.keyId).sort()).toEqual(["key-pat", "key-sam"]);
   });
 
   it("never overwrites an existing file", async () => {

@@ -95,6 +95,7 @@ type Row = Record<string, string | null>;
 /** Pairs of (parent picked by index, key), without the pairs that land on the same parent and key. */
 function underParents(parents: string[], pairs: [number, string][]): [string, string][] {
   const unique = new Map<string, [string, string]>();
+  if (parents.length === 0) return [];
   for (const [index, key] of pairs) {
     const pair: [string, string] = [parents[index % parents.length]!, key];
     unique.set(JSON.stringify(pair), pair);
@@ -110,10 +111,11 @@ function shopRows(shop: Shop): Record<string, Row[]> {
     accounts: shop.accounts.map((id, i) => ({ id, username: `staff${i}`, name: `Staff ${i}`, role: i === 0 ? "owner" : "packer", password_hash: i % 2 ? null : `scrypt$${i}` })),
     account_invites: shop.accountInvites.map((key, i) => ({ token_hash: key, account_id: pick(shop.accounts, i), expires_at: AT })),
     account_recovery_codes: shop.accountRecoveryCodes.map((id, i) => ({ id, account_id: pick(shop.accounts, i), code_hash: `sha256$${i}` })),
-    // Staff keys for sealed addresses (docs/decisions/0037): one per account; grants under them, one per owner key.
+    // Staff keys for sealed addresses (docs/decisions/0037): one per account; grants under them, one per
+    // owner key, held by the packers only (a restore drops those of a role that does not read addresses).
     account_seal_keys: shop.accounts.map((id, i) => ({ account_id: id, public_key: "pk", wrapped_private_key: "wk", salt: "salt", iterations: "600000", key_id: `staff-key-${i}` })),
     private_address_grants: underParents(
-      shop.accounts,
+      shop.accounts.slice(1),
       shop.privateAddressGrants.map(([account, key]) => [account, pick(shop.ownerSealKeys, key)] as [number, string]),
     ).map(([account, ownerKey]) => ({ account_id: account, owner_key_id: ownerKey, sealed_private_key: "owner-seal:v1:sealed" })),
     team_settings: [{ id: "1", require_two_factor: "true" }],

@@ -14,6 +14,7 @@ import {
 } from "./archive";
 import { appliedMigrations, nonEmptyTables, shopTables, type TableInfo } from "./tables";
 import { ensureDefaultVariants } from "../shop/catalogue";
+import { deleteStaleAddressGrants } from "../shop/vaults";
 import { queryRows } from "../db/rows";
 
 /** The object ids ObjectStorage accepts (server/storage). */
@@ -108,6 +109,9 @@ export async function restoreBackup(options: {
       const loaded = await loadTables(tx, tables, first, next, file, header.version >= 2);
       await ensureDefaultVariants(tx);
       await ownerFromLegacyAdmin(tx);
+      // A backup from before migration 0029 may hold grants of accounts whose role no longer reads
+      // addresses: they go as that migration removed them (docs/decisions/0037, "Amended").
+      await deleteStaleAddressGrants(tx);
       await tx.execute(sql`select set_config('shop.restoring', 'off', true)`);
       if (loaded.images !== images) throw new BackupError(`${file} is damaged: it lists ${loaded.images} images but holds ${images}.`);
       // Read to the very end before committing: that is where gzip checks its CRC of the whole archive.

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Language } from "../../contract";
-import { botCustomers, botSettings, categories, orderItems, products } from "../db/schema";
+import { botCustomers, botSettings, categories, orderItems, products, productVariants } from "../db/schema";
 import { createBroadcast } from "../shop/customers";
 import { messageLanguageOf, translatorFor } from "../shop/languages";
 import { dispatchNoticeIn, paymentMessages } from "../shop/orders";
@@ -33,7 +33,8 @@ describe("the bot speaks the customer's language", () => {
       .values({ name: "Clothing", translations: { de: { name: "Kleidung" } } })
       .returning();
     await insertProduct(db, { name: "Rain Jacket", price: "12.50", stock: 3, categoryId: clothing!.id, translations: { de: { name: "Regenjacke", description: "Hält dich trocken." } } });
-    await insertProduct(db, { name: "Wool Hat", price: "8.00", stock: 2, categoryId: clothing!.id });
+    await insertProduct(db, { name: "Wool Hat", price: "8.00", stock: 2, categoryId: clothing!.id, translations: { de: { name: "Wollmütze" } } });
+    await insertProduct(db, { name: "Linen Scarf", price: "9.00", stock: 4, categoryId: clothing!.id });
     await offer(["en", "de", "fr"], "en");
   });
   afterAll(async () => {
@@ -67,9 +68,9 @@ describe("the bot speaks the customer's language", () => {
     expect(klaus.text()).toBe("Produkte ansehen\n\nWähle eine Kategorie:");
     await klaus.press("Kleidung");
     expect(klaus.text()).toBe("Kleidung\n\nWähle ein Produkt:");
-    // Prices in the customer's locale (Intl: a no-break space before £), the currency still pounds; the hat has no German name: its own.
+    // Prices in the customer's locale (Intl: a no-break space before £), the currency still pounds; the scarf has no German name: its own.
     expect(klaus.buttons()).toContain("Regenjacke · 12,50\u00a0£");
-    expect(klaus.buttons()).toContain("Wool Hat · 8,00\u00a0£");
+    expect(klaus.buttons()).toContain("Linen Scarf · 9,00\u00a0£");
     await klaus.press(/^Regenjacke/);
     expect(klaus.text()).toMatch(/^Regenjacke\n\nHält dich trocken\.\n\nPreis: 12,50\u00a0£/);
   });
@@ -116,19 +117,22 @@ describe("the bot speaks the customer's language", () => {
     }
   });
 
-  it("says the shop's refusals in the customer's language: stock, the address", async () => {
+  it("says the shop's refusals in the customer's language, naming the product as her catalogue does: stock, the address", async () => {
     const lena = customerSpeaking("de");
     await lena.send("/menu");
     await lena.press("Produkte ansehen");
     await lena.press("Kleidung");
-    await lena.press(/^Wool Hat/);
+    await lena.press(/^Wollmütze/);
     await lena.press(/^1 in den Warenkorb/);
     await lena.press(/^1 in den Warenkorb/);
-    const from = telegram.calls.length;
+    let from = telegram.calls.length;
     await lena.press(/^1 in den Warenkorb/);
-    expect(lena.notices(from)).toEqual(["Von Wool Hat sind nur noch 2 übrig, und 2 liegen schon in deinem Warenkorb."]);
+    expect(lena.notices(from)).toEqual(["Von Wollmütze sind nur noch 2 übrig, und 2 liegen schon in deinem Warenkorb."]);
 
     await lena.press("🛒 Warenkorb");
+    from = telegram.calls.length;
+    await lena.press("➕");
+    expect(lena.notices(from)).toEqual(["Von Wollmütze sind nur noch 2 übrig."]);
     await lena.press("✅ Zur Kasse");
     await lena.send("A");
     expect(lena.text()).toMatch(/^Bitte sende einen Namen mit 2 bis 100 Zeichen, zum Beispiel Erika Mustermann\.\n\n/);
@@ -136,6 +140,19 @@ describe("the bot speaks the customer's language", () => {
     await lena.send("Hauptstraße 12, Berlin");
     await lena.send("kein Code!");
     expect(lena.text()).toMatch(/^Das sieht nicht nach einer Postleitzahl aus\./);
+    await lena.send("10115");
+    await lena.press("Überspringen");
+    await lena.press("Bitcoin (BTC)");
+    expect(lena.buttons()).toContain("✅ Bestätigen und bezahlen");
+
+    // One hat sells elsewhere while she reads the summary: the reservation at Confirm refuses, and
+    // her cart is lowered, both under the German name.
+    const [hat] = await shop.server.deps.db.select().from(products).where(eq(products.name, "Wool Hat"));
+    await shop.server.deps.db.update(productVariants).set({ stock: 1 }).where(eq(productVariants.productId, hat!.id));
+    await lena.press("✅ Bestätigen und bezahlen");
+    expect(lena.text()).toMatch(
+      /^⚠️ Nicht genug auf Lager für Wollmütze: nur noch 1 übrig\.\n\n⚠️ Von Wollmütze sind nur noch 1 übrig, deshalb wurde deine Menge auf 1 gesenkt\./,
+    );
     await lena.send("/cancel");
   });
 

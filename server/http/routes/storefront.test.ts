@@ -310,6 +310,11 @@ describe("the storefront API", () => {
     const soldOut = await insertProduct(server.database.db, { name: "Matcha", price: "9.00", stock: 0 });
     expect(await refusal(await order([{ productId: soldOut.id, quantity: 1 }]), 409)).toBe("Matcha is out of stock.");
     expect(await ordersOf(user)).toEqual([]);
+    // In German, the product is named as the German catalogue names it.
+    const german = newUser({ languageCode: "de" });
+    const left = await stockOf(sencha.id);
+    const tooMany = await call("POST", "/api/storefront/orders", german, orderBody([{ productId: sencha.id, quantity: left + 1 }]));
+    expect(await refusal(tooMany, 409)).toBe(`Von Grüner Tee sind nur noch ${left} übrig.`);
   });
 
   it("gives the stock back when the gateway refuses, and leaves the bot's cart as it was", async () => {

@@ -136,6 +136,32 @@ describe("cart", () => {
     expect((await getCart(db, customer)).removed).toEqual([]);
   });
 
+  it("names a product as the customer's language does in what it says to them; the shop's English keeps its own name", async () => {
+    const { db } = database;
+    const hat = await insertProduct(db, { name: "Wool Hat", stock: 10, translations: { de: { name: "Wollmütze" } } });
+    const gone = await insertProduct(db, { name: "Rain Jacket", stock: 10, translations: { de: { name: "Regenjacke" } } });
+    await addToCart(db, customer, hat.id, 5, "de");
+    await addToCart(db, customer, gone.id, 1, "de");
+    const refusal = await addToCart(db, customer, hat.id, 6, "de").catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(ShopError);
+    expect((refusal as ShopError).message).toBe("Only 10 left of Wool Hat, and 5 are already in your cart.");
+    expect(translatorFor("de").refusal(refusal as ShopError)).toBe("Von Wollmütze sind nur noch 10 übrig, und 5 liegen schon in deinem Warenkorb.");
+    await expect(setCartQuantity(db, customer, hat.id, 11, "de")).rejects.toMatchObject({ message: "Only 10 left of Wool Hat.", customerText: { values: { name: "Wollmütze" } } });
+
+    await db.update(products).set({ stock: 2 }).where(eq(products.id, hat.id));
+    await db.update(products).set({ isActive: false }).where(eq(products.id, gone.id));
+    const cart = await getCart(db, customer, "de");
+    expect(cart.removed.map((removal) => [removal.reason, translatorFor("de").say(removal.customerText)])).toEqual([
+      ["Only 2 left of Wool Hat, so your quantity was lowered to 2.", "Von Wollmütze sind nur noch 2 übrig, deshalb wurde deine Menge auf 2 gesenkt."],
+      ["Rain Jacket is no longer available, so it was removed from your cart.", "Regenjacke ist nicht mehr erhältlich und wurde aus deinem Warenkorb entfernt."],
+    ]);
+    // In English (or without a language) the product's own name, word for word as before.
+    await setCartQuantity(db, customer, hat.id, 2);
+    await db.update(products).set({ stock: 1 }).where(eq(products.id, hat.id));
+    const [lowered] = (await getCart(db, customer, "en")).removed;
+    expect(translatorFor("en").say(lowered!.customerText)).toBe("Only 1 left of Wool Hat, so your quantity was lowered to 1.");
+  });
+
   it("keeps each customer's cart apart and clears one", async () => {
     const { db } = database;
     const widget = await insertProduct(db, { stock: 10 });

@@ -1,14 +1,17 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import { itemDisplayName } from "../../../contract";
+import { itemDisplayName, type Language, type NameTranslations } from "../../../contract";
 import type { DbOrTx } from "../../db/client";
 import { cartItems, products, productVariants } from "../../db/schema";
 import { conflict, type CustomerText, invalid, notFound, isUuid } from "../common";
 import { variantUnitPricePence } from "../catalogue";
+import { localizedName } from "../languages";
 
 // A customer's cart (table cart_items), keyed by their Telegram user id. A line is one variant of a
 // product (issue 23): for a product without options its hidden default variant, whose id is the
 // product's, so a product's id can be put in the cart as it always was. Every refusal is a ShopError
-// whose message the bot can show the customer as it is.
+// whose message the bot can show the customer as it is. Given the customer's language (issue 26), the
+// sentences in it (customerText) name a product as the customer's catalogue does; the message, the
+// shop's English, keeps the product's own name.
 
 export type CartLine = {
   variantId: string;
@@ -37,6 +40,14 @@ export const MAX_CART_QUANTITY = 10_000;
 
 export const CHOOSE_OPTIONS_FIRST = "Please choose the options first.";
 
+/**
+ * "Wollmütze (M / Schwarz)": a line's name as the customer sees it in their language, for the
+ * sentences the bot tells them in it; the product's own name without a language or a translation.
+ */
+export function shownItemName(product: { name: string; translations?: NameTranslations | null }, label: string, language: Language | undefined): string {
+  return itemDisplayName(language ? localizedName(product, language) : product.name, label);
+}
+
 function checkQuantity(quantity: number, { allowZero }: { allowZero: boolean }) {
   if (!Number.isInteger(quantity) || quantity < (allowZero ? 0 : 1)) {
     throw allowZero
@@ -46,8 +57,8 @@ function checkQuantity(quantity: number, { allowZero }: { allowZero: boolean }) 
   if (quantity > MAX_CART_QUANTITY) throw invalid(`The quantity can be at most ${MAX_CART_QUANTITY}.`, { key: "refusal-quantity-at-most", values: { max: String(MAX_CART_QUANTITY) } });
 }
 
-/** A variant that can be put in a cart, with its product's name; a product's id means its default variant. */
-async function findSellable(db: DbOrTx, variantId: string) {
+/** A variant that can be put in a cart, with its product's name (and as shown in `language`); a product's id means its default variant. */
+async function findSellable(db: DbOrTx, variantId: string, language: Language | undefined) {
   // A malformed id (an old button, a typed command) is "not available", not a database error.
   if (!isUuid(variantId)) throw productGone();
   const [found] = await db
@@ -55,6 +66,7 @@ async function findSellable(db: DbOrTx, variantId: string) {
       id: productVariants.id,
       productId: products.id,
       productName: products.name,
+      productTranslations: products.translations,
       label: productVariants.label,
       stock: productVariants.stock,
       isActive: sql<boolean>`${products.isActive} and ${productVariants.isActive}`,
@@ -70,15 +82,16 @@ async function findSellable(db: DbOrTx, variantId: string) {
   }
   const name = itemDisplayName(found.productName, found.label);
   if (!found.isActive) throw productGone();
-  return { ...found, name };
+  return { ...found, name, shownName: shownItemName({ name: found.productName, translations: found.productTranslations }, found.label, language) };
 }
 
 const productGone = () => notFound("That product is no longer available.", { key: "refusal-product-gone" });
 
-function stockRefusal(name: string, stock: number) {
+function stockRefusal(variant: { name: string; shownName: string; stock: number }) {
+  const { name, shownName, stock } = variant;
   return stock <= 0
-    ? conflict(`${name} is out of stock.`, { key: "refusal-out-of-stock", values: { name } })
-    : conflict(`Only ${stock} left of ${name}.`, { key: "refusal-only-left", values: { name, stock: String(stock) } });
+    ? conflict(`${name} is out of stock.`, { key: "refusal-out-of-stock", values: { name: shownName } })
+    : conflict(`Only ${stock} left of ${name}.`, { key: "refusal-only-left", values: { name: shownName, stock: String(stock) } });
 }
 
 /**
@@ -86,8 +99,9 @@ function stockRefusal(name: string, stock: number) {
  * leave the cart, and quantities above the stock are lowered; both are written back, so the customer
  * is told once and checkout sees the same cart. (Deleted products leave by the foreign key's cascade,
  * deleted variants with the edit that deleted them.) Bulk tiers count every variant of a product.
+ * `language`: the customer's, for the sentences saying what changed.
  */
-export async function getCart(db: DbOrTx, telegramUserId: string): Promise<Cart> {
+export async function getCart(db: DbOrTx, telegramUserId: string, language?: Language): Promise<Cart> {
   const rows = await db
     .select({
       id: cartItems.id,
@@ -99,6 +113,7 @@ export async function getCart(db: DbOrTx, telegramUserId: string): Promise<Cart>
         bulkPricing: products.bulkPricing,
         isActive: products.isActive,
         imageUrl: products.imageUrl,
+        translations: products.translations,
       },
       variant: {
         id: productVariants.id,
@@ -120,13 +135,14 @@ export async function getCart(db: DbOrTx, telegramUserId: string): Promise<Cart>
   const removed: CartRemoval[] = [];
   for (const { id, quantity: wanted, product, variant } of rows) {
     const name = itemDisplayName(product.name, variant.label);
+    const shownName = shownItemName(product, variant.label, language);
     if (!product.isActive || !variant.isActive) {
-      removed.push({ name, reason: `${name} is no longer available, so it was removed from your cart.`, customerText: { key: "cart-removed-gone", values: { name } } });
+      removed.push({ name, reason: `${name} is no longer available, so it was removed from your cart.`, customerText: { key: "cart-removed-gone", values: { name: shownName } } });
       await db.delete(cartItems).where(eq(cartItems.id, id));
       continue;
     }
     if (variant.stock <= 0) {
-      removed.push({ name, reason: `${name} is out of stock, so it was removed from your cart.`, customerText: { key: "cart-removed-sold-out", values: { name } } });
+      removed.push({ name, reason: `${name} is out of stock, so it was removed from your cart.`, customerText: { key: "cart-removed-sold-out", values: { name: shownName } } });
       await db.delete(cartItems).where(eq(cartItems.id, id));
       continue;
     }
@@ -136,7 +152,7 @@ export async function getCart(db: DbOrTx, telegramUserId: string): Promise<Cart>
       removed.push({
         name,
         reason: `Only ${variant.stock} left of ${name}, so your quantity was lowered to ${variant.stock}.`,
-        customerText: { key: "cart-quantity-lowered", values: { name, stock: String(variant.stock) } },
+        customerText: { key: "cart-quantity-lowered", values: { name: shownName, stock: String(variant.stock) } },
       });
       await db.update(cartItems).set({ quantity }).where(eq(cartItems.id, id));
     }
@@ -165,9 +181,9 @@ export async function getCart(db: DbOrTx, telegramUserId: string): Promise<Cart>
 }
 
 /** Adds `quantity` more of a variant (1 by default; a product's id: its default variant), up to what is in stock. */
-export async function addToCart(db: DbOrTx, telegramUserId: string, variantId: string, quantity = 1): Promise<Cart> {
+export async function addToCart(db: DbOrTx, telegramUserId: string, variantId: string, quantity = 1, language?: Language): Promise<Cart> {
   checkQuantity(quantity, { allowZero: false });
-  const variant = await findSellable(db, variantId);
+  const variant = await findSellable(db, variantId, language);
   const [existing] = await db
     .select({ quantity: cartItems.quantity })
     .from(cartItems)
@@ -177,10 +193,10 @@ export async function addToCart(db: DbOrTx, telegramUserId: string, variantId: s
     if (existing && variant.stock > 0) {
       throw conflict(`Only ${variant.stock} left of ${variant.name}, and ${existing.quantity} ${existing.quantity === 1 ? "is" : "are"} already in your cart.`, {
         key: "refusal-only-left-in-cart",
-        values: { name: variant.name, stock: String(variant.stock), inCart: existing.quantity },
+        values: { name: variant.shownName, stock: String(variant.stock), inCart: existing.quantity },
       });
     }
-    throw stockRefusal(variant.name, variant.stock);
+    throw stockRefusal(variant);
   }
   checkQuantity(total, { allowZero: false });
   await db
@@ -190,25 +206,25 @@ export async function addToCart(db: DbOrTx, telegramUserId: string, variantId: s
       target: [cartItems.telegramUserId, cartItems.variantId],
       set: { quantity: sql`${cartItems.quantity} + ${quantity}` },
     });
-  return getCart(db, telegramUserId);
+  return getCart(db, telegramUserId, language);
 }
 
 /** Sets a line's quantity; 0 removes the line. */
-export async function setCartQuantity(db: DbOrTx, telegramUserId: string, variantId: string, quantity: number): Promise<Cart> {
+export async function setCartQuantity(db: DbOrTx, telegramUserId: string, variantId: string, quantity: number, language?: Language): Promise<Cart> {
   checkQuantity(quantity, { allowZero: true });
-  if (quantity === 0) return removeFromCart(db, telegramUserId, variantId);
-  const variant = await findSellable(db, variantId);
-  if (quantity > variant.stock) throw stockRefusal(variant.name, variant.stock);
+  if (quantity === 0) return removeFromCart(db, telegramUserId, variantId, language);
+  const variant = await findSellable(db, variantId, language);
+  if (quantity > variant.stock) throw stockRefusal(variant);
   await db
     .insert(cartItems)
     .values({ telegramUserId, productId: variant.productId, variantId: variant.id, quantity })
     .onConflictDoUpdate({ target: [cartItems.telegramUserId, cartItems.variantId], set: { quantity } });
-  return getCart(db, telegramUserId);
+  return getCart(db, telegramUserId, language);
 }
 
-export async function removeFromCart(db: DbOrTx, telegramUserId: string, variantId: string): Promise<Cart> {
+export async function removeFromCart(db: DbOrTx, telegramUserId: string, variantId: string, language?: Language): Promise<Cart> {
   if (isUuid(variantId)) await db.delete(cartItems).where(and(eq(cartItems.telegramUserId, telegramUserId), eq(cartItems.variantId, variantId)));
-  return getCart(db, telegramUserId);
+  return getCart(db, telegramUserId, language);
 }
 
 export async function clearCart(db: DbOrTx, telegramUserId: string): Promise<void> {

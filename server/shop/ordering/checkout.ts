@@ -14,7 +14,7 @@ import { btcpayConfigured, getBotSettings, getPaymentGatewaySettings, type Payme
 import { isTestCustomer, simulationGateway } from "../simulator";
 import { applyCoupon, CouponRefusedError } from "./coupons";
 import { refusalMessage, refusalText } from "./coupon-rules";
-import { MAX_CART_QUANTITY } from "./cart";
+import { MAX_CART_QUANTITY, shownItemName } from "./cart";
 import { ensureRoomForUnpaidOrder } from "./unpaid-orders";
 
 // Checkout (docs/product.md rules 1-3): the order, its items, the stock reservation and the emptied
@@ -80,7 +80,10 @@ export type CheckoutInput = {
   quotedTotalPence?: number;
   /** The coupon the customer typed, if any: refused with CouponRefusedError saying why. */
   couponCode?: string | null;
-  /** The language the customer saw the products in (issue 26): a line keeps the name shown when it differs from the product's own. */
+  /**
+   * The language the customer saw the products in (issue 26): a line keeps the name shown when it
+   * differs from the product's own, and a refusal in that language (customerText) names it so.
+   */
   language?: Language;
 };
 
@@ -101,6 +104,8 @@ export type QuoteInput = {
   couponCode?: string | null;
   /** The lines to price instead of the customer's cart (the storefront, issue 27). */
   items?: readonly OrderLineInput[];
+  /** The customer's language (issue 26): a refusal in it (customerText) names a product as their catalogue does. */
+  language?: Language;
 };
 export type QuoteLine = {
   productId: string;
@@ -215,7 +220,7 @@ const productGone = () => conflict("That product is no longer available.", { key
  * when the cart is shown (getCart): the customer hears of it at the quote, not only at checkout, whose
  * reservation (reserveStock) stays the rule when two buy the last one at once.
  */
-async function readGivenLines(db: DbOrTx, items: readonly OrderLineInput[]) {
+async function readGivenLines(db: DbOrTx, items: readonly OrderLineInput[], language: Language | undefined) {
   const wanted = new Map<string, { productId: string; variantId: string; quantity: number; chosen: boolean }>();
   for (const item of items) {
     const variantId = item.variantId ?? item.productId;
@@ -261,9 +266,10 @@ async function readGivenLines(db: DbOrTx, items: readonly OrderLineInput[]) {
     if (line.quantity > MAX_CART_QUANTITY) throw invalid(`The quantity can be at most ${MAX_CART_QUANTITY}.`, { key: "refusal-quantity-at-most", values: { max: String(MAX_CART_QUANTITY) } });
     // A line no longer sold is refused below, as a cart's is; one sold but short of stock here.
     if (row.product.isActive && row.variant.isActive && line.quantity > row.variant.stock) {
+      const shownName = shownItemName(row.product, row.variant.label, language);
       throw row.variant.stock <= 0
-        ? conflict(`${name} is out of stock.`, { key: "refusal-out-of-stock", values: { name } })
-        : conflict(`Only ${row.variant.stock} left of ${name}.`, { key: "refusal-only-left", values: { name, stock: String(row.variant.stock) } });
+        ? conflict(`${name} is out of stock.`, { key: "refusal-out-of-stock", values: { name: shownName } })
+        : conflict(`Only ${row.variant.stock} left of ${name}.`, { key: "refusal-only-left", values: { name: shownName, stock: String(row.variant.stock) } });
     }
     read.push({ productId: row.productId, variantId: row.variantId, quantity: line.quantity, product: row.product, variant: row.variant });
   }
@@ -295,14 +301,16 @@ async function priceCheckout(
     postage = { id: option.id, name: option.name, pricePence: toPence(option.price) };
   }
 
-  const cart = input.items ? await readGivenLines(db, input.items) : await readCart(db, input.telegramUserId, options.lockCart);
+  const cart = input.items ? await readGivenLines(db, input.items, input.language) : await readCart(db, input.telegramUserId, options.lockCart);
   if (cart.length === 0) throw invalid("Your cart is empty.", { key: "refusal-cart-empty" });
   // Bulk tiers count every variant of a product in the cart (docs/decisions/0034-product-variants.md).
   const perProduct = new Map<string, number>();
   for (const line of cart) perProduct.set(line.productId, (perProduct.get(line.productId) ?? 0) + line.quantity);
   const priced = cart.map(({ productId, variantId, quantity, product, variant }) => {
     const name = itemDisplayName(product.name, variant.label);
-    if (!product.isActive || !variant.isActive) throw conflict(`${name} is no longer available. Please check your cart.`, { key: "refusal-item-gone", values: { name } });
+    if (!product.isActive || !variant.isActive) {
+      throw conflict(`${name} is no longer available. Please check your cart.`, { key: "refusal-item-gone", values: { name: shownItemName(product, variant.label, input.language) } });
+    }
     const unitPence = variantUnitPricePence(product, variant.price, perProduct.get(productId)!);
     return {
       productId,
@@ -424,7 +432,11 @@ export async function checkout(deps: CheckoutDeps, input: CheckoutInput): Promis
     // transaction takes back everything above.
     await reserveStock(
       tx,
-      quote.lines.map((line) => ({ ...line, productName: line.name })),
+      quote.lines.map((line) => ({
+        ...line,
+        productName: line.name,
+        shownName: shownItemName({ name: line.productName, translations: line.productTranslations }, line.variantLabel, input.language),
+      })),
     );
     // The coupon's use is held last, with one conditional UPDATE of its row: parallel checkouts for
     // its last use queue there, and the ones that find it gone create nothing.

@@ -6,8 +6,12 @@ import { releaseCouponUse } from "./coupon-uses";
 
 // docs/product.md rule 2: stock is reserved when an order is created and released when it fails.
 
-/** A line to reserve: a variant (issue 23) and the name the customer knows it by ("Acceptance Tee (M / Black)"). */
-export type StockLine = { variantId: string; productId: string; productName: string; quantity: number };
+/**
+ * A line to reserve: a variant (issue 23) and the name the customer knows it by ("Acceptance Tee (M /
+ * Black)"); `shownName`, that name as the customer's language shows it (issue 26), for the refusal
+ * they read in it (productName without one).
+ */
+export type StockLine = { variantId: string; productId: string; productName: string; shownName?: string; quantity: number };
 
 /**
  * Takes the lines' quantities off the shelf, each with one conditional UPDATE of its variant so
@@ -34,11 +38,12 @@ export async function reserveStock(tx: DbOrTx, lines: StockLine[]): Promise<void
     if (taken.length === 0) {
       const [variant] = await tx.select({ stock: productVariants.stock }).from(productVariants).where(eq(productVariants.id, line.variantId));
       const left = variant ? `only ${variant.stock} left` : "no longer available";
+      const name = line.shownName ?? line.productName;
       throw conflict(
         `Not enough stock for ${line.productName}: ${left}.`,
         variant
-          ? { key: "refusal-not-enough-stock", values: { name: line.productName, stock: String(variant.stock) } }
-          : { key: "refusal-not-enough-stock-gone", values: { name: line.productName } },
+          ? { key: "refusal-not-enough-stock", values: { name, stock: String(variant.stock) } }
+          : { key: "refusal-not-enough-stock-gone", values: { name } },
       );
     }
   }

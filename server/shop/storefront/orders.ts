@@ -150,6 +150,7 @@ export async function quoteStorefrontOrder(
     postageOptionId: input.postageOptionId,
     coin: input.coin,
     couponCode: input.couponCode || null,
+    language,
   });
   return {
     lines: quote.lines.map((line) => ({

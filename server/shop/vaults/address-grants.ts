@@ -1,4 +1,4 @@
-import { asc, eq, inArray, or, sql } from "drizzle-orm";
+import { asc, eq, inArray, notInArray, or, sql } from "drizzle-orm";
 import type { GrantInput, MyGrants, MySealKey, MySealKeyChange, StaffAddressAccess, StaffAddressAccessList, StaffKeySetup } from "../../../contract";
 import { formatKeyId, OwnerSealError, parseSealed, readOwnerPublicKey } from "../../../contract/owner-seal";
 import { ROLE_LABELS, ROLES, roleCan, type Role } from "../../../contract/team";
@@ -103,8 +103,8 @@ async function accessList(db: DbOrTx, only?: string): Promise<StaffAddressAccess
         ? eq(accounts.id, only)
         : or(
             inArray(accounts.role, READING_ROLES),
-            // Listed while it holds access, so the owner can revoke it: grants given before a role
-            // change revoked them (shop/team updateStaff) may still be held by another role.
+            // Listed while it holds access, so the owner can revoke it. No other role should: a role
+            // change revokes (shop/team updateStaff), and older grants went with migration 0029.
             sql`exists (select 1 from ${privateAddressGrants} where ${privateAddressGrants.accountId} = ${accounts.id})`,
           ),
     )
@@ -203,6 +203,20 @@ export async function revokeAddressAccessUnlessReading(db: DbOrTx, accountId: st
   if (mayReadAddresses(newRole)) return 0;
   const revoked = await db.delete(privateAddressGrants).where(eq(privateAddressGrants.accountId, accountId)).returning({ ownerKeyId: privateAddressGrants.ownerKeyId });
   return revoked.length;
+}
+
+/**
+ * Deletes the grants held by accounts whose role does not read addresses; answers how many went. None
+ * exist since a role change revokes them (revokeAddressAccessUnlessReading), but a shop's older
+ * grants did outlive one: migration 0029 deleted those, and a restore of a backup made before it
+ * calls this (server/backup/restore.ts), so they do not come back with the backup.
+ */
+export async function deleteStaleAddressGrants(db: DbOrTx): Promise<number> {
+  const stale = await db
+    .delete(privateAddressGrants)
+    .where(inArray(privateAddressGrants.accountId, db.select({ id: accounts.id }).from(accounts).where(notInArray(accounts.role, READING_ROLES))))
+    .returning({ accountId: privateAddressGrants.accountId });
+  return stale.length;
 }
 
 /** The signed-in account's grants, with the owner's public keys its browser checks them against. */

@@ -4,6 +4,6 @@
 export { acceptSealedAddress, addressSearchCondition, ERASED_ADDRESS, protectAddress, protectNewAddress, readableAddress, revealAddress, revealAddresses, type RevealedAddress, tokenArray } from "./address-vault";
 export { messageBinding, messageSearchCondition, protectMessage, revealMessages } from "./message-vault";
 export { noteBinding, protectNote, revealNote } from "./note-vault";
-export { getMyGrants, getMySealKey, grantAddressAccess, listStaffAddressAccess, revokeAddressAccess, revokeAddressAccessUnlessReading, setMySealKey } from "./address-grants";
+export { deleteStaleAddressGrants, getMyGrants, getMySealKey, grantAddressAccess, listStaffAddressAccess, revokeAddressAccess, revokeAddressAccessUnlessReading, setMySealKey } from "./address-grants";
 export { activeOwnerPublicKey, changeOwnerPassphrase, disablePrivateAddresses, enablePrivateAddresses, getPrivateAddresses } from "./private-addresses";
 export { createDataKey, currentKey, open, seal, SERVER_KEY_PREFIX, unwrapDataKey, useMasterKey, VaultError, wrapDataKey } from "./vault";

@@ -58,7 +58,7 @@ function cartKeyboard(cart: Cart, tr: Translator): InlineKeyboard {
 
 /** The cart; `problem` (why the customer is still here, such as a refused Checkout) comes first. */
 export async function showCart(ctx: BotContext, cart?: Cart, problem?: string): Promise<void> {
-  const current = await localizedCart(ctx, cart ?? (await getCart(ctx.deps.db, ctx.customerId)));
+  const current = await localizedCart(ctx, cart ?? (await getCart(ctx.deps.db, ctx.customerId, ctx.language)));
   await show(ctx, [problem, cartText(current, ctx.tr)].filter(Boolean).join("\n\n"), cartKeyboard(current, ctx.tr));
 }
 
@@ -67,7 +67,7 @@ cartFeature.callbackQuery("cart", (ctx) => showCart(ctx));
 cartFeature.callbackQuery(new RegExp(`^cq:(${UUID}):(\\d{1,5})$`), async (ctx) => {
   const [, variantId, quantity] = ctx.match;
   try {
-    await showCart(ctx, await setCartQuantity(ctx.deps.db, ctx.customerId, variantId!, Number(quantity)));
+    await showCart(ctx, await setCartQuantity(ctx.deps.db, ctx.customerId, variantId!, Number(quantity), ctx.language));
   } catch (error) {
     if (!(error instanceof ShopError)) throw error;
     await notice(ctx, ctx.tr.refusal(error), true);

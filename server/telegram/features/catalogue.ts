@@ -379,7 +379,7 @@ catalogueFeature.callbackQuery(new RegExp(`^restock:(${UUID})$`), async (ctx) =>
 catalogueFeature.callbackQuery(new RegExp(`^add:(${UUID}):(\\d{1,5})$`), async (ctx) => {
   const [, variantId, quantity] = ctx.match;
   try {
-    const cart = await addToCart(ctx.deps.db, ctx.customerId, variantId!, Number(quantity));
+    const cart = await addToCart(ctx.deps.db, ctx.customerId, variantId!, Number(quantity), ctx.language);
     const line = cart.lines.find((l) => l.variantId === variantId);
     const names = line ? await translatedProductNames(ctx.deps.db, [line.productId], ctx.language) : new Map<string, string>();
     const name = line ? itemDisplayName(names.get(line.productId) ?? line.productName, line.label) : ctx.t("added-the-product");

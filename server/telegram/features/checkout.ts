@@ -103,7 +103,7 @@ function withoutCoupon(draft: CheckoutDraft): CheckoutDraft {
  */
 async function showSummary(ctx: BotContext, state: CheckoutState, options: RenderOptions) {
   const out = options.fresh ? say : show;
-  const cart = await getCart(ctx.deps.db, ctx.customerId);
+  const cart = await getCart(ctx.deps.db, ctx.customerId, ctx.language);
   const notes = removalNotes(cart, ctx.tr);
   if (cart.lines.length === 0) {
     await ctx.setConversation(IDLE);
@@ -117,6 +117,7 @@ async function showSummary(ctx: BotContext, state: CheckoutState, options: Rende
       postageOptionId: state.draft.postageOptionId ?? null,
       coin: state.draft.coin,
       couponCode: state.draft.couponCode ?? null,
+      language: ctx.language,
     });
   } catch (error) {
     if (error instanceof CouponRefusedError && state.draft.couponCode) {
@@ -184,6 +185,7 @@ async function applyTypedCoupon(ctx: BotContext, state: CheckoutState, typed: st
       postageOptionId: state.draft.postageOptionId ?? null,
       coin: state.draft.coin,
       couponCode: typed,
+      language: ctx.language,
     });
     const draft = { ...state.draft, couponCode: quote.coupon!.code };
     return goTo(ctx, { step: "checkout", stage: "confirm", draft }, { fresh: true, problem: ctx.t("coupon-applied", { code: quote.coupon!.code }) });
@@ -250,7 +252,7 @@ checkoutFeature.on("message", async (ctx, next) => {
 // --- Buttons ---
 
 checkoutFeature.callbackQuery("checkout", async (ctx) => {
-  const cart = await getCart(ctx.deps.db, ctx.customerId);
+  const cart = await getCart(ctx.deps.db, ctx.customerId, ctx.language);
   if (cart.lines.length === 0) {
     await notice(ctx, ctx.t("cart-empty"));
     return showCart(ctx, cart);
