@@ -8,14 +8,17 @@ import { PageQuerySchema } from "./paging";
 
 export const MESSAGE_MAX_LENGTH = 4096;
 
+/** A message's text, from the owner (a reply) or a customer (the storefront's support chat): what Telegram can carry. */
+export const MessageTextSchema = z
+  .string()
+  .trim()
+  .min(1, "Message cannot be empty")
+  .max(MESSAGE_MAX_LENGTH, `Message must be at most ${MESSAGE_MAX_LENGTH} characters`);
+
 export const MessageInputSchema = z.object({
   telegramUserId: z.union([z.string(), z.number().transform(String)]).pipe(z.string().trim().min(1, "Customer is required")),
   telegramUsername: optionalText,
-  message: z
-    .string()
-    .trim()
-    .min(1, "Message cannot be empty")
-    .max(MESSAGE_MAX_LENGTH, `Message must be at most ${MESSAGE_MAX_LENGTH} characters`),
+  message: MessageTextSchema,
   isFromCustomer: z.literal(false).default(false),
   orderId: uuidOrNull,
   isRead: z.boolean().optional(),

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { CurrencySchema, TimestampSchema } from "./common";
 import { IdSchema, MoneyTextSchema } from "./fields";
 import { LanguageSchema } from "./languages";
-import { MESSAGE_MAX_LENGTH } from "./messages";
+import { MessageTextSchema } from "./messages";
 import { OrderStatusSchema, ShippingAddressSchema } from "./orders";
 
 // The storefront inside Telegram (issue 27; docs/decisions/0039-mini-app-storefront.md): the shapes
@@ -225,11 +225,7 @@ export const StorefrontOrderListSchema = z.object({ orders: z.array(StorefrontOr
 export type StorefrontOrderList = z.infer<typeof StorefrontOrderListSchema>;
 
 export const StorefrontMessageInputSchema = z.strictObject({
-  message: z
-    .string()
-    .trim()
-    .min(1, "Message cannot be empty")
-    .max(MESSAGE_MAX_LENGTH, `Message must be at most ${MESSAGE_MAX_LENGTH} characters`),
+  message: MessageTextSchema,
   orderId: z.uuid({ message: "must be a valid id" }).nullable().optional(),
 });
 export type StorefrontMessageInput = z.input<typeof StorefrontMessageInputSchema>;

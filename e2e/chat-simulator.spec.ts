@@ -1,13 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { Locator, Page } from "@playwright/test";
+import type { Locator } from "@playwright/test";
 import { expectNoSeriousViolations } from "./support/axe";
 import { expect, guardedTest as test } from "./support/fixtures";
 import { TEST_CUSTOMER_ID } from "../contract/simulator";
 import { startFakeNowPayments, type FakeNowPayments } from "../test-support/fake-nowpayments";
 import { startFakeTelegram, type FakeTelegram } from "../test-support/fake-telegram";
 import { startServerProcess, stopServerProcess, type ServerProcess } from "../test-support/server-process";
-import { DESKTOP, E2E_DISPATCH_UNDO_MS, PHONE, SCREENSHOT_DIR } from "./support/fixtures";
+import { DESKTOP, E2E_DISPATCH_UNDO_MS, PHONE, saveScreenshot, SCREENSHOT_DIR } from "./support/fixtures";
 
 // Bot Preview's chat simulator (issue 14, item 1): the owner walks a whole purchase in the browser
 // (browse, cart, checkout, Simulate payment), finds the order in Orders flagged as a test order and
@@ -22,15 +22,6 @@ test.describe.configure({ mode: "default" });
 const PASSWORD = "chat simulator admin password";
 const PNG = path.resolve(import.meta.dirname, "fixtures/product.png");
 const TEST_CUSTOMER = Number(TEST_CUSTOMER_ID);
-
-async function screenshot(page: Page, name: string) {
-  await page.evaluate(async () => {
-    window.scrollTo(0, 0);
-    const finite = document.getAnimations().filter((a) => a.effect?.getComputedTiming().iterations !== Infinity);
-    await Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
-  });
-  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
-}
 
 test.describe("chat simulator", () => {
   let telegram: FakeTelegram;
@@ -125,7 +116,7 @@ test.describe("chat simulator", () => {
     await button(chat, "Skip").click();
     await button(chat, /Bitcoin/).click();
     await expect(chat).toContainText("Total: £13.00");
-    await screenshot(page, "chat-simulator-desktop");
+    await saveScreenshot(page, "chat-simulator-desktop");
     // A full chat (bubbles, a photo, keyboards, a notice) passes axe as the other screens do (e2e/a11y.spec.ts).
     await expectNoSeriousViolations(page, "the chat simulator", '[data-testid="bot-simulator"]');
     await button(chat, /Confirm and pay/).click();
@@ -140,7 +131,7 @@ test.describe("chat simulator", () => {
 
     await page.setViewportSize(PHONE);
     await simulator.scrollIntoViewIfNeeded();
-    await screenshot(page, "chat-simulator-phone");
+    await saveScreenshot(page, "chat-simulator-phone");
     await simulator.screenshot({ path: path.join(SCREENSHOT_DIR, "chat-simulator-phone-close.png") });
     await page.setViewportSize(DESKTOP);
 
@@ -157,7 +148,7 @@ test.describe("chat simulator", () => {
     await dialog.getByRole("button", { name: "Mark as Dispatched" }).click();
     await page.getByRole("form", { name: "Dispatch" }).getByRole("button", { name: "Dispatch and notify" }).click();
     await expect(page.locator('[data-slot="toast"]').filter({ hasText: "Order dispatched and customer notified!" })).toBeVisible();
-    await screenshot(page, "chat-simulator-test-order");
+    await saveScreenshot(page, "chat-simulator-test-order");
 
     // The dispatch message reached the simulated chat; revenue counts nothing of it.
     await page.goto(`${base}/bot-preview`);

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { Page, Request } from "@playwright/test";
+import type { Request } from "@playwright/test";
 import type { Order } from "../contract";
 import { createOwnerKey, openSealedAddress, SEALED_PREFIX, unlockOwnerKey } from "../contract/owner-seal";
 import { STOREFRONT_PATH, type StorefrontCatalogue, type StorefrontOrderInput } from "../contract/storefront";
@@ -11,7 +11,7 @@ import { startServerProcess, stopServerProcess, type ServerProcess } from "../te
 import { signInitData } from "../test-support/init-data";
 import { signIpn } from "../test-support/sign-ipn";
 import { expectNoSeriousViolations } from "./support/axe";
-import { expect, guardedTest as test, PHONE } from "./support/fixtures";
+import { expect, guardedTest as test, PHONE, saveScreenshot } from "./support/fixtures";
 
 // The storefront Mini App (issue 27) at /shop/, as a customer opens it from the bot: Telegram's
 // launch parameters in the hash (init data signed with the shop's bot token, its theme colours), a
@@ -34,7 +34,6 @@ const GERMAN_CUSTOMER = { id: 777_000_222, firstName: "Greta", username: "greta_
 const PRIVATE_CUSTOMER = { id: 777_000_333, firstName: "Priya", username: "priya_p", languageCode: "en" };
 const OWNER_PASSPHRASE = "storefront sealed amber falcon";
 const PNG = path.resolve(import.meta.dirname, "fixtures/product.png");
-const SHOTS = "/tmp/shots-web";
 
 /** Telegram's colours as a client sends them (tgWebAppThemeParams); readable at WCAG AA, as the axe check wants. */
 const LIGHT_THEME = {
@@ -65,14 +64,6 @@ function launchUrl(base: string, theme: Record<string, string>, initData = signI
   return `${base}${STOREFRONT_PATH}#${hash.toString()}`;
 }
 
-async function shot(page: Page, name: string) {
-  await page.evaluate(async () => {
-    const finite = document.getAnimations().filter((a) => a.effect?.getComputedTiming().iterations !== Infinity);
-    await Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
-  });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
-
 test.describe("storefront Mini App", () => {
   let telegram: FakeTelegram;
   let gateway: FakeNowPayments;
@@ -80,7 +71,6 @@ test.describe("storefront Mini App", () => {
   let base: string;
 
   test.beforeAll(async ({ request }) => {
-    fs.mkdirSync(SHOTS, { recursive: true });
     telegram = await startFakeTelegram();
     gateway = await startFakeNowPayments({ apiKey: "storefront-e2e-key" });
     server = await startServerProcess("e2e-storefront", { ADMIN_PASSWORD: PASSWORD, TELEGRAM_API_ROOT: telegram.apiRoot, NOWPAYMENTS_API_URL: gateway.url });
@@ -163,7 +153,7 @@ test.describe("storefront Mini App", () => {
     await expect(products.getByRole("listitem")).toHaveCount(2);
     await expect(page.locator("body")).toHaveCSS("background-color", "rgb(240, 240, 243)");
     await expectNoSeriousViolations(page, "the storefront's catalogue");
-    await shot(page, "catalogue-light");
+    await saveScreenshot(page, "storefront-catalogue-light");
 
     // Search, then the category filter: a main category takes in its subcategory.
     const search = page.getByRole("searchbox", { name: "Search products" });
@@ -185,7 +175,7 @@ test.describe("storefront Mini App", () => {
     await expect(page.getByTestId("product-stock")).toHaveText("Only 2 left");
     await page.getByRole("button", { name: "Increase quantity" }).click();
     await expect(page.getByRole("button", { name: "Increase quantity" })).toBeDisabled();
-    await shot(page, "product-light");
+    await saveScreenshot(page, "storefront-product-light");
     await addToCart.click();
     await expect(page.getByRole("status").filter({ hasText: "Added to your cart." })).toBeVisible();
     await expect(page.getByTestId("cart-count")).toHaveText("2");
@@ -218,7 +208,7 @@ test.describe("storefront Mini App", () => {
     await expect(page.getByTestId("quote-discount")).toHaveText("−£2.40");
     await expect(page.getByTestId("quote-total")).toHaveText("£24.60");
     await page.getByRole("radio", { name: "BTC" }).check();
-    await shot(page, "checkout-light");
+    await saveScreenshot(page, "storefront-checkout-light");
     await page.getByTestId("primary-action").click();
 
     // The payment screen: amount and address to copy, the QR code, the time left.
@@ -232,14 +222,14 @@ test.describe("storefront Mini App", () => {
     await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
     await page.getByRole("button", { name: "Copy the address" }).click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(payment!.pay_address);
-    await shot(page, "payment-light");
+    await saveScreenshot(page, "storefront-payment-light");
 
     // NOWPayments says it is paid: the page, asking every few seconds, says so.
     const ipn = gateway.ipnBody(payment!.payment_id, "finished");
     const notified = await page.request.post(`${base}/api/payments/webhook`, { data: ipn, headers: { "x-nowpayments-sig": signIpn(ipn, IPN_SECRET) } });
     expect(notified.status(), await notified.text()).toBe(200);
     await expect(page.getByTestId("payment-status")).toContainText("Payment received");
-    await shot(page, "paid-light");
+    await saveScreenshot(page, "storefront-paid-light");
 
     // My Orders.
     await page.getByTestId("primary-action").click();
@@ -248,7 +238,7 @@ test.describe("storefront Mini App", () => {
     await expect(order).toContainText("2 × Acceptance Tee (M / Black)");
     await expect(order).toContainText("£24.60");
     await expect(order.getByRole("button", { name: "Pay now" })).toHaveCount(0);
-    await shot(page, "orders-light");
+    await saveScreenshot(page, "storefront-orders-light");
 
     // The owner finds it in Orders.
     expect((await page.request.post(`${base}/api/auth/login`, { data: { password: PASSWORD } })).ok()).toBe(true);
@@ -356,14 +346,14 @@ test.describe("storefront Mini App", () => {
     await expect(page.locator("html")).toHaveAttribute("lang", "de");
     await expect(page.locator("body")).toHaveCSS("background-color", "rgb(15, 15, 15)");
     expect((await posted()).map(([type]) => type)).toContain("web_app_ready");
-    await shot(page, "catalogue-dark");
+    await saveScreenshot(page, "storefront-catalogue-dark");
 
     await page.getByRole("button", { name: /Earl Grey/ }).click();
     await expect(page.getByRole("heading", { name: "Earl Grey", level: 1 })).toBeVisible();
     await expect(page.getByTestId("primary-action")).toHaveCount(0);
     await expect.poll(async () => (await posted()).filter(([type]) => type === "web_app_setup_main_button").at(-1)?.[1]).toMatchObject({ is_visible: true, text: "In den Warenkorb" });
     await expect.poll(async () => (await posted()).filter(([type]) => type === "web_app_setup_back_button").at(-1)?.[1]).toEqual({ is_visible: true });
-    await shot(page, "product-dark");
+    await saveScreenshot(page, "storefront-product-dark");
 
     await press("main_button_pressed");
     await expect(page.getByTestId("cart-count")).toHaveText("1");
@@ -400,7 +390,7 @@ test.describe("storefront Mini App", () => {
     await expect(page.getByRole("alert")).toHaveText(/^Du hast schon 3 Bestellungen, die auf deine Zahlung warten\./);
     await expect(page.getByRole("alert")).toBeInViewport();
     await expect.poll(async () => (await posted()).filter(([type]) => type === "web_app_setup_main_button").at(-1)?.[1]).toMatchObject({ text: "Bestellen und bezahlen", is_active: false });
-    await shot(page, "checkout-too-many-unpaid-dark");
+    await saveScreenshot(page, "storefront-checkout-too-many-unpaid-dark");
   });
 
   test("without Telegram's launch parameters the page says to open the shop from its bot", async ({ page }) => {
@@ -408,7 +398,7 @@ test.describe("storefront Mini App", () => {
     await page.goto(`${base}/shop`);
     await expect(page).toHaveURL(`${base}/shop/`);
     await expect(page.getByRole("heading", { name: "Open this shop from its Telegram bot." })).toBeVisible();
-    await shot(page, "outside-telegram");
+    await saveScreenshot(page, "storefront-outside-telegram");
   });
 
   test("the storefront's JavaScript, lazy chunks included, stays under 150 kB gzipped", () => {

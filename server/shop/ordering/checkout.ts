@@ -185,6 +185,17 @@ export async function coinsOnOffer(deps: { db: DbOrTx; secrets: SecretBox }, set
   return offeredCoins(settings, await getPaymentGatewaySettings(deps.db, deps.secrets));
 }
 
+/** What pricing a line reads of its product and variant, from the cart (readCart) or given (readGivenLines). */
+const pricedProductColumns = {
+  name: products.name,
+  price: products.price,
+  bulkPricing: products.bulkPricing,
+  isActive: products.isActive,
+  categoryId: products.categoryId,
+  translations: products.translations,
+};
+const pricedVariantColumns = { label: productVariants.label, sku: productVariants.sku, price: productVariants.price, isActive: productVariants.isActive };
+
 /** Reads the customer's cart; `lock` holds its rows (FOR UPDATE) until the transaction ends. */
 async function readCart(db: DbOrTx, telegramUserId: string, lock: boolean) {
   const query = db
@@ -192,15 +203,8 @@ async function readCart(db: DbOrTx, telegramUserId: string, lock: boolean) {
       productId: cartItems.productId,
       variantId: cartItems.variantId,
       quantity: cartItems.quantity,
-      product: {
-        name: products.name,
-        price: products.price,
-        bulkPricing: products.bulkPricing,
-        isActive: products.isActive,
-        categoryId: products.categoryId,
-        translations: products.translations,
-      },
-      variant: { label: productVariants.label, sku: productVariants.sku, price: productVariants.price, isActive: productVariants.isActive },
+      product: pricedProductColumns,
+      variant: pricedVariantColumns,
     })
     .from(cartItems)
     .innerJoin(productVariants, eq(productVariants.id, cartItems.variantId))
@@ -235,16 +239,8 @@ async function readGivenLines(db: DbOrTx, items: readonly OrderLineInput[], lang
     .select({
       productId: productVariants.productId,
       variantId: productVariants.id,
-      product: {
-        name: products.name,
-        price: products.price,
-        bulkPricing: products.bulkPricing,
-        isActive: products.isActive,
-        categoryId: products.categoryId,
-        translations: products.translations,
-        options: products.options,
-      },
-      variant: { label: productVariants.label, sku: productVariants.sku, price: productVariants.price, isActive: productVariants.isActive, stock: productVariants.stock },
+      product: { ...pricedProductColumns, options: products.options },
+      variant: { ...pricedVariantColumns, stock: productVariants.stock },
     })
     .from(productVariants)
     .innerJoin(products, eq(products.id, productVariants.productId))
