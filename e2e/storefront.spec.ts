@@ -18,10 +18,11 @@ import { expect, guardedTest as test, PHONE, saveScreenshot } from "./support/fi
 // whole purchase through the page (browse, search, a variant, the cart, checkout with a coupon, the
 // payment screen), the payment arriving through the gateway's signed notification, My Orders, and
 // the order in the owner's dashboard. Then a purchase with owner-only addresses on: the address
-// leaves the page sealed, and a retry after a lost answer finds the order the first attempt made.
-// Then the page inside a Telegram client (a stand-in for its TelegramWebviewProxy: Main Button, Back
-// Button, haptics, a dark theme) for a customer whose Telegram speaks German (the shop offers English
-// and German), and the page opened without Telegram. Checkout reaches a payment gateway, so this
+// leaves the page sealed, and a retry after a lost answer finds the order the first attempt made, also
+// after a reload. Then the page inside a Telegram client (a stand-in for its TelegramWebviewProxy:
+// Main Button, Back Button, haptics, a dark theme) for a customer whose Telegram speaks German (the
+// shop offers English and German), its words in German from the first "Loading…", the page readable
+// in Telegram's own default palettes, and the page opened without Telegram, in English and German. Checkout reaches a payment gateway, so this
 // starts a server of its own with a fake NOWPayments (as e2e/chat-simulator.spec.ts does); its tests
 // share it, in order.
 test.describe.configure({ mode: "default" });
@@ -32,6 +33,7 @@ const IPN_SECRET = "storefront-e2e-ipn-secret";
 const CUSTOMER = { id: 777_000_111, firstName: "Tess", username: "tess_t", languageCode: "en" };
 const GERMAN_CUSTOMER = { id: 777_000_222, firstName: "Greta", username: "greta_g", languageCode: "de" };
 const PRIVATE_CUSTOMER = { id: 777_000_333, firstName: "Priya", username: "priya_p", languageCode: "en" };
+const RELOADING_CUSTOMER = { id: 777_000_444, firstName: "Rey", username: "rey_r", languageCode: "en" };
 const OWNER_PASSPHRASE = "storefront sealed amber falcon";
 const PNG = path.resolve(import.meta.dirname, "fixtures/product.png");
 
@@ -57,6 +59,32 @@ const DARK_THEME = {
   button_text_color: "#ffffff",
   secondary_bg_color: "#0f0f0f",
   section_bg_color: "#212121",
+};
+
+/**
+ * Telegram's own default palettes, as its clients send them without a custom theme: several of their
+ * pairs fall short of 4.5:1 (white on the light button, the light hint, the dark link and button),
+ * which the page corrects (web/storefront/contrast.ts).
+ */
+const TELEGRAM_DEFAULT_THEMES = {
+  light: {
+    bg_color: "#ffffff",
+    text_color: "#000000",
+    hint_color: "#999999",
+    link_color: "#2481cc",
+    button_color: "#2481cc",
+    button_text_color: "#ffffff",
+    secondary_bg_color: "#efeff3",
+  },
+  dark: {
+    bg_color: "#212121",
+    text_color: "#ffffff",
+    hint_color: "#aaaaaa",
+    link_color: "#8774e1",
+    button_color: "#8774e1",
+    button_text_color: "#ffffff",
+    secondary_bg_color: "#181818",
+  },
 };
 
 function launchUrl(base: string, theme: Record<string, string>, initData = signInitData({ botToken: BOT_TOKEN, user: CUSTOMER })) {
@@ -324,6 +352,61 @@ test.describe("storefront Mini App", () => {
     }
   });
 
+  test("a reload after an order's answer was lost keeps its id: the next tap finds that order, and no second one is made", async ({ page, request }) => {
+    await page.setViewportSize(PHONE);
+    // The order's answer is lost on the way back: the server made the order, the page hears nothing.
+    let answersLost = 0;
+    await page.route(`${base}/api/storefront/orders`, async (route) => {
+      if (route.request().method() !== "POST" || answersLost > 0) return route.fallback();
+      answersLost += 1;
+      await route.fetch();
+      await route.abort("connectionreset");
+    });
+    const paymentsBefore = gateway.created.length;
+    await page.goto(launchUrl(base, LIGHT_THEME, signInitData({ botToken: BOT_TOKEN, user: RELOADING_CUSTOMER })));
+    await page.getByRole("button", { name: /Earl Grey/ }).click();
+    await page.getByTestId("primary-action").click();
+    await expect(page.getByTestId("cart-count")).toHaveText("1");
+
+    const checkOut = async () => {
+      await page.getByRole("button", { name: /^Cart/ }).click();
+      await page.getByTestId("primary-action").click();
+      await page.getByLabel("Name", { exact: true }).fill("Rey Reloader");
+      await page.getByLabel("Street address").fill("3 Refresh Row, Reloadham");
+      await page.getByLabel("Postcode").fill("RL3 0AD");
+      await expect(page.getByTestId("quote-total")).toHaveText("£9.50");
+    };
+    const isOrderPost = (sent: Request) => sent.method() === "POST" && sent.url() === `${base}/api/storefront/orders`;
+    const orderIdOf = async (sent: Promise<Request>) => (JSON.parse((await sent).postData() ?? "{}") as StorefrontOrderInput).orderId;
+
+    await checkOut();
+    const firstSent = page.waitForRequest(isOrderPost);
+    await page.getByTestId("primary-action").click();
+    const firstId = await orderIdOf(firstSent);
+    expect(firstId).toMatch(/^[0-9a-f-]{36}$/);
+    await expect(page.getByText("No connection to the shop. Check your connection and try again.")).toBeVisible();
+
+    // The customer reloads the page (the cart stays, as does the unanswered order's id) and checks out again.
+    await page.reload();
+    await expect(page.getByTestId("cart-count")).toHaveText("1");
+    await checkOut();
+    const retrySent = page.waitForRequest(isOrderPost);
+    const retryAnswer = page.waitForResponse((answer) => isOrderPost(answer.request()));
+    await page.getByTestId("primary-action").click();
+    expect(await orderIdOf(retrySent)).toBe(firstId);
+    expect((await retryAnswer).status()).toBe(409);
+    await expect(page.getByRole("heading", { name: "Payment", level: 1 })).toBeVisible();
+    await expect(page.getByText(`Order #${firstId!.slice(0, 8)} · £9.50`)).toBeVisible();
+    expect(gateway.created.length - paymentsBefore).toBe(1);
+    await expect(page.getByTestId("cart-count")).toHaveCount(0);
+    // Answered: the id is let go, so the next order is a new one.
+    expect(await page.evaluate(() => sessionStorage.getItem("storefront-order-attempt"))).toBeNull();
+
+    expect((await request.post(`${base}/api/auth/login`, { data: { password: PASSWORD } })).ok()).toBe(true);
+    const orders = (await (await request.get(`${base}/api/orders?q=${RELOADING_CUSTOMER.id}`)).json()) as Order[];
+    expect(orders.map((order) => order.id)).toEqual([firstId]);
+  });
+
   test("inside Telegram, in German: its Main Button and Back Button, haptics, and a dark theme; no in-page button", async ({ page }) => {
     await page.setViewportSize(PHONE);
     // A stand-in for the desktop client's bridge: it records what the page posts to Telegram.
@@ -393,12 +476,68 @@ test.describe("storefront Mini App", () => {
     await saveScreenshot(page, "storefront-checkout-too-many-unpaid-dark");
   });
 
+  test("for a customer whose Telegram speaks German, the page says \"Loading…\" in German before the catalogue answers", async ({ page }) => {
+    await page.setViewportSize(PHONE);
+    // The catalogue's answer is held back until the loading state has been seen.
+    let answer!: () => void;
+    const answerHeld = new Promise<void>((resolve) => (answer = resolve));
+    await page.route(`${base}/api/storefront/catalogue`, async (route) => {
+      await answerHeld;
+      await route.fallback();
+    });
+    await page.goto(launchUrl(base, DARK_THEME, signInitData({ botToken: BOT_TOKEN, user: GERMAN_CUSTOMER })));
+    await expect(page.getByRole("status")).toHaveText("Wird geladen…");
+    await expect(page.locator("html")).toHaveAttribute("lang", "de");
+    await saveScreenshot(page, "storefront-loading-de");
+    answer();
+    await expect(page.getByRole("list", { name: "Shop" }).getByRole("listitem")).toHaveCount(2);
+    await expect(page.getByRole("button", { name: "Hilfe" })).toBeVisible();
+  });
+
+  for (const [palette, theme] of Object.entries(TELEGRAM_DEFAULT_THEMES)) {
+    test(`in Telegram's default ${palette} palette every text reads at WCAG AA: pairs that fall short are corrected`, async ({ page }) => {
+      await page.setViewportSize(PHONE);
+      await page.goto(launchUrl(base, theme));
+      await expect(page.getByRole("list", { name: "Shop" }).getByRole("listitem")).toHaveCount(2);
+      // axe's WCAG AA rules include color-contrast: 4.5:1 for every text on what is behind it.
+      await expectNoSeriousViolations(page, `the catalogue in Telegram's default ${palette} palette`);
+      await saveScreenshot(page, `storefront-catalogue-telegram-default-${palette}`);
+
+      // The button under white text: Telegram's colour (4.1:1 light, 3.7:1 dark) is darkened, and reads.
+      await page.getByRole("button", { name: /Earl Grey/ }).click();
+      const addToCart = page.getByTestId("primary-action");
+      await expect(addToCart).toHaveText("Add to cart");
+      // (The pointer off the button: hovered, it fades by a tenth, which axe would measure instead.)
+      await page.mouse.move(PHONE.width - 1, PHONE.height - 1);
+      await expect(addToCart).not.toHaveCSS("background-color", hexToRgb(theme.button_color));
+      await expectNoSeriousViolations(page, `a product in Telegram's default ${palette} palette`);
+      await addToCart.click();
+      await page.getByRole("button", { name: /^Cart/ }).click();
+      await expect(page.getByTestId("cart-items-total")).toHaveText("£6.50");
+      await expectNoSeriousViolations(page, `the cart in Telegram's default ${palette} palette`);
+      await saveScreenshot(page, `storefront-cart-telegram-default-${palette}`);
+    });
+  }
+
   test("without Telegram's launch parameters the page says to open the shop from its bot", async ({ page }) => {
     await page.setViewportSize(PHONE);
     await page.goto(`${base}/shop`);
     await expect(page).toHaveURL(`${base}/shop/`);
     await expect(page.getByRole("heading", { name: "Open this shop from its Telegram bot." })).toBeVisible();
+    await expect(page.locator("html")).toHaveAttribute("lang", "en");
     await saveScreenshot(page, "storefront-outside-telegram");
+  });
+
+  test.describe("in a browser set to German", () => {
+    test.use({ locale: "de-DE" });
+
+    test("without Telegram's launch parameters the page says it in German", async ({ page }) => {
+      await page.setViewportSize(PHONE);
+      await page.goto(`${base}/shop/`);
+      await expect(page.getByRole("heading", { name: "Öffne diesen Shop über seinen Telegram-Bot." })).toBeVisible();
+      await expect(page.locator("html")).toHaveAttribute("lang", "de");
+      await saveScreenshot(page, "storefront-outside-telegram-de");
+    });
   });
 
   test("the storefront's JavaScript, lazy chunks included, stays under 150 kB gzipped", () => {
@@ -407,3 +546,9 @@ test.describe("storefront Mini App", () => {
     expect(gzipBytes).toBeLessThan(150 * 1024);
   });
 });
+
+/** "#2481cc" as the browser computes it: "rgb(36, 129, 204)". */
+function hexToRgb(colour: string): string {
+  const value = Number.parseInt(colour.slice(1), 16);
+  return `rgb(${(value >> 16) & 255}, ${(value >> 8) & 255}, ${value & 255})`;
+}

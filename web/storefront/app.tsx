@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { languageOfCode } from "../../contract/languages";
+import type { Language } from "../../contract/languages";
 import type { StorefrontCatalogue } from "../../contract/storefront";
-import { createStorefrontApi } from "./api";
+import { createStorefrontApi, StorefrontError } from "./api";
 import { cart, useCart } from "./cart";
-import { StorefrontContext, type Screen, type Storefront } from "./context";
+import { FirstTextsContext, StorefrontContext, type Screen, type Storefront } from "./context";
 import { CartScreen } from "./screens/cart";
 import { CatalogueScreen } from "./screens/catalogue";
 import { CheckoutScreen } from "./screens/checkout";
@@ -19,14 +19,50 @@ import { Button, cx, Loading, Problem } from "./ui";
 // once per launch, then screens on a stack. Telegram's Back Button (or, in a plain tab, the Back
 // link in the header) pops the stack; the tabs start a new one. The catalogue names the customer's
 // language; the first screen waits for its words too, so it never shows English and then German.
+// Before it answers, the page speaks the first guess at the customer's language (texts.ts
+// firstLanguage), once that language's words have come: no English that turns German a moment later.
 
-export function OutsideTelegram() {
+/** The words of `language`: at once for English, once its dictionary has come for the others (null until then). */
+function useTextsOf(language: Language): Texts | null {
+  const [texts, setTexts] = useState<Texts | null>(language === "en" ? englishTexts : null);
+  useEffect(() => {
+    let current = true;
+    void loadTexts(language).then((loaded) => {
+      if (current) setTexts(loaded);
+    });
+    return () => {
+      current = false;
+    };
+  }, [language]);
+  return texts;
+}
+
+/** The language of words loaded for `language`: English when its dictionary could not be fetched (texts.ts loadTexts). */
+const languageOfTexts = (texts: Texts, language: Language): Language => (texts === englishTexts ? "en" : language);
+
+/** The page's language is that of the words it shows, for screen readers, hyphenation and the browser's translate offer. */
+function usePageLanguage(language: Language | null) {
+  useEffect(() => {
+    if (language) document.documentElement.lang = language;
+  }, [language]);
+}
+
+export function OutsideTelegram({ language }: { language: Language }) {
+  const texts = useTextsOf(language);
+  usePageLanguage(texts && languageOfTexts(texts, language));
+  if (!texts) return null;
   return (
     <main className="mx-auto flex min-h-dvh max-w-md flex-col justify-center gap-3 p-6 text-center">
-      <h1 className="text-xl font-semibold">{englishTexts.outsideTelegramTitle}</h1>
-      <p className="text-muted-foreground">{englishTexts.outsideTelegramBody}</p>
+      <h1 className="text-xl font-semibold">{texts.outsideTelegramTitle}</h1>
+      <p className="text-muted-foreground">{texts.outsideTelegramBody}</p>
     </main>
   );
+}
+
+/** What a failed catalogue call says: the shop's own sentence when it answered with one, else ours in the words shown. */
+function loadFailure(error: unknown, texts: Texts): string {
+  if (error instanceof StorefrontError && error.answered) return error.message;
+  return error instanceof StorefrontError && error.status === 0 ? texts.networkError : texts.loadFailed;
 }
 
 const TABS = [
@@ -36,16 +72,16 @@ const TABS = [
   { screen: "support", label: "navSupport" },
 ] as const;
 
-export function App({ launch }: { launch: Launch }) {
+/** `language`: the first guess at the customer's (texts.ts firstLanguage), until the catalogue names it. */
+export function App({ launch, language: firstLanguage }: { launch: Launch; language: Language }) {
   const api = useMemo(() => createStorefrontApi(launch.initData, { network: englishTexts.networkError, failed: englishTexts.loadFailed }), [launch.initData]);
+  const firstTexts = useTextsOf(firstLanguage);
   const [loaded, setLoaded] = useState<{ catalogue: StorefrontCatalogue; texts: Texts } | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const [loadError, setLoadError] = useState<{ error: unknown } | null>(null);
   const [stack, setStack] = useState<Screen[]>([{ name: "catalogue" }]);
   const cartLines = useCart();
 
   const fetchCatalogue = useCallback(() => {
-    // The words of the customer's Telegram language, fetched meanwhile: usually the catalogue's.
-    void loadTexts(languageOfCode(launch.languageCode));
     return api.catalogue().then(
       async (answer) => {
         const texts = await loadTexts(answer.language);
@@ -54,9 +90,9 @@ export function App({ launch }: { launch: Launch }) {
         // What the shop no longer sells leaves the cart kept from an earlier launch.
         cart.keepOnly((line) => answer.products.some((product) => product.id === line.productId && product.variants.some((variant) => variant.id === line.variantId)));
       },
-      (error: unknown) => setLoadError(error instanceof Error ? error.message : englishTexts.loadFailed),
+      (error: unknown) => setLoadError({ error }),
     );
-  }, [api, launch.languageCode]);
+  }, [api]);
   useEffect(() => {
     void fetchCatalogue();
   }, [fetchCatalogue]);
@@ -86,11 +122,7 @@ export function App({ launch }: { launch: Launch }) {
   const canGoBack = stack.length > 1;
   useEffect(() => (launch.insideTelegram && canGoBack ? showBackButton(back) : undefined), [launch.insideTelegram, canGoBack, back]);
 
-  // The page's language is the catalogue's, for screen readers, hyphenation and the browser's translate offer.
-  const language = loaded?.catalogue.language;
-  useEffect(() => {
-    if (language) document.documentElement.lang = language;
-  }, [language]);
+  usePageLanguage(loaded ? languageOfTexts(loaded.texts, loaded.catalogue.language) : firstTexts && languageOfTexts(firstTexts, firstLanguage));
 
   // Each new screen: to its top, and its title focused, so a screen reader says where it is.
   useEffect(() => {
@@ -100,13 +132,9 @@ export function App({ launch }: { launch: Launch }) {
 
   if (!storefront) {
     return (
-      <main className="mx-auto max-w-lg p-4">
-        {loadError ? (
-          <Problem message={loadError} onRetry={retry} />
-        ) : (
-          <Loading />
-        )}
-      </main>
+      <FirstTextsContext.Provider value={firstTexts}>
+        <main className="mx-auto max-w-lg p-4">{loadError && firstTexts ? <Problem message={loadFailure(loadError.error, firstTexts)} onRetry={retry} /> : <Loading />}</main>
+      </FirstTextsContext.Provider>
     );
   }
   const { texts } = storefront;

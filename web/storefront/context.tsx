@@ -32,6 +32,13 @@ export type Storefront = {
 
 export const StorefrontContext = createContext<Storefront | null>(null);
 
+/**
+ * Before the catalogue: the words of the first guess at the customer's language (texts.ts
+ * firstLanguage), null while its dictionary loads (the loading state then shows no words rather
+ * than English that turns into German a moment later).
+ */
+export const FirstTextsContext = createContext<Texts | null>(null);
+
 export function useStorefront(): Storefront {
   const storefront = useContext(StorefrontContext);
   if (!storefront) throw new Error("useStorefront outside the storefront");

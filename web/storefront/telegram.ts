@@ -1,4 +1,5 @@
 import { backButton, hapticFeedback, init, isColorDark, mainButton, miniApp, on, postEvent, retrieveRawLaunchParams } from "@telegram-apps/sdk";
+import { readableTheme } from "./contrast";
 
 // Telegram's side of the Mini App (issue 27), through @telegram-apps/sdk: the launch parameters
 // Telegram puts in the URL's hash (#tgWebAppData=…&tgWebAppVersion=…&tgWebAppPlatform=…&
@@ -83,11 +84,14 @@ export function readLaunch(): Launch | null {
  * Telegram's colours as CSS variables on <html> (--tg-theme-bg-color, …, the names the SDK's own
  * binding uses), which web/storefront/storefront.css maps onto the design tokens; the `dark` class
  * follows the background's lightness. Without colours (a plain tab) the system's preference decides.
+ * A text colour that would not read on its background (Telegram's own default palettes have such
+ * pairs) is set moved until it does (contrast.ts).
  */
 export function applyTheme(themeParams: Record<string, string>) {
   const root = document.documentElement;
-  for (const [key, value] of Object.entries(themeParams)) {
-    if (COLOUR.test(value)) root.style.setProperty(`--tg-theme-${key.replaceAll("_", "-")}`, value);
+  const colours = Object.fromEntries(Object.entries(themeParams).filter(([, value]) => typeof value === "string" && COLOUR.test(value)));
+  for (const [key, value] of Object.entries(readableTheme(colours))) {
+    root.style.setProperty(`--tg-theme-${key.replaceAll("_", "-")}`, value);
   }
   const background = themeParams.bg_color;
   const dark = background ? isColorDark(background) : window.matchMedia("(prefers-color-scheme: dark)").matches;

@@ -1,6 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { LANGUAGES } from "../../contract/languages";
-import { englishTexts, loadTexts, type Texts } from "./texts";
+import { englishTexts, firstLanguage, loadTexts, type Texts } from "./texts";
 
 // The storefront's dictionaries (web/storefront/locales/): TypeScript already wants every key of a
 // whole `Texts`; this catches what it cannot: a sentence left in English by a copy-paste, a function
@@ -55,5 +56,30 @@ describe("the storefront's dictionaries", () => {
     expect((await loadTexts("fr")).productCount(0)).toBe("0 produit");
     expect((await loadTexts("de")).productCount(0)).toBe("0 Produkte");
     expect((await loadTexts("es")).estimatedDays(1)).toBe("1 día aprox.");
+  });
+});
+
+describe("the storefront's first language (before the catalogue names one)", () => {
+  it("is the customer's Telegram app language, read as the bot reads Telegram's codes", () => {
+    expect(firstLanguage("de", ["en-GB"])).toBe("de");
+    expect(firstLanguage("uk-UA", [])).toBe("uk");
+    expect(firstLanguage("FR", ["de"])).toBe("fr");
+  });
+
+  it("else the first of the browser's languages the storefront has words for, else English", () => {
+    expect(firstLanguage(null, ["de-DE", "en"])).toBe("de");
+    expect(firstLanguage(undefined, ["pt-BR", "it", "es-419", "ru"])).toBe("es");
+    // A Telegram language the storefront lacks: the browser's next.
+    expect(firstLanguage("pt-br", ["ru-RU"])).toBe("ru");
+    expect(firstLanguage("pt-br", ["it-IT"])).toBe("en");
+    expect(firstLanguage(null, [])).toBe("en");
+  });
+
+  it("answers one of the six languages whatever the codes say", () => {
+    fc.assert(
+      fc.property(fc.option(fc.string()), fc.array(fc.oneof(fc.string(), fc.constantFrom("__proto__", "constructor", "de-", "-de", "de_DE", " de"))), (telegram, browser) => {
+        expect(LANGUAGES).toContain(firstLanguage(telegram, browser));
+      }),
+    );
   });
 });

@@ -1,4 +1,4 @@
-import type { Language } from "../../contract/languages";
+import { DEFAULT_LANGUAGE, type Language, languageOfCode } from "../../contract/languages";
 
 // Every word the storefront Mini App shows (issue 27). The catalogue answers the language its texts
 // are in (the customer's, as the bot chooses it: contract/languages.ts); the app's own words follow
@@ -179,3 +179,18 @@ export async function loadTexts(language: Language | null | undefined): Promise<
 }
 
 export const englishTexts = en;
+
+/**
+ * The language of the words shown before the catalogue names the customer's (its "Loading…"), and of
+ * the page opened outside Telegram: the customer's Telegram app language (the launch's
+ * user.language_code), else the browser's preferred languages in turn, the first the storefront has
+ * words for (read as the bot reads Telegram's codes: "de-AT" is German); else English. Only a first
+ * guess: the catalogue's language, which the shop chose among those it offers, is the last word.
+ */
+export function firstLanguage(telegramCode: string | null | undefined, browserLanguages: readonly string[]): Language {
+  for (const code of [telegramCode, ...browserLanguages]) {
+    const language = languageOfCode(code);
+    if (language) return language;
+  }
+  return DEFAULT_LANGUAGE;
+}

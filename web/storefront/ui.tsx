@@ -1,6 +1,6 @@
 import { useContext, useEffect, useRef, useState, type ButtonHTMLAttributes, type ReactNode } from "react";
 import type { StockState } from "../../contract/storefront";
-import { StorefrontContext, useStorefront } from "./context";
+import { FirstTextsContext, StorefrontContext, useStorefront } from "./context";
 import { haptic, showMainButton } from "./telegram";
 import { englishTexts } from "./texts";
 
@@ -61,9 +61,14 @@ export function Spinner() {
   return <span aria-hidden className="size-4 animate-spin rounded-full border-2 border-current border-t-transparent" />;
 }
 
-/** The words of the launch's language, or English while the catalogue (which names the language) loads. */
+/**
+ * The words of the launch's language: the catalogue's, or while the catalogue (which names the
+ * language) loads, the first guess's; null while even those load.
+ */
 function useTexts() {
-  return useContext(StorefrontContext)?.texts ?? englishTexts;
+  const storefront = useContext(StorefrontContext);
+  const first = useContext(FirstTextsContext);
+  return storefront?.texts ?? first;
 }
 
 export function Loading() {
@@ -71,14 +76,14 @@ export function Loading() {
   return (
     <p role="status" className="flex items-center justify-center gap-2 py-10 text-muted-foreground">
       <Spinner />
-      {texts.loading}
+      {texts?.loading}
     </p>
   );
 }
 
 /** A failure with its sentence and, when there is something to try again, the button for it. */
 export function Problem({ message, onRetry }: { message: string; onRetry?: () => void }) {
-  const texts = useTexts();
+  const texts = useTexts() ?? englishTexts;
   return (
     <div role="alert" className="my-4 rounded-md border border-destructive/40 bg-card p-3 text-sm text-destructive">
       <p>{message}</p>
