@@ -3,9 +3,10 @@ import type { AddressInfo } from "node:net";
 import { btcpaySignature } from "../server/gateways/btcpay/signature";
 
 // A stand-in for a BTCPay Server's Greenfield API on 127.0.0.1 (issue 24): the store, the API-key check,
-// invoices and their payment methods, webhook registration; and, as the real server does, signed
-// webhook deliveries to the shop. Tests drive the invoices (paid in full, short, over, late, expired,
-// settled, invalid) and deliver webhooks when they choose.
+// invoices and their payment methods, the store's webhooks (list, create, read, update, delete, as
+// BTCPay answers them: no secret in what it lists or reads back); and, as the real server does,
+// signed webhook deliveries to the shop. Tests drive the invoices (paid in full, short, over, late,
+// expired, settled, invalid) and deliver webhooks when they choose.
 
 export type FakeInvoice = {
   id: string;
@@ -23,7 +24,11 @@ export type FakeInvoice = {
   method: { id: string; destination: string; amount: string; paid: string };
 };
 
+/** A webhook on the store: its secret and the last body it was created or updated with. */
 export type FakeWebhook = { id: string; url: string; secret: string; body: Record<string, unknown> };
+
+/** The webhook calls of the Greenfield API, each of which a test can have refused. */
+export type FakeWebhookCall = "list" | "read" | "create" | "update" | "delete";
 
 export type FakeBtcpay = {
   /** The server's address, as the owner types it in Bot Settings. */
@@ -35,11 +40,18 @@ export type FakeBtcpay = {
   invoices: Map<string, FakeInvoice>;
   /** Every GET of an invoice (a status check), in order. */
   invoiceReads: string[];
+  /** The store's webhooks now, oldest first (tests may remove one, as the owner could in BTCPay). */
   webhooks: FakeWebhook[];
+  /** Every webhook call answered, in order ("update FakeHook2"), refused ones included. */
+  webhookCalls: string[];
   /** Answers every call with this status (401, 403, 500) until cleared with null. */
   refuseWith(status: number | null): void;
-  /** Answers only the webhook registration with this status until cleared. */
-  refuseWebhooks(status: number | null): void;
+  /** Answers the webhook calls (all, or only those named) with this status until cleared with null. */
+  refuseWebhooks(status: number | null, only?: FakeWebhookCall[]): void;
+  /** Makes each webhook call wait this long before it is handled, so parallel callers interleave. */
+  delayWebhooks(ms: number): void;
+  /** A webhook someone else put on the store (another integration, or an old registration). */
+  addWebhook(webhook: { url: string; secret?: string }): FakeWebhook;
   /** Moves an invoice as BTCPay would. */
   payInFull(invoiceId: string): void;
   payShort(invoiceId: string, paid: string): void;
@@ -55,6 +67,11 @@ export type FakeBtcpay = {
    * secret unless `signature` is given (null: no header). `raw` replaces the body's text.
    */
   deliver(body: Record<string, unknown>, options?: { url?: string; secret?: string; signature?: string | null; raw?: string }): Promise<Response>;
+  /**
+   * Posts the delivery as BTCPay does for an event: to every webhook on the store whose url starts
+   * with `urlPrefix`, each signed with its own secret; answers each webhook's id and response.
+   */
+  deliverToEach(body: Record<string, unknown>, urlPrefix: string): Promise<{ webhookId: string; response: Response }[]>;
   close(): Promise<void>;
 };
 
@@ -94,9 +111,12 @@ export async function startFakeBtcpay(options: { apiKey?: string; storeId?: stri
   const invoices = new Map<string, FakeInvoice>();
   const invoiceReads: string[] = [];
   const webhooks: FakeWebhook[] = [];
+  const webhookCalls: string[] = [];
   let refusal: number | null = null;
-  let webhookRefusal: number | null = null;
+  let webhookRefusal: { status: number; only: FakeWebhookCall[] | null } | null = null;
+  let webhookDelayMs = 0;
   let nextId = 1;
+  let nextWebhook = 1;
   let nextDelivery = 1;
   let base = "";
 
@@ -199,14 +219,48 @@ export async function startFakeBtcpay(options: { apiKey?: string; storeId?: stri
         return send(response, 200, invoiceMatch[2] ? methodsJson(invoice) : invoiceJson(invoice));
       }
 
-      if (request.method === "POST" && rest === "/webhooks") {
-        if (webhookRefusal) return send(response, webhookRefusal, { code: "refused", message: "Refused by the test" });
+      const webhookMatch = /^\/webhooks(?:\/([^/]+))?$/.exec(rest);
+      if (webhookMatch) {
+        const webhookId = webhookMatch[1] === undefined ? null : decodeURIComponent(webhookMatch[1]);
+        const call = webhookCallOf(request.method, webhookId);
+        if (!call) return send(response, 405, { code: "method-not-allowed", message: "Method not allowed" });
+        if (webhookDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, webhookDelayMs));
+        webhookCalls.push(webhookId === null ? call : `${call} ${webhookId}`);
+        if (webhookRefusal && (!webhookRefusal.only || webhookRefusal.only.includes(call))) {
+          return send(response, webhookRefusal.status, { code: "refused", message: "Refused by the test" });
+        }
+        // As BTCPay reads and answers its webhooks: the secret only in the answer to creating one.
+        const webhookJson = (hook: FakeWebhook, withSecret: boolean) => ({
+          id: hook.id,
+          enabled: hook.body.enabled ?? true,
+          automaticRedelivery: hook.body.automaticRedelivery ?? true,
+          url: hook.url,
+          secret: withSecret ? hook.secret : null,
+          authorizedEvents: hook.body.authorizedEvents ?? { everything: true, specificEvents: [] },
+        });
+        if (call === "list") return send(response, 200, webhooks.map((hook) => webhookJson(hook, false)));
+        if (call === "create") {
+          const body = await readJson(request).catch(() => null);
+          if (!body || typeof body.url !== "string" || !URL.canParse(body.url)) return send(response, 422, [{ path: "url", message: "Invalid Url" }]);
+          const hook = addWebhook({ url: body.url, secret: typeof body.secret === "string" && body.secret !== "" ? body.secret : undefined }, body);
+          return send(response, 200, webhookJson(hook, true));
+        }
+        const index = webhooks.findIndex((hook) => hook.id === webhookId);
+        if (index < 0) return send(response, 404, { code: "webhook-not-found", message: "The webhook was not found" });
+        const hook = webhooks[index]!;
+        if (call === "read") return send(response, 200, webhookJson(hook, false));
+        if (call === "delete") {
+          webhooks.splice(index, 1);
+          response.writeHead(200);
+          return response.end();
+        }
         const body = await readJson(request).catch(() => null);
-        if (!body || typeof body.url !== "string") return send(response, 422, [{ path: "url", message: "The url is required" }]);
-        const id = `FakeHook${webhooks.length + 1}`;
-        const secret = typeof body.secret === "string" && body.secret !== "" ? body.secret : `generated-secret-${id}`;
-        webhooks.push({ id, url: body.url, secret, body });
-        return send(response, 200, { id, enabled: true, automaticRedelivery: true, url: body.url, secret, authorizedEvents: body.authorizedEvents });
+        if (!body || typeof body.url !== "string" || !URL.canParse(body.url)) return send(response, 422, [{ path: "url", message: "Invalid Url" }]);
+        // An update replaces the whole webhook; a missing or empty secret keeps the old one.
+        const secret = typeof body.secret === "string" && body.secret !== "" ? body.secret : hook.secret;
+        const updated = { id: hook.id, url: body.url, secret, body };
+        webhooks[index] = updated;
+        return send(response, 200, webhookJson(updated, false));
       }
 
       send(response, 404, { code: "not-found", message: "Not found" });
@@ -216,6 +270,18 @@ export async function startFakeBtcpay(options: { apiKey?: string; storeId?: stri
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   base = `http://127.0.0.1:${port}`;
+
+  function webhookCallOf(method: string | undefined, webhookId: string | null): FakeWebhookCall | null {
+    if (webhookId === null) return method === "GET" ? "list" : method === "POST" ? "create" : null;
+    return method === "GET" ? "read" : method === "PUT" ? "update" : method === "DELETE" ? "delete" : null;
+  }
+
+  function addWebhook(webhook: { url: string; secret?: string }, body: Record<string, unknown> = { enabled: true, url: webhook.url }): FakeWebhook {
+    const id = `FakeHook${nextWebhook++}`;
+    const hook = { id, url: webhook.url, secret: webhook.secret ?? `generated-secret-${id}`, body };
+    webhooks.push(hook);
+    return hook;
+  }
 
   function find(id: string): FakeInvoice {
     const invoice = invoices.get(id);
@@ -235,12 +301,17 @@ export async function startFakeBtcpay(options: { apiKey?: string; storeId?: stri
     invoices,
     invoiceReads,
     webhooks,
+    webhookCalls,
     refuseWith(status) {
       refusal = status;
     },
-    refuseWebhooks(status) {
-      webhookRefusal = status;
+    refuseWebhooks(status, only) {
+      webhookRefusal = status === null ? null : { status, only: only ?? null };
     },
+    delayWebhooks(ms) {
+      webhookDelayMs = ms;
+    },
+    addWebhook: (webhook) => addWebhook(webhook),
     payInFull: (id) => set(id, { status: "Processing", additionalStatus: "None" }, find(id).method.amount),
     payShort: (id, paid) => set(id, { status: "New", additionalStatus: "PaidPartial" }, paid),
     payOver: (id, paid) => set(id, { status: "Settled", additionalStatus: "PaidOver" }, paid),
@@ -275,6 +346,20 @@ export async function startFakeBtcpay(options: { apiKey?: string; storeId?: stri
         headers: { "content-type": "application/json", "user-agent": "BTCPayServer", ...(signature !== null ? { "BTCPay-Sig": signature } : {}) },
         body: raw,
       });
+    },
+    async deliverToEach(body, urlPrefix) {
+      const raw = JSON.stringify(body);
+      const targets = webhooks.filter((hook) => hook.url.startsWith(urlPrefix));
+      return Promise.all(
+        targets.map(async (hook) => ({
+          webhookId: hook.id,
+          response: await fetch(hook.url, {
+            method: "POST",
+            headers: { "content-type": "application/json", "user-agent": "BTCPayServer", "BTCPay-Sig": btcpaySignature(raw, hook.secret) },
+            body: raw,
+          }),
+        })),
+      );
     },
     async close() {
       server.closeAllConnections();

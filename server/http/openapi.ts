@@ -156,7 +156,7 @@ const SUMMARIES: Record<string, string> = {
   "POST /api/payments/webhook": "NOWPayments' payment notification (IPN), checked by its signature",
   "GET /api/payment-gateways": "The payment gateways: NOWPayments' keys, the BTCPay Server store and which gateway takes each coin (secrets masked)",
   "PUT /api/payment-gateways": "Saves the payment gateways; new BTCPay details are checked with the server first, and nothing is saved when it refuses them",
-  "POST /api/payment-gateways/btcpay/webhook": "Registers the shop's webhook on the BTCPay store (needs PUBLIC_URL)",
+  "POST /api/payment-gateways/btcpay/webhook": "Registers the shop's webhook on the BTCPay store with a new secret, replacing the one it registered before (needs PUBLIC_URL)",
   "POST /api/payments/btcpay/webhook": "BTCPay Server's webhook, checked by its BTCPay-Sig signature; the invoice is then read from BTCPay",
   "POST /api/telegram/webhook": "Telegram's updates (secret token), or the admin's Bot Preview tester (session)",
   [`GET ${OPENAPI_PATH}`]: "This API's OpenAPI 3.1 document",

@@ -1,9 +1,11 @@
-import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Order, OrderEvent } from "../../contract";
-import { cartItems, orders, products } from "../db/schema";
+import { eq, sql } from "drizzle-orm";
+import fc from "fast-check";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Order, OrderEvent, PaymentGateways } from "../../contract";
+import { cartItems, jobRuns, orders, products } from "../db/schema";
 import { addToCart, BTCPAY_WEBHOOK_PATH, checkout, quoteCheckout } from "../shop/ordering";
 import { rescueUnsettledPayments } from "../shop/payments";
+import { getPaymentGatewaySettings } from "../shop/settings";
 import { createRecordingNotifier, startTestServer, type TestServer } from "../../test-support/app";
 import { insertProduct } from "../../test-support/factories";
 import { startFakeBtcpay, type FakeBtcpay } from "../../test-support/fake-btcpay";
@@ -317,5 +319,172 @@ describe("BTCPay Server: invoices, webhooks and the rescue sweep", () => {
     } finally {
       await configureBtcpay(server.deps, btcpay, { coins: ["BTC"] });
     }
+  });
+
+  describe("registering the webhook again replaces the shop's webhook (POST /api/payment-gateways/btcpay/webhook)", () => {
+    const register = () => server.request("POST", "/api/payment-gateways/btcpay/webhook", { cookie });
+    const registerOk = async () => {
+      const response = await register();
+      expect(response.status, await response.clone().text()).toBe(200);
+      return (await response.json()) as PaymentGateways;
+    };
+    /** The store's webhooks posting to the shop: after any registration, exactly one. */
+    const ours = () => btcpay.webhooks.filter((hook) => hook.url === webhookUrl());
+    const theOne = () => {
+      expect(ours()).toHaveLength(1);
+      return { ...ours()[0]! };
+    };
+    const saved = async () => (await getPaymentGatewaySettings(server.deps.db, server.deps.secrets)).btcpay;
+    /** The saved webhook is the one on the store: its id, address and secret. */
+    const expectSavedToMatchStore = async () => {
+      const hook = theOne();
+      expect(await saved()).toMatchObject({ webhookId: hook.id, webhookUrl: hook.url, webhookSecret: hook.secret });
+      return hook;
+    };
+    const callsDuring = async (action: () => Promise<unknown>) => {
+      const before = btcpay.webhookCalls.length;
+      await action();
+      return btcpay.webhookCalls.slice(before);
+    };
+
+    beforeAll(() => {
+      // This server's own address is the PUBLIC_URL, so the webhook BTCPay is given reaches it.
+      server.deps.config.publicUrl = server.baseUrl;
+    });
+    afterAll(() => {
+      server.deps.config.publicUrl = undefined;
+    });
+    afterEach(async () => {
+      btcpay.refuseWebhooks(null);
+      btcpay.delayWebhooks(0);
+      btcpay.webhooks.splice(0);
+      await configureBtcpay(server.deps, btcpay, { coins: ["BTC"] });
+    });
+
+    it("keeps one webhook: the same one updated with the new secret; a delivery signed with the old secret is refused", async () => {
+      // The saved webhook (configureBtcpay's FakeHook0) is not on the store: the first registration creates one.
+      expect(await callsDuring(registerOk)).toEqual(["list", "create"]);
+      const first = await expectSavedToMatchStore();
+      const { order, invoiceId } = await placeOrder();
+
+      let answer: PaymentGateways | null = null;
+      expect(await callsDuring(async () => (answer = await registerOk()))).toEqual(["list", `update ${first.id}`]);
+      const second = await expectSavedToMatchStore();
+      expect(second.id).toBe(first.id);
+      expect(second.secret).not.toBe(first.secret);
+      expect(second.body).toMatchObject({ enabled: true, url: webhookUrl(), authorizedEvents: { everything: false, specificEvents: expect.arrayContaining(["InvoiceSettled"]) } });
+      expect(answer!.btcpay.webhook).toEqual({ id: first.id, url: webhookUrl(), state: "registered" });
+
+      btcpay.settle(invoiceId);
+      const body = btcpay.webhookBody(invoiceId, "InvoiceSettled");
+      const stale = await deliver(body, { secret: first.secret });
+      expect(stale.status).toBe(401);
+      // BTCPay posts the event to each webhook on the store: one, signed with the secret the shop keeps.
+      const deliveries = await btcpay.deliverToEach(body, server.baseUrl);
+      expect(deliveries.map((d) => [d.webhookId, d.response.status])).toEqual([[first.id, 200]]);
+      expect(await listedOrder(order.id)).toMatchObject({ status: "processing", paymentStatus: "finished" });
+    });
+
+    it("moves the shop's webhook to a new PUBLIC_URL and deletes older ones at the shop's address, never another integration's", async () => {
+      await registerOk();
+      const ownId = theOne().id;
+      // PUBLIC_URL changed since the shop's webhook was registered; two registrations from before this rule remain.
+      btcpay.webhooks.find((hook) => hook.id === ownId)!.url = "https://old-address.example/api/payments/btcpay/webhook";
+      const stale = [btcpay.addWebhook({ url: webhookUrl() }), btcpay.addWebhook({ url: webhookUrl() })];
+      // Other integrations, some at addresses that differ from the shop's by one character.
+      const nearMisses = fc.sample(
+        fc
+          .tuple(fc.nat({ max: webhookUrl().length }), fc.constantFrom("/", "?", "x", "%", "#", " ", ".", "0", "A", "é"), fc.boolean())
+          .map(([at, char, replace]) => webhookUrl().slice(0, at) + char + webhookUrl().slice(replace ? at + 1 : at))
+          .filter((url) => url !== webhookUrl()),
+        { numRuns: 25, seed: 24 },
+      );
+      const others = [
+        "https://woocommerce.example/?wc-api=btcpay",
+        webhookUrl() + "/",
+        webhookUrl().replace("http://", "https://"),
+        webhookUrl().toUpperCase(),
+        ...nearMisses,
+      ].map((url) => ({ ...btcpay.addWebhook({ url, secret: `secret of ${url}` }) }));
+
+      const calls = await callsDuring(registerOk);
+      expect(calls).toEqual(["list", ...stale.map((hook) => `delete ${hook.id}`), `update ${ownId}`]);
+      expect((await expectSavedToMatchStore()).id).toBe(ownId);
+      expect(btcpay.webhooks.filter((hook) => hook.id !== ownId)).toEqual(others);
+    });
+
+    it("creates the webhook again when it was deleted on BTCPay; an old one left at the shop's address is reused", async () => {
+      await registerOk();
+      const deleted = theOne().id;
+      btcpay.webhooks.splice(0);
+      expect(await callsDuring(registerOk)).toEqual(["list", "create"]);
+      const created = await expectSavedToMatchStore();
+      expect(created.id).not.toBe(deleted);
+
+      // Deleted again, while an older webhook at the shop's address is still there: that one becomes the shop's.
+      btcpay.webhooks.splice(0);
+      const older = btcpay.addWebhook({ url: webhookUrl(), secret: "a secret the shop never knew" });
+      expect(await callsDuring(registerOk)).toEqual(["list", `update ${older.id}`]);
+      expect((await expectSavedToMatchStore()).id).toBe(older.id);
+    });
+
+    it("parallel registrations end with one webhook, whose secret is the saved one; a claim left by a dead process lapses", async () => {
+      // Slow answers, so that registrations not kept one at a time would all list an empty store and each add one.
+      btcpay.delayWebhooks(25);
+      const calls = await callsDuring(async () => {
+        const answers = await Promise.all(Array.from({ length: 4 }, () => register()));
+        expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+      });
+      expect(calls.filter((call) => call === "create")).toHaveLength(1);
+      await expectSavedToMatchStore();
+
+      // A registration that died holding the claim three minutes ago does not block the next one.
+      await server.deps.db
+        .insert(jobRuns)
+        .values({ name: "btcpay-webhook-registration", lastRunAt: sql`now() - interval '3 minutes'` })
+        .onConflictDoUpdate({ target: jobRuns.name, set: { lastRunAt: sql`now() - interval '3 minutes'` } });
+      btcpay.delayWebhooks(0);
+      await registerOk();
+      await expectSavedToMatchStore();
+      expect(await server.deps.db.select().from(jobRuns).where(eq(jobRuns.name, "btcpay-webhook-registration"))).toEqual([]);
+    });
+
+    it("a key without the webhook permission gets a sentence saying so, and the saved webhook still matches the store", async () => {
+      await registerOk();
+      const registered = theOne();
+      const stale = btcpay.addWebhook({ url: webhookUrl() });
+      const refused = async (call: "list" | "delete" | "update" | "create", sentence: RegExp) => {
+        btcpay.refuseWebhooks(403, [call]);
+        try {
+          const response = await register();
+          expect(response.status).toBe(502);
+          const { error } = (await response.json()) as { error: string };
+          expect(error).toMatch(sentence);
+          expect(error).toMatch(/the API key needs the permission to modify the store's webhooks \(btcpay\.store\.webhooks\.canmodifywebhooks/);
+        } finally {
+          btcpay.refuseWebhooks(null);
+        }
+      };
+
+      await refused("list", /^BTCPay Server refused to list the store's webhooks/);
+      await refused("delete", /^BTCPay Server refused to delete an old webhook of the shop/);
+      await refused("update", /^BTCPay Server refused to update the shop's webhook/);
+      // Nothing of the shop's changed: the saved secret is still the one BTCPay signs with.
+      expect(btcpay.webhooks.find((hook) => hook.id === registered.id)).toEqual(registered);
+      expect(await saved()).toMatchObject({ webhookId: registered.id, webhookSecret: registered.secret });
+
+      // Its webhook deleted on BTCPay and adding one refused: no longer shown as registered.
+      btcpay.webhooks.splice(0);
+      await refused("create", /^BTCPay Server refused to add the webhook/);
+      expect(btcpay.webhooks).toEqual([]);
+      expect(await saved()).toMatchObject({ webhookId: null, webhookUrl: null, webhookSecret: null });
+      const card = (await (await server.request("GET", "/api/payment-gateways", { cookie })).json()) as PaymentGateways;
+      expect(card.btcpay.webhook.state).toBe("not-registered");
+
+      // With the permission back, one registration puts it right.
+      btcpay.addWebhook({ url: stale.url });
+      await registerOk();
+      await expectSavedToMatchStore();
+    });
   });
 });

@@ -3,7 +3,14 @@ import type { SecretBox } from "../../crypto";
 import type { DbOrTx } from "../../db/client";
 import { gatewayAmountText, isPositiveDecimal, unavailable } from "../../shop/common";
 import { formatPence } from "../../shop/catalogue";
-import { btcpayConfigured, type BtcpaySettings, getBotSettings, getPaymentGatewaySettings } from "../../shop/settings";
+import {
+  type BtcpayConnection,
+  btcpayConfigured,
+  type BtcpaySettings,
+  type BtcpayWebhookApi,
+  getBotSettings,
+  getPaymentGatewaySettings,
+} from "../../shop/settings";
 import {
   DEFAULT_GATEWAY_TIMEOUT_MS,
   NOT_CONFIGURED_MESSAGE,
@@ -45,8 +52,8 @@ export type BtcpayOptions = {
 
 type Answer = { status: number; body: unknown };
 
-/** The sentence a refusal or failure of BTCPay gives; `what` says which call ("creating the invoice"). */
-function failure(status: number, body: unknown): string {
+/** The sentence a refusal or failure of BTCPay gives; `refused` names what BTCPay refused (a 4xx with its reason). */
+function failure(status: number, body: unknown, refused = "the payment"): string {
   if (status === 401) return "BTCPay Server refused the API key: check it in Bot Settings.";
   if (status === 403) return "BTCPay Server refused the API key: check its permissions.";
   if (status === 404) return "BTCPay Server does not know the store: check the store ID in Bot Settings.";
@@ -54,7 +61,7 @@ function failure(status: number, body: unknown): string {
   const first = Array.isArray(body) ? (body[0] as Record<string, unknown> | undefined) : undefined;
   const reason = typeof record.message === "string" ? record.message : typeof first?.message === "string" ? first.message : null;
   if (status >= 400 && status < 500 && reason && reason.trim() !== "") {
-    return `BTCPay Server refused the payment: ${reason.trim().slice(0, 200).replace(/\.?$/, ".")}`;
+    return `BTCPay Server refused ${refused}: ${reason.trim().slice(0, 200).replace(/\.?$/, ".")}`;
   }
   return `BTCPay Server answered with an error (${status}). Please try again in a few minutes.`;
 }
@@ -65,11 +72,12 @@ function failure(status: number, body: unknown): string {
  */
 export async function greenfield(
   connection: { serverUrl: string; apiKey: string },
-  method: "GET" | "POST" | "DELETE",
+  method: "GET" | "POST" | "PUT" | "DELETE",
   path: string,
   body?: unknown,
-  timeoutMs = DEFAULT_GATEWAY_TIMEOUT_MS,
+  options: { timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<Answer> {
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? DEFAULT_GATEWAY_TIMEOUT_MS);
   let response: Response;
   try {
     response = await fetch(connection.serverUrl.replace(/\/+$/, "") + path, {
@@ -82,7 +90,7 @@ export async function greenfield(
       body: body !== undefined ? JSON.stringify(body) : undefined,
       // BTCPay's answers come straight back: a redirect would carry the API key somewhere else.
       redirect: "manual",
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: options.signal ? AbortSignal.any([timeout, options.signal]) : timeout,
     });
   } catch (error) {
     if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
@@ -108,7 +116,7 @@ const storePath = (settings: { storeId: string }) => `/api/v1/stores/${encodeURI
 export async function checkBtcpayStore(settings: { serverUrl: string; storeId: string; apiKey: string }, timeoutMs?: number): Promise<string | null> {
   let answer: Answer;
   try {
-    answer = await greenfield(settings, "GET", storePath(settings), undefined, timeoutMs);
+    answer = await greenfield(settings, "GET", storePath(settings), undefined, { timeoutMs });
   } catch {
     return `BTCPay Server could not be reached at ${settings.serverUrl}: check the server address.`;
   }
@@ -129,22 +137,58 @@ export const BTCPAY_WEBHOOK_EVENTS = [
   "InvoiceInvalid",
 ] as const;
 
-/** Registers the shop's webhook on the store (POST /api/v1/stores/{storeId}/webhooks); answers BTCPay's id for it. */
-export async function registerBtcpayWebhook(
-  settings: { serverUrl: string; storeId: string; apiKey: string },
-  webhook: { url: string; secret: string },
-): Promise<{ id: string }> {
-  const answer = await greenfield(settings, "POST", `${storePath(settings)}/webhooks`, {
+const WEBHOOK_PERMISSION =
+  "the API key needs the permission to modify the store's webhooks (btcpay.store.webhooks.canmodifywebhooks or btcpay.store.canmodifystoresettings). Give the key that permission in BTCPay, then register the webhook again.";
+
+/**
+ * The store's webhooks through the Greenfield API, as the shop's BtcpayWebhookApi
+ * (shop/settings/btcpay-webhook.ts decides what to keep): GET and POST /api/v1/stores/{storeId}/webhooks,
+ * PUT and DELETE .../webhooks/{webhookId}. BTCPay lists and reads webhooks without their secrets, and
+ * an update replaces the whole webhook. One permission allows all four calls; a refusal says which
+ * one and what the key needs. Every call ends when `signal` does (the registration's deadline).
+ */
+export function btcpayWebhookApi(connection: BtcpayConnection, signal?: AbortSignal): BtcpayWebhookApi {
+  const webhooks = `${storePath(connection)}/webhooks`;
+  const one = (id: string) => `${webhooks}/${encodeURIComponent(id)}`;
+  const ask = (method: "GET" | "POST" | "PUT" | "DELETE", path: string, body?: unknown) => greenfield(connection, method, path, body, { signal });
+  const refusal = (answer: Answer, doing: string) =>
+    unavailable(answer.status === 403 ? `BTCPay Server refused to ${doing}: ${WEBHOOK_PERMISSION}` : failure(answer.status, answer.body, "the webhook"));
+  const webhookBody = (webhook: { url: string; secret: string }) => ({
     enabled: true,
     automaticRedelivery: true,
     url: webhook.url,
     secret: webhook.secret,
     authorizedEvents: { everything: false, specificEvents: [...BTCPAY_WEBHOOK_EVENTS] },
   });
-  const body = answer.body && typeof answer.body === "object" ? (answer.body as Record<string, unknown>) : {};
-  if (answer.status === 403) throw unavailable("BTCPay Server refused to add the webhook: the API key needs the permission to modify the store's webhooks (btcpay.store.webhooks.canmodifywebhooks or btcpay.store.canmodifystoresettings).");
-  if (answer.status !== 200 || typeof body.id !== "string") throw unavailable(failure(answer.status, answer.body));
-  return { id: body.id };
+
+  return {
+    async list() {
+      const answer = await ask("GET", webhooks);
+      if (answer.status !== 200) throw refusal(answer, "list the store's webhooks");
+      if (!Array.isArray(answer.body)) throw unavailable("BTCPay Server sent a list of webhooks we could not read. Please try again.");
+      return (answer.body as unknown[]).flatMap((hook) => {
+        const record = hook && typeof hook === "object" ? (hook as Record<string, unknown>) : {};
+        return typeof record.id === "string" && typeof record.url === "string" ? [{ id: record.id, url: record.url }] : [];
+      });
+    },
+    async create(webhook) {
+      const answer = await ask("POST", webhooks, webhookBody(webhook));
+      const body = answer.body && typeof answer.body === "object" ? (answer.body as Record<string, unknown>) : {};
+      if (answer.status !== 200) throw refusal(answer, "add the webhook");
+      if (typeof body.id !== "string" || body.id === "") throw unavailable("BTCPay Server sent an answer we could not read. Please try again.");
+      return body.id;
+    },
+    async update(id, webhook) {
+      const answer = await ask("PUT", one(id), webhookBody(webhook));
+      if (answer.status === 404) return false;
+      if (answer.status !== 200) throw refusal(answer, "update the shop's webhook");
+      return true;
+    },
+    async remove(id) {
+      const answer = await ask("DELETE", one(id));
+      if (answer.status !== 200 && answer.status !== 404) throw refusal(answer, "delete an old webhook of the shop");
+    },
+  };
 }
 
 function text(value: unknown): string | null {
@@ -234,7 +278,7 @@ export function createBtcpayGateway(options: BtcpayOptions): PaymentGateway {
 
   async function call(method: "GET" | "POST", path: string, body?: unknown): Promise<unknown> {
     const settings = await connection();
-    const answer = await greenfield(settings, method, storePath(settings) + path, body, timeoutMs);
+    const answer = await greenfield(settings, method, storePath(settings) + path, body, { timeoutMs });
     if (answer.status !== 200) throw unavailable(failure(answer.status, answer.body));
     return answer.body;
   }

@@ -3,12 +3,12 @@
 export {
   BTCPAY_PAYMENT_METHODS,
   BTCPAY_WEBHOOK_EVENTS,
+  btcpayWebhookApi,
   checkBtcpayStore,
   createBtcpayGateway,
   createBtcpayGatewayFromSettings,
   parseBtcpayInvoice,
   readBtcpayWebhook,
-  registerBtcpayWebhook,
   shopStatusOf,
   type BtcpayOptions,
 } from "./client";

@@ -1,9 +1,8 @@
-import crypto from "node:crypto";
 import { maskSecret, PaymentGatewaysInputSchema, PaymentGatewaysSchema, type PaymentGateways } from "../../../contract";
-import { checkBtcpayStore, registerBtcpayWebhook } from "../../gateways/btcpay";
+import { btcpayWebhookApi, checkBtcpayStore } from "../../gateways/btcpay";
 import { conflict } from "../../shop/common";
 import { BTCPAY_WEBHOOK_PATH } from "../../shop/ordering";
-import { btcpayConfigured, getBotSettings, getPaymentGatewaySettings, saveBtcpayWebhook, updatePaymentGateways } from "../../shop/settings";
+import { getBotSettings, getPaymentGatewaySettings, registerBtcpayWebhook, updatePaymentGateways } from "../../shop/settings";
 import type { AppDeps, Routes } from "../deps";
 import { ERROR_ANSWERS } from "../openapi";
 import { may } from "../security";
@@ -51,17 +50,13 @@ export const paymentGatewayRoutes: Routes = (app, deps) => {
     return reply.send(await answer(deps));
   });
 
-  // Registers the shop's webhook on the BTCPay store with a new secret; without PUBLIC_URL there is no
-  // address BTCPay could post to (the rescue sweep polls instead).
+  // Registers the shop's webhook on the BTCPay store with a new secret, replacing the one registered
+  // before (shop/settings/btcpay-webhook.ts); without PUBLIC_URL there is no address BTCPay could post
+  // to (the rescue sweep polls instead).
   app.post("/api/payment-gateways/btcpay/webhook", { ...may("payments"), schema: { response: answered } }, async (_request, reply) => {
-    const { btcpay } = await getPaymentGatewaySettings(deps.db, deps.secrets);
     if (!deps.config.publicUrl) throw conflict(NO_PUBLIC_URL_MESSAGE);
-    if (!btcpayConfigured(btcpay)) throw conflict("Connect BTCPay Server first: save its server address, store ID and API key.");
     const url = deps.config.publicUrl.replace(/\/+$/, "") + BTCPAY_WEBHOOK_PATH;
-    const secret = crypto.randomBytes(32).toString("base64url");
-    const connection = btcpay as { serverUrl: string; storeId: string; apiKey: string };
-    const { id } = await registerBtcpayWebhook(connection, { url, secret });
-    await saveBtcpayWebhook(deps.db, deps.secrets, { id, url, secret });
+    await registerBtcpayWebhook(deps, { url, webhooksOf: btcpayWebhookApi });
     reply.header("Cache-Control", "no-store");
     return reply.send(await answer(deps));
   });

@@ -1,3 +1,4 @@
+import { and, eq } from "drizzle-orm";
 import { CURRENCIES, GATEWAY_NAMES, looksMasked, maskSecret, SECRET_MASK, type Currency, type GatewayName } from "../../../contract";
 import type { SecretBox } from "../../crypto";
 import type { Db, DbOrTx } from "../../db/client";
@@ -163,11 +164,33 @@ export async function updatePaymentGateways(
   });
 }
 
-/** Saves the webhook the shop registered on the store (its secret encrypted). */
-export async function saveBtcpayWebhook(db: DbOrTx, box: SecretBox, webhook: { id: string; url: string; secret: string }): Promise<void> {
-  const stored = await getPaymentGatewaySettings(db, box);
-  await savePaymentGatewaySettings(db, box, {
-    ...stored,
-    btcpay: { ...stored.btcpay, webhookId: webhook.id, webhookUrl: webhook.url, webhookSecret: webhook.secret },
-  });
+/**
+ * Saves the webhook the shop registered on the store (its secret encrypted), or clears it (null),
+ * only while the settings still name the server and store it was registered on: one UPDATE of the
+ * webhook's columns, so a save of the other settings meanwhile is kept. Answers false, saving
+ * nothing, when the owner moved to another server or store meanwhile.
+ */
+export async function saveBtcpayWebhook(
+  db: DbOrTx,
+  box: SecretBox,
+  on: { serverUrl: string; storeId: string },
+  webhook: { id: string; url: string; secret: string } | null,
+): Promise<boolean> {
+  const saved = await db
+    .update(paymentGatewaySettings)
+    .set({
+      btcpayWebhookId: webhook?.id ?? null,
+      btcpayWebhookUrl: webhook?.url ?? null,
+      btcpayWebhookSecret: webhook ? box.encrypt(webhook.secret) : null,
+      updatedAt: new Date(),
+    })
+    .where(
+      and(
+        eq(paymentGatewaySettings.id, ROW_ID),
+        eq(paymentGatewaySettings.btcpayServerUrl, on.serverUrl),
+        eq(paymentGatewaySettings.btcpayStoreId, on.storeId),
+      ),
+    )
+    .returning({ id: paymentGatewaySettings.id });
+  return saved.length > 0;
 }
