@@ -1,5 +1,6 @@
 import http from "node:http";
 import { insertCustomerMessage, insertOrder } from "./factories";
+import { STOREFRONT_BUDGETS, type StorefrontBudgets } from "../server/http/storefront-limits";
 import type { TestServer } from "./app";
 
 // What the attack tests (access, fuzz) share: a shop with one of everything, real ids to put in
@@ -7,6 +8,13 @@ import type { TestServer } from "./app";
 // normalise "./", "../" and absolute-form targets away before they reach the server).
 
 export type ShopIds = Record<"category" | "product" | "postage" | "order" | "message" | "settings" | "customer" | "broadcast" | "coupon", string>;
+
+/**
+ * The storefront's budgets (docs/decisions/0041) for a test that sends hundreds of refused sign-ins
+ * from its one address on purpose (every spelling, every forged header), each to be answered 401:
+ * failed sign-ins are not limited there. server/http/storefront-limits.test.ts tests that limit.
+ */
+export const BUDGETS_FOR_FORGED_FLOODS: StorefrontBudgets = { ...STOREFRONT_BUDGETS, failedSignIns: { max: Number.MAX_SAFE_INTEGER, windowMs: 60_000 } };
 
 /** The bot token seedShop saves: the storefront's init data is signed with it. */
 export const SEEDED_BOT_TOKEN = "7000000002:attack-test-token-abcdefghij";

@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { missingPermissionMessage, type Permission, type Role, ROLE_LABELS, ROLES, roleCan } from "../../contract/team";
 import { startTestServer, UNKNOWN_ID, type TestServer } from "../../test-support/app";
-import { fillPath, rawRequest, seedShop, spellings, type ShopIds } from "../../test-support/attack";
+import { BUDGETS_FOR_FORGED_FLOODS, fillPath, rawRequest, seedShop, spellings, type ShopIds } from "../../test-support/attack";
 import { databaseChecksum } from "../../test-support/checksum";
 import { insertOrder } from "../../test-support/factories";
 import { accounts, sessions } from "../db/schema";
@@ -101,7 +101,7 @@ describe("access to every route (generated from the router)", () => {
   beforeAll(async () => {
     const dist = fs.mkdtempSync(path.join(os.tmpdir(), "shop-access-web-"));
     fs.writeFileSync(path.join(dist, "index.html"), "<!doctype html><title>app</title>");
-    server = await startTestServer({ app: { extraRoutes: [createWebRoutes(dist), undeclaredRoutes] } });
+    server = await startTestServer({ app: { extraRoutes: [createWebRoutes(dist), undeclaredRoutes], storefrontBudgets: BUDGETS_FOR_FORGED_FLOODS } });
     cookie = await server.login();
     ids = await seedShop(server, cookie);
     routes = registeredRoutes(server.app);

@@ -39,6 +39,7 @@ import { telegramWebhookRoutes } from "./routes/telegram-webhook";
 import { twoFactorRoutes } from "./routes/two-factor";
 import { uploadRoutes } from "./routes/uploads";
 import { registerSecurity, SAFE_METHODS } from "./security";
+import { registerStorefrontLimits, type StorefrontBudgets } from "./storefront-limits";
 
 export type BuildAppOptions = {
   logger?: FastifyServerOptions["logger"];
@@ -46,6 +47,8 @@ export type BuildAppOptions = {
   loggerInstance?: FastifyBaseLogger;
   /** Extra route groups (payments webhook, Telegram webhook, the web app). */
   extraRoutes?: Routes[];
+  /** The storefront's budgets of calls (storefront-limits.ts); tests give small ones, or large where they flood on purpose. */
+  storefrontBudgets?: StorefrontBudgets;
 };
 
 const API_ROUTES: Routes[] = [
@@ -110,7 +113,10 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
   await app.register(import("@fastify/compress"), { globalDecompression: false });
   registerSecurityHeaders(app, deps.config.publicUrl);
   registerErrorHandling(app);
-  registerSecurity(app, deps);
+  // Before the routes (it puts each storefront route's budget on it) and the access hook (which
+  // counts the failed sign-ins with it).
+  const signInFailures = await registerStorefrontLimits(app, options.storefrontBudgets);
+  registerSecurity(app, deps, signInFailures);
   // After the access hook has named the account: a role without "orders.addresses" gets orders without them.
   registerAddressWithholding(app);
   registerInputGuard(app);

@@ -28,6 +28,20 @@ export const API_DOCS_PERMISSION = "insights" satisfies Permission;
 export const ERROR_ANSWERS = { "4xx": ApiErrorSchema, "5xx": ApiErrorSchema } as const;
 
 /**
+ * The error answers of a storefront call (issue 27): those of every route, and 429 when its customer
+ * made too many calls of its kind, or its address failed too many sign-ins (storefront-limits.ts).
+ */
+export const STOREFRONT_ERROR_ANSWERS = {
+  429: ApiErrorSchema.meta({
+    description: "Too many calls: `error` says so in the customer's language; try again after Retry-After",
+    headers: {
+      "Retry-After": { type: "integer", minimum: 1, description: "How many seconds until the call is allowed again" },
+    },
+  }),
+  ...ERROR_ANSWERS,
+} as const;
+
+/**
  * The headers a paged list answers with (issue 12, docs/decisions/0013), declared on its 200 answer.
  * @fastify/swagger lifts a response schema's `headers` into the OpenAPI response's headers; the zod
  * metadata below is how the schema carries them (it changes nothing the route checks or sends).

@@ -5,6 +5,7 @@ import { getTeamSettings } from "../shop/team";
 import type { AppDeps } from "./deps";
 import { HttpError } from "./errors";
 import { storefrontAccess } from "./storefront-auth";
+import type { SignInFailures, StorefrontBudget } from "./storefront-limits";
 
 export const SESSION_COOKIE = "sid";
 
@@ -19,7 +20,8 @@ export const SESSION_COOKIE = "sid";
  *   not browsers; their secret token or signature is the check).
  * - "storefront": a Telegram user of the shop's bot, by the init data Telegram signed for the Mini App
  *   (storefront-auth.ts; issue 27), and not blocked. No admin session; writes from another site are
- *   refused as for the admin (the Mini App is served from this origin).
+ *   refused as for the admin (the Mini App is served from this origin). Each customer's calls, and
+ *   each address's failed sign-ins, are limited (storefront-limits.ts).
  */
 export type RouteAccess = "admin" | "public" | "webhook" | "storefront";
 
@@ -42,7 +44,15 @@ declare module "fastify" {
 
 export const PUBLIC: { config: { access: RouteAccess } } = { config: { access: "public" } };
 export const WEBHOOK: { config: { access: RouteAccess } } = { config: { access: "webhook" } };
-export const STOREFRONT: { config: { access: RouteAccess } } = { config: { access: "storefront" } };
+/**
+ * A storefront route, and the kind of call it is: each customer's calls of a kind are counted
+ * against its budget (storefront-limits.ts). `{ ...storefront("orders"), schema }`.
+ */
+export const storefront = (budget: StorefrontBudget): { config: { access: RouteAccess; storefrontBudget: StorefrontBudget } } => ({
+  config: { access: "storefront", storefrontBudget: budget },
+});
+/** A storefront route that only reads: the budget of reads. */
+export const STOREFRONT = storefront("reads");
 
 /** Route options naming the permission a route needs: `app.get(path, { ...may("catalogue"), schema }, handler)`. */
 export const may = (permission: Permission): { config: { permission: Permission } } => ({ config: { permission } });
@@ -151,13 +161,13 @@ export function mayInScope(scope: FastifyInstance, permission: Permission): void
   });
 }
 
-export function registerSecurity(app: FastifyInstance, deps: AppDeps) {
+export function registerSecurity(app: FastifyInstance, deps: AppDeps, signInFailures: SignInFailures) {
   const table: RouteOptionsSeen[] = [];
   routeTables.set(app, table);
   app.addHook("onRoute", (route) => {
     table.push(route);
   });
-  const checkStorefront = storefrontAccess(deps);
+  const checkStorefront = storefrontAccess(deps, signInFailures);
   app.addHook("onRequest", async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.is404) return;
     const access: RouteAccess = request.routeOptions.config.access ?? "admin";

@@ -4,11 +4,12 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { INIT_DATA_MAX_AGE_SECONDS, type Language, STOREFRONT_AUTH_SCHEME } from "../../contract";
 import { cachedReads } from "../shop/catalogue";
 import { isBlocked } from "../shop/customers";
-import { resolveLanguage, translatorFor } from "../shop/languages";
+import { defaultLanguageOf, resolveLanguage, translatorFor } from "../shop/languages";
 import { isTestCustomer } from "../shop/simulator";
 import { meetStorefrontCustomer, type StorefrontCustomer } from "../shop/storefront";
 import type { AppDeps } from "./deps";
 import { HttpError } from "./errors";
+import type { SignInFailures } from "./storefront-limits";
 
 // Who calls the storefront (issue 27; docs/decisions/0039-mini-app-storefront.md): no session, but the
 // init data Telegram hands the Mini App, signed with the bot's token (core.telegram.org/bots/webapps,
@@ -82,17 +83,27 @@ export function readInitData(authorization: string | undefined, botToken: string
 }
 
 /**
- * The access hook's check of a "storefront" route (security.ts): the caller's init data, then the
- * owner's block (403 with the bot's own refusal, in their language), then the customer is put on
- * record as the bot would and their language chosen.
+ * The access hook's check of a "storefront" route (security.ts): the address's failed sign-ins
+ * (429 once it has spent their budget, storefront-limits.ts), the caller's init data (a failure
+ * counted), then the owner's block (403 with the bot's own refusal, in their language), then the
+ * customer is put on record as the bot would and their language chosen.
  */
-export function storefrontAccess(deps: AppDeps) {
+export function storefrontAccess(deps: AppDeps, signInFailures: SignInFailures) {
   const reads = cachedReads(deps);
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const settings = await reads.settings();
-    const customer = readInitData(request.headers.authorization, settings?.botToken || null);
-    // Bot Preview's test customer (docs/decisions/0023) is no Telegram user: its id is none Telegram gives.
-    if (isTestCustomer(customer.telegramUserId)) throw refuse(OPEN_FROM_BOT_MESSAGE);
+    // Who calls is not known yet: a refusal of their address speaks the shop's default language.
+    const shopLanguage = defaultLanguageOf(settings);
+    await signInFailures.refuseWhenSpent(request, shopLanguage);
+    let customer: StorefrontCustomer;
+    try {
+      customer = readInitData(request.headers.authorization, settings?.botToken || null);
+      // Bot Preview's test customer (docs/decisions/0023) is no Telegram user: its id is none Telegram gives.
+      if (isTestCustomer(customer.telegramUserId)) throw refuse(OPEN_FROM_BOT_MESSAGE);
+    } catch (error) {
+      if (error instanceof HttpError && error.statusCode === 401) await signInFailures.count(request, shopLanguage);
+      throw error;
+    }
     reply.header("Cache-Control", "private, no-store");
     if (await isBlocked(deps, customer.telegramUserId)) {
       throw new HttpError(403, translatorFor(resolveLanguage(null, customer.languageCode, settings)).t("blocked"));

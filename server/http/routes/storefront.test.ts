@@ -9,6 +9,7 @@ import { addToCart } from "../../shop/ordering";
 import { createBotSettings, updateBotSettings } from "../../shop/settings";
 import { disablePrivateAddresses, enablePrivateAddresses } from "../../shop/vaults";
 import { createRecordingNotifier, startTestServer, type TestServer } from "../../../test-support/app";
+import { BUDGETS_FOR_FORGED_FLOODS } from "../../../test-support/attack";
 import { databaseChecksum } from "../../../test-support/checksum";
 import { insertProduct } from "../../../test-support/factories";
 import { startFakeNowPayments, type FakeNowPayments } from "../../../test-support/fake-nowpayments";
@@ -70,7 +71,7 @@ describe("the storefront API", () => {
   beforeAll(async () => {
     gateway = await startFakeNowPayments({ apiKey: TEST_NOWPAYMENTS_API_KEY });
     notifier = createRecordingNotifier();
-    server = await startTestServer({ config: { nowpaymentsApiUrl: gateway.url }, deps: { notifier } });
+    server = await startTestServer({ config: { nowpaymentsApiUrl: gateway.url }, deps: { notifier }, app: { storefrontBudgets: BUDGETS_FOR_FORGED_FLOODS } });
     admin = await server.login();
     settingsId = (await createBotSettings(server.database.db, server.deps.secrets, SETTINGS)).id;
     const db = server.database.db;

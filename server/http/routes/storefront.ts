@@ -23,8 +23,8 @@ import {
   storefrontThread,
 } from "../../shop/storefront";
 import type { Routes } from "../deps";
-import { ERROR_ANSWERS } from "../openapi";
-import { STOREFRONT } from "../security";
+import { STOREFRONT_ERROR_ANSWERS } from "../openapi";
+import { storefront } from "../security";
 
 // The storefront's API (issue 27; docs/decisions/0039-mini-app-storefront.md): what the Telegram Mini
 // App (web/storefront/) calls, as the customer its init data names (security.ts, storefront-auth.ts).
@@ -41,13 +41,13 @@ function caller(request: FastifyRequest) {
 export const storefrontRoutes: Routes = (app, deps) => {
   const reads = cachedReads(deps);
 
-  app.get("/api/storefront/catalogue", { ...STOREFRONT, schema: { response: { 200: StorefrontCatalogueSchema, ...ERROR_ANSWERS } } }, async (request) =>
+  app.get("/api/storefront/catalogue", { ...storefront("reads"), schema: { response: { 200: StorefrontCatalogueSchema, ...STOREFRONT_ERROR_ANSWERS } } }, async (request) =>
     storefrontCatalogue(deps, await reads.settings(), caller(request).language),
   );
 
   app.post(
     "/api/storefront/quote",
-    { ...STOREFRONT, schema: { body: StorefrontQuoteInputSchema, response: { 200: StorefrontQuoteSchema, ...ERROR_ANSWERS } } },
+    { ...storefront("quote"), schema: { body: StorefrontQuoteInputSchema, response: { 200: StorefrontQuoteSchema, ...STOREFRONT_ERROR_ANSWERS } } },
     async (request) => {
       const { customer, language } = caller(request);
       return quoteStorefrontOrder(deps, customer, request.body, language);
@@ -56,34 +56,34 @@ export const storefrontRoutes: Routes = (app, deps) => {
 
   app.post(
     "/api/storefront/orders",
-    { ...STOREFRONT, schema: { body: StorefrontOrderInputSchema, response: { 201: StorefrontCheckoutSchema, ...ERROR_ANSWERS } } },
+    { ...storefront("orders"), schema: { body: StorefrontOrderInputSchema, response: { 201: StorefrontCheckoutSchema, ...STOREFRONT_ERROR_ANSWERS } } },
     async (request, reply) => {
       const { customer, language } = caller(request);
       return reply.code(201).send(await placeStorefrontOrder({ ...deps, logger: request.log }, customer, request.body, language));
     },
   );
 
-  app.get("/api/storefront/orders", { ...STOREFRONT, schema: { response: { 200: StorefrontOrderListSchema, ...ERROR_ANSWERS } } }, async (request) => {
+  app.get("/api/storefront/orders", { ...storefront("reads"), schema: { response: { 200: StorefrontOrderListSchema, ...STOREFRONT_ERROR_ANSWERS } } }, async (request) => {
     const { customer, language } = caller(request);
     return { orders: await listStorefrontOrders(deps.db, customer.telegramUserId, language) };
   });
 
   app.get(
     "/api/storefront/orders/:id",
-    { ...STOREFRONT, schema: { params: IdParams, response: { 200: StorefrontOrderSchema, ...ERROR_ANSWERS } } },
+    { ...storefront("reads"), schema: { params: IdParams, response: { 200: StorefrontOrderSchema, ...STOREFRONT_ERROR_ANSWERS } } },
     async (request) => {
       const { customer, language } = caller(request);
       return getStorefrontOrder(deps.db, customer.telegramUserId, request.params.id, language);
     },
   );
 
-  app.get("/api/storefront/messages", { ...STOREFRONT, schema: { response: { 200: StorefrontMessageListSchema, ...ERROR_ANSWERS } } }, async (request) => ({
+  app.get("/api/storefront/messages", { ...storefront("reads"), schema: { response: { 200: StorefrontMessageListSchema, ...STOREFRONT_ERROR_ANSWERS } } }, async (request) => ({
     messages: await storefrontThread(deps.db, caller(request).customer.telegramUserId),
   }));
 
   app.post(
     "/api/storefront/messages",
-    { ...STOREFRONT, schema: { body: StorefrontMessageInputSchema, response: { 201: StorefrontMessageSchema, ...ERROR_ANSWERS } } },
+    { ...storefront("messages"), schema: { body: StorefrontMessageInputSchema, response: { 201: StorefrontMessageSchema, ...STOREFRONT_ERROR_ANSWERS } } },
     async (request, reply) => reply.code(201).send(await sendStorefrontMessage(deps.db, caller(request).customer, request.body, deps.now())),
   );
 };

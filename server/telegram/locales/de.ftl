@@ -17,6 +17,7 @@ pager-next = Weiter ›
 warning = ⚠️ { $text }
 error-generic = Entschuldigung, da ist etwas schiefgelaufen. Bitte versuche es noch einmal.
 blocked = Entschuldigung, dieser Shop steht dir nicht zur Verfügung.
+too-many-requests = Zu viele Anfragen. Bitte warte eine Minute und versuche es dann noch einmal.
 button-invalid = Dieser Knopf gilt nicht mehr. Hier ist das Hauptmenü.
 not-understood = Entschuldigung, das habe ich nicht verstanden. Bitte wähle etwas aus dem Menü:
 

@@ -18,6 +18,7 @@ pager-next = Next ›
 warning = ⚠️ { $text }
 error-generic = Sorry, something went wrong. Please try again.
 blocked = Sorry, this shop is not available to you.
+too-many-requests = Too many requests. Please wait a minute and try again.
 button-invalid = That button is no longer valid. Here is the main menu.
 not-understood = Sorry, I didn't understand that. Please choose an option from the menu:
 

@@ -17,6 +17,7 @@ pager-next = Siguiente ›
 warning = ⚠️ { $text }
 error-generic = Lo sentimos, algo ha fallado. Inténtalo de nuevo.
 blocked = Lo sentimos, esta tienda no está disponible para ti.
+too-many-requests = Demasiadas solicitudes. Espera un minuto y vuelve a intentarlo.
 button-invalid = Ese botón ya no es válido. Aquí tienes el menú principal.
 not-understood = Lo siento, no te he entendido. Elige una opción del menú:
 

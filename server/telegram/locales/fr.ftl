@@ -17,6 +17,7 @@ pager-next = Suivant ›
 warning = ⚠️ { $text }
 error-generic = Désolé, un problème est survenu. Veuillez réessayer.
 blocked = Désolé, cette boutique ne vous est pas accessible.
+too-many-requests = Trop de demandes. Veuillez patienter une minute, puis réessayer.
 button-invalid = Ce bouton n’est plus valable. Voici le menu principal.
 not-understood = Désolé, je n’ai pas compris. Choisissez une option du menu :
 
