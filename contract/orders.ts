@@ -48,6 +48,15 @@ export const OrderStatusUpdateSchema = z.object({
 });
 export type OrderStatusUpdate = z.input<typeof OrderStatusUpdateSchema>;
 
+/**
+ * Where an order was placed: the bot's chat (its lines came from the customer's cart) or the Mini App
+ * storefront (issue 27; its lines came with the order, the bot's cart was never read). An order that
+ * fails without a payment goes back to the bot's cart only when it came from there.
+ */
+export const ORDER_CHANNELS = ["bot", "storefront"] as const;
+export const OrderChannelSchema = z.enum(ORDER_CHANNELS);
+export type OrderChannel = z.infer<typeof OrderChannelSchema>;
+
 export const ORDER_ADMIN_FLAGS = ["refund_due", "refunded_after_dispatch"] as const;
 export const OrderAdminFlagSchema = z.enum(ORDER_ADMIN_FLAGS);
 export type OrderAdminFlag = z.infer<typeof OrderAdminFlagSchema>;
@@ -144,6 +153,8 @@ export const OrderSchema = z
     adminFlag: OrderAdminFlagSchema.nullable(),
     /** An order of Bot Preview's test customer: paid by simulation, not revenue, deletable whatever its status. */
     isTest: z.boolean(),
+    /** Where the customer placed it: the bot's chat or the Mini App storefront. */
+    placedFrom: OrderChannelSchema,
     /**
      * The customer's dispatch message (issue 22): held until dueAt (the dispatch can still be undone),
      * then sending, sent or failed; null when none was asked for.

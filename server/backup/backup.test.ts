@@ -94,6 +94,8 @@ async function seedShop(database: Database, storage: ObjectStorage): Promise<voi
   await db.execute(sql`insert into bot_conversations (telegram_user_id, state) values ('5123409876', '{"step": "address", "nested": {"a": [1, 2.50, null]}}')`);
   await db.execute(sql`insert into login_throttle (key, failures, window_started_at) values ('global', 3, now())`);
   await saveCustomerNote(db, await firstCustomer(database), NOTE, NOW);
+  // An order placed in the storefront (issue 27), beside the demo's bot orders.
+  await db.execute(sql`update orders set placed_from = 'storefront' where id = (select id from orders order by id limit 1)`);
 }
 
 async function firstCustomer(database: Database): Promise<string> {
@@ -162,6 +164,10 @@ describe("backup and restore", () => {
     const restored = await contents(target);
     expect(restored).toEqual(await contents(source.database));
     expect(restored.categories!.some((row) => /,[0-9a-f-]{36},/.test(row))).toBe(true); // subcategories kept their parent
+    expect(await queryRows(target.db, sql`select placed_from, count(*)::int as n from orders group by placed_from order by placed_from`)).toEqual([
+      { placed_from: "bot", n: expect.any(Number) },
+      { placed_from: "storefront", n: 1 },
+    ]);
     expect(await images(targetStorage)).toEqual(await images(source.storage));
     // The secrets stayed encrypted in the archive and decrypt with the same key.
     expect((await getBotSettings(target.db, createSecretBox(KEY)))?.botToken).toBe("123456789:AAE-secret-token");
@@ -400,7 +406,12 @@ describe("backup and restore", () => {
     // Format 1, as a shop before issue 25 wrote it: no team tables, no account columns, and the one
     // admin password in admin_credentials.
     const teamTables = ["accounts", "account_invites", "account_recovery_codes", "team_settings"];
-    const newColumns: Record<string, string[]> = { sessions: ["id", "account_id", "user_agent", "ip", "totp_at"], audit_log: ["account_id", "account_username"] };
+    const newColumns: Record<string, string[]> = {
+      sessions: ["id", "account_id", "user_agent", "ip", "totp_at"],
+      audit_log: ["account_id", "account_username"],
+      // Nor where an order was placed (migration 0030): all were the bot's.
+      orders: ["placed_from"],
+    };
     const old = path.join(tempDir(), "before-accounts.gz");
     rewriteArchive(file, old, (lines) => {
       const out: string[] = [];
@@ -441,6 +452,7 @@ describe("backup and restore", () => {
     expect(team.map((a) => [a.username, a.name, a.role, a.passwordHash, a.totpEnabled])).toEqual([["owner", "Owner", "owner", "scrypt$legacy-hash", false]]);
     const restoredSessions = await target.db.select().from(sessions);
     expect(restoredSessions.map((s) => [s.tokenHash, s.accountId])).toEqual([["abc123", team[0]!.id]]);
+    expect(await queryRows(target.db, sql`select distinct placed_from from orders`)).toEqual([{ placed_from: "bot" }]);
     // The temporary table went with the restore's transaction.
     expect(await queryRows(target.db, sql`select to_regclass('admin_credentials') as t`)).toEqual([{ t: null }]);
   });

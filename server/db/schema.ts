@@ -16,6 +16,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import type { Language, NameTranslations, TextTranslations } from "../../contract/languages";
+import type { OrderChannel } from "../../contract/orders";
 import { TEST_CUSTOMER_ID } from "../../contract/simulator";
 
 // Field names follow docs/product.md §3 (camelCase in code, snake_case in SQL).
@@ -272,6 +273,11 @@ export const orders = pgTable(
      */
     isTest: boolean("is_test").notNull().default(false),
     /**
+     * Where the customer placed it (contract ORDER_CHANNELS): "bot" (its lines were the customer's cart) or
+     * "storefront" (the Mini App sent its lines). Orders from before the storefront are the bot's.
+     */
+    placedFrom: text("placed_from").$type<OrderChannel>().notNull().default("bot"),
+    /**
      * The customer's dispatch message (issue 22; docs/decisions/0027-dispatch-notice-held.md): "held" until
      * dispatchNoticeDueAt (the owner may still undo the dispatch), then "sending" (claimed by one sender),
      * then "sent" or "failed". Null: no message asked for.
@@ -307,6 +313,7 @@ export const orders = pgTable(
     index("orders_total_id_idx").on(t.totalAmount, t.id),
     // A customer's uses of a coupon (the per-customer limit, "already used by you").
     index("orders_coupon_customer_idx").on(t.couponId, t.telegramUserId).where(sql`coupon_id is not null`),
+    check("orders_placed_from", sql`${t.placedFrom} in ('bot', 'storefront')`),
     check("orders_coupon_use", sql`${t.couponUse} is null or ${t.couponUse} in ('held', 'counted', 'released')`),
     // The @username prefix search, spelled as order-list.ts spells it; text_pattern_ops lets LIKE 'abc%'
     // use it under any collation. Names and postcodes are found through the blind index (address_search).

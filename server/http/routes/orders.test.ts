@@ -116,6 +116,7 @@ describe("orders API", () => {
         paidAt: hoursAgo(0.5).toISOString(),
         adminFlag: null,
         isTest: false,
+        placedFrom: "bot",
         dispatchNotice: null,
         itemsSummary: { first: { productId: product.id, productName: "Brass lamp", variantLabel: null, quantity: 1 }, lineCount: 1 },
         createdAt: hoursAgo(1).toISOString(),

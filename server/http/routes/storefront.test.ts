@@ -1,11 +1,11 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import fc from "fast-check";
 import { sign } from "@telegram-apps/init-data-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Order, StorefrontCatalogue, StorefrontCheckout, StorefrontMessage, StorefrontOrder, StorefrontQuote } from "../../../contract";
 import { openSealedAddress, readOwnerPublicKey, sealAddress, type OwnerKey } from "../../../contract/owner-seal";
-import { botCustomers, botSettings, cartItems, coupons, orders, productVariants } from "../../db/schema";
-import { addToCart } from "../../shop/ordering";
+import { botCustomers, botSettings, cartItems, coupons, orderEvents, orders, productVariants } from "../../db/schema";
+import { addToCart, settleAbandonedCheckouts } from "../../shop/ordering";
 import { createBotSettings, updateBotSettings } from "../../shop/settings";
 import { disablePrivateAddresses, enablePrivateAddresses } from "../../shop/vaults";
 import { createRecordingNotifier, startTestServer, type TestServer } from "../../../test-support/app";
@@ -273,9 +273,10 @@ describe("the storefront API", () => {
     expect(await db.select({ variantId: cartItems.variantId }).from(cartItems).where(eq(cartItems.telegramUserId, String(user.id)))).toEqual([{ variantId: tee.variants.M }]);
 
     const adminList = (await (await server.request("GET", `/api/orders?q=${user.id}`, { cookie: admin })).json()) as Order[];
-    expect(adminList.map((order) => order.id)).toEqual([placed.order.id]);
+    expect(adminList.map((order) => [order.id, order.placedFrom])).toEqual([[placed.order.id, "storefront"]]);
 
     const [row] = await db.select().from(orders).where(eq(orders.id, placed.order.id));
+    expect(row!.placedFrom).toBe("storefront");
     expect((await postIpn(server.baseUrl, gateway.ipnBody(row!.paymentId!, "finished"), { secret: TEST_IPN_SECRET })).status).toBe(200);
     const paid = await ok<StorefrontOrder>(await call("GET", `/api/storefront/orders/${placed.order.id}`, user));
     expect(paid).toMatchObject({ status: "processing", statusText: "Paid, being prepared for dispatch", payment: null });
@@ -328,9 +329,44 @@ describe("the storefront API", () => {
     } finally {
       gateway.refuseWith(null);
     }
-    expect((await ordersOf(user)).map((order) => order.status)).toEqual(["failed"]);
+    const [failed] = await ordersOf(user);
+    expect(failed).toMatchObject({ status: "failed", placedFrom: "storefront" });
     expect(await stockOf(sencha.id)).toBe(stock);
     expect(await server.database.db.select().from(cartItems).where(eq(cartItems.telegramUserId, String(user.id)))).toEqual([]);
+    const events = await server.database.db.select().from(orderEvents).where(eq(orderEvents.orderId, failed!.id));
+    expect(events.map((event) => event.detail)).toEqual([
+      "The payment service refused or did not answer, so no payment was created. " +
+        "The order failed and its items are back on sale; it was placed in the storefront, so the customer's cart in the bot was left as it was.",
+    ]);
+  });
+
+  it("fails an order a crash left without its payment, leaving the bot's cart alone and telling the customer in German to order again in the shop", async () => {
+    const user = newUser({ languageCode: "de" });
+    const db = server.database.db;
+    await addToCart(db, String(user.id), tee.variants.M!, 1);
+    const stock = await stockOf(sencha.id);
+    const placed = await ok<StorefrontCheckout>(await call("POST", "/api/storefront/orders", user, orderBody([{ productId: sencha.id, quantity: 2 }])), 201);
+    // What a crash between the order's commit and the gateway's answer leaves: the order and its
+    // reservation, no payment recorded; and it happened long enough ago for the sweep.
+    await db.update(orders).set({ paymentId: null, payAddress: null, payAmount: null, createdAt: sql`now() - interval '1 hour'` }).where(eq(orders.id, placed.order.id));
+
+    const told = createRecordingNotifier();
+    expect(await settleAbandonedCheckouts({ db, notifier: told, now: () => new Date() })).toContain(placed.order.id);
+    expect(await ordersOf(user)).toEqual([expect.objectContaining({ status: "failed", paymentStatus: "failed", placedFrom: "storefront" })]);
+    expect(await stockOf(sencha.id)).toBe(stock);
+    expect(await db.select({ variantId: cartItems.variantId, quantity: cartItems.quantity }).from(cartItems).where(eq(cartItems.telegramUserId, String(user.id)))).toEqual([
+      { variantId: tee.variants.M, quantity: 1 },
+    ]);
+    expect(told.sent).toEqual([
+      {
+        chatId: String(user.id),
+        text:
+          `Bestellung #${placed.order.id.slice(0, 8)} konnte nicht abgeschlossen werden: Beim Erstellen der Zahlung ist etwas schiefgegangen, daher wurde keine Zahlung eingezogen. ` +
+          "Bitte öffne den Shop und bestelle noch einmal.",
+      },
+    ]);
+    const shown = await ok<StorefrontOrder>(await call("GET", `/api/storefront/orders/${placed.order.id}`, user));
+    expect(shown).toMatchObject({ status: "failed", payment: null });
   });
 
   it("sells the last one to one of two customers ordering it at once", async () => {

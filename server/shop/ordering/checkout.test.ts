@@ -4,7 +4,9 @@ import { loadConfig } from "../../config";
 import { createSecretBox } from "../../crypto";
 import type { Database } from "../../db/client";
 import { botSettings, cartItems, orderEvents, orderItems, orders, postageOptions, products } from "../../db/schema";
-import { ShopError } from "../common";
+import { ShopError, unavailable } from "../common";
+import { chooseLanguage, translatorFor } from "../languages";
+import { paymentMessages } from "../orders";
 import type { CreatePaymentRequest, GatewayPayment, PaymentGateway } from "../payments";
 import { TEST_CUSTOMER_ID } from "../simulator";
 import { startPaymentJobs } from "../../payments/jobs";
@@ -14,10 +16,10 @@ import { createTestDatabase } from "../../../test-support/database";
 import { insertOrder, insertProduct } from "../../../test-support/factories";
 import { startFakeNowPayments, type FakeNowPayments } from "../../../test-support/fake-nowpayments";
 import { configurePayments, TEST_NOWPAYMENTS_API_KEY } from "../../../test-support/payments-setup";
+import type { OrderChannel } from "../../../contract";
 import { addToCart, getCart } from "./cart";
 import {
   ABANDONED_CHECKOUT_AFTER_MS,
-  abandonedCheckoutMessage,
   checkout,
   quoteCheckout,
   settleAbandonedCheckouts,
@@ -73,6 +75,8 @@ describe("checkout", () => {
     (await database.db.select({ stock: products.stock }).from(products).where(eq(products.id, id)))[0]!.stock;
   const ordersOf = (telegramUserId: string) =>
     database.db.select().from(orders).where(eq(orders.telegramUserId, telegramUserId));
+  const eventsOf = (orderId: string) => database.db.select().from(orderEvents).where(eq(orderEvents.orderId, orderId));
+  const cartOf = async (telegramUserId: string) => (await getCart(database.db, telegramUserId)).lines.map((l) => [l.productId, l.quantity]);
 
   it("creates the order with bulk prices and postage, reserves stock, empties the cart and asks the gateway for the total", async () => {
     const { db } = database;
@@ -105,6 +109,7 @@ describe("checkout", () => {
       postageName: "Royal Mail 1st Class",
       postagePrice: "3.99",
       shippingAddress: address,
+      placedFrom: "bot",
     });
     expect(result.items.map((i) => [i.productName, i.quantity, i.price])).toEqual([
       ["Blue Widget", 5, "8.00"],
@@ -179,6 +184,9 @@ describe("checkout", () => {
     expect(order!.stockReleasedAt).not.toBeNull();
     expect(await stockOf(widget.id)).toBe(10);
     expect((await getCart(db, customer)).lines.map((l) => l.quantity)).toEqual([3]);
+    expect((await eventsOf(order!.id)).map((e) => e.detail)).toEqual([
+      "The payment service refused or did not answer, so no payment was created. The order failed, its items are back on sale and back in the customer's cart in the bot.",
+    ]);
 
     gateway.refuseWith({ status: 500, message: "Internal error" });
     await expect(checkout(deps, input(customer))).rejects.toThrow(/payment service answered with an error \(500\)/);
@@ -431,53 +439,125 @@ describe("checkout", () => {
   describe("a crash between the order's commit and the gateway's answer", () => {
     const start = new Date("2025-03-01T12:00:00Z");
     const at = (ms: number) => new Date(start.getTime() + ms);
+    const afterAbandoned = at(ABANDONED_CHECKOUT_AFTER_MS + 1000);
+    const sweep = (notifier: ReturnType<typeof createRecordingNotifier>, now: Date) => settleAbandonedCheckouts({ db: database.db, notifier, now: () => now });
+    const short = (orderId: string) => orderId.slice(0, 8);
 
-    /** The state a crash leaves: the order committed with its stock taken and the cart emptied, but no payment. */
-    async function orderLeftByCrash() {
+    /**
+     * The state a crash leaves: the order committed with its stock taken (a bot order's cart emptied
+     * with it), but no payment. A storefront customer's bot cart holds a line of another product, which
+     * nothing may touch.
+     */
+    async function orderLeftByCrash(placedFrom: OrderChannel = "bot") {
       const { db } = database;
       const widget = await insertProduct(db, { name: "Crash Widget", price: "5.00", stock: 10 });
       const customer = nextCustomer();
+      const other = await insertProduct(db, { name: "Cart Gadget", price: "2.00", stock: 5 });
+      if (placedFrom === "storefront") await addToCart(db, customer, other.id, 1);
       const { order } = await insertOrder(db, {
         telegramUserId: customer,
         status: "pending",
         paymentStatus: "waiting",
         paymentId: null,
+        placedFrom,
         createdAt: start,
         updatedAt: start,
         items: [{ product: widget, quantity: 3 }],
         reserveStock: true,
       });
-      return { order, widget, customer };
+      return { order, widget, other, customer };
     }
 
     it("fails the order after a few minutes: stock back once, cart restored, customer told", async () => {
       const { order, widget, customer } = await orderLeftByCrash();
       const notifier = createRecordingNotifier();
-      const sweep = (now: Date) => settleAbandonedCheckouts({ db: database.db, notifier, now: () => now });
       expect(await stockOf(widget.id)).toBe(7);
 
-      expect(await sweep(at(ABANDONED_CHECKOUT_AFTER_MS - 1000))).not.toContain(order.id); // a checkout may still be waiting for the gateway
+      expect(await sweep(notifier, at(ABANDONED_CHECKOUT_AFTER_MS - 1000))).not.toContain(order.id); // a checkout may still be waiting for the gateway
       expect((await ordersOf(customer))[0]!.status).toBe("pending");
 
-      expect(await sweep(at(ABANDONED_CHECKOUT_AFTER_MS + 1000))).toEqual([order.id]);
-      expect(await sweep(at(ABANDONED_CHECKOUT_AFTER_MS + 60_000))).toEqual([]);
+      expect(await sweep(notifier, afterAbandoned)).toEqual([order.id]);
+      expect(await sweep(notifier, at(ABANDONED_CHECKOUT_AFTER_MS + 60_000))).toEqual([]);
 
       expect((await ordersOf(customer))[0]).toMatchObject({ status: "failed", paymentStatus: "failed" });
       expect(await stockOf(widget.id)).toBe(10);
-      expect((await getCart(database.db, customer)).lines.map((l) => [l.productId, l.quantity])).toEqual([[widget.id, 3]]);
-      expect(notifier.sent).toEqual([{ chatId: customer, text: abandonedCheckoutMessage(order.id) }]);
-      expect(notifier.sent[0]!.text).toMatch(/^Order #[0-9a-f]{8} could not be completed: .* Your items are back in your cart/);
-      const events = await database.db.select().from(orderEvents).where(eq(orderEvents.orderId, order.id));
-      expect(events).toEqual([expect.objectContaining({ actor: "system", action: "payment_failed" })]);
+      expect(await cartOf(customer)).toEqual([[widget.id, 3]]);
+      // No language stored for the customer, and the shop's default is English.
+      expect(notifier.sent).toEqual([
+        {
+          chatId: customer,
+          text:
+            `Order #${short(order.id)} could not be completed: something went wrong while its payment was being created, so no payment was taken. ` +
+            "Your items are back in your cart, so you can check out again.",
+        },
+      ]);
+      expect(await eventsOf(order.id)).toEqual([
+        expect.objectContaining({
+          actor: "system",
+          action: "payment_failed",
+          detail:
+            "The checkout was interrupted before its payment was created, so no payment exists. " +
+            "The order failed, its items are back on sale and back in the customer's cart in the bot.",
+        }),
+      ]);
+    });
+
+    it("leaves the bot's cart alone for a storefront order, and tells the customer to order again in the shop", async () => {
+      const { order, widget, other, customer } = await orderLeftByCrash("storefront");
+      const notifier = createRecordingNotifier();
+
+      expect(await sweep(notifier, afterAbandoned)).toEqual([order.id]);
+      expect((await ordersOf(customer))[0]).toMatchObject({ status: "failed", paymentStatus: "failed", placedFrom: "storefront" });
+      expect(await stockOf(widget.id)).toBe(10);
+      // The bot's cart is as it was: the storefront's items never were in it, and its own line stays.
+      expect(await cartOf(customer)).toEqual([[other.id, 1]]);
+      expect(notifier.sent).toEqual([
+        {
+          chatId: customer,
+          text:
+            `Order #${short(order.id)} could not be completed: something went wrong while its payment was being created, so no payment was taken. ` +
+            "Please open the shop and place your order again.",
+        },
+      ]);
+      expect(notifier.sent[0]!.text).not.toMatch(/cart|check out/i);
+      expect((await eventsOf(order.id)).map((e) => e.detail)).toEqual([
+        "The checkout was interrupted before its payment was created, so no payment exists. " +
+          "The order failed and its items are back on sale; it was placed in the storefront, so the customer's cart in the bot was left as it was.",
+      ]);
+    });
+
+    it("tells each customer in their language what to do where they ordered", async () => {
+      const left = await Promise.all((["bot", "storefront", "bot"] as const).map((channel) => orderLeftByCrash(channel)));
+      const [germanBot, germanStorefront, russianBot] = left;
+      await chooseLanguage(database.db, germanBot!.customer, null, "de", start);
+      await chooseLanguage(database.db, germanStorefront!.customer, null, "de", start);
+      await chooseLanguage(database.db, russianBot!.customer, null, "ru", start);
+      const notifier = createRecordingNotifier();
+
+      const settled = await sweep(notifier, afterAbandoned);
+      expect(settled).toEqual(expect.arrayContaining(left.map(({ order }) => order.id)));
+      const told = (customer: string) => notifier.sent.filter((m) => m.chatId === customer).map((m) => m.text);
+      expect(told(germanBot!.customer)).toEqual([
+        `Bestellung #${short(germanBot!.order.id)} konnte nicht abgeschlossen werden: Beim Erstellen der Zahlung ist etwas schiefgegangen, daher wurde keine Zahlung eingezogen. ` +
+          "Deine Artikel liegen wieder in deinem Warenkorb, du kannst also noch einmal zur Kasse gehen.",
+      ]);
+      expect(told(germanStorefront!.customer)).toEqual([
+        `Bestellung #${short(germanStorefront!.order.id)} konnte nicht abgeschlossen werden: Beim Erstellen der Zahlung ist etwas schiefgegangen, daher wurde keine Zahlung eingezogen. ` +
+          "Bitte öffne den Shop und bestelle noch einmal.",
+      ]);
+      expect(told(russianBot!.customer)).toEqual([paymentMessages.checkoutAbandoned({ orderId: russianBot!.order.id, placedFrom: "bot" }, translatorFor("ru"))]);
+      expect(told(russianBot!.customer)[0]).toMatch(/^Не удалось оформить заказ #[0-9a-f]{8}: .* корзине/);
+      expect(await cartOf(germanBot!.customer)).toEqual([[germanBot!.widget.id, 3]]);
+      expect(await cartOf(germanStorefront!.customer)).toEqual([[germanStorefront!.other.id, 1]]);
     });
 
     it("runs with the payment jobs", async () => {
-      const { order, widget } = await orderLeftByCrash();
+      const { order, widget } = await orderLeftByCrash("storefront");
       const notifier = createRecordingNotifier();
       const jobs = startPaymentJobs({
         ...deps,
         notifier,
-        now: () => at(ABANDONED_CHECKOUT_AFTER_MS + 1000),
+        now: () => afterAbandoned,
         logger: { info: () => {}, warn: () => {}, error: () => {} },
       });
       try {
@@ -487,33 +567,60 @@ describe("checkout", () => {
       }
       expect((await database.db.select().from(orders).where(eq(orders.id, order.id)))[0]!.status).toBe("failed");
       expect(await stockOf(widget.id)).toBe(10);
-      expect(notifier.sent.map((m) => m.text)).toContain(abandonedCheckoutMessage(order.id));
+      expect(notifier.sent.map((m) => m.text)).toContain(paymentMessages.checkoutAbandoned({ orderId: order.id, placedFrom: "storefront" }));
     });
 
-    it("does not charge an order the sweep gave up on while the gateway was slow", async () => {
-      const { db } = database;
-      const widget = await insertProduct(db, { price: "5.00", stock: 10 });
-      const customer = nextCustomer();
-      await addToCart(db, customer, widget.id, 2);
+    it("takes only the bot and the storefront as where an order was placed", async () => {
+      const { order } = await insertOrder(database.db, { status: "completed", paymentStatus: "finished" });
+      for (const hostile of ["web", "", "BOT", "bot ", "storefront'; --"]) {
+        await expect(database.db.update(orders).set({ placedFrom: hostile as OrderChannel }).where(eq(orders.id, order.id))).rejects.toThrow();
+      }
+      expect((await ordersOf(order.telegramUserId))[0]!.placedFrom).toBe("bot");
+    });
+
+    /** A gateway that asks for the payment and then waits for the test to answer it, or to refuse. */
+    function slowGateway() {
       let answer!: (payment: GatewayPayment) => void;
+      let refuse!: (error: Error) => void;
       let asked!: (request: CreatePaymentRequest) => void;
       const paymentAsked = new Promise<CreatePaymentRequest>((resolve) => (asked = resolve));
-      const slowGateway: PaymentGateway = {
+      const gateway: PaymentGateway = {
         name: "slow",
         isConfigured: async () => true,
         createPayment: (request) => {
           asked(request);
-          return new Promise((resolve) => (answer = resolve));
+          return new Promise((resolve, reject) => {
+            answer = resolve;
+            refuse = reject;
+          });
         },
         getPayment: () => Promise.reject(new Error("not used")),
         readNotification: () => Promise.reject(new Error("not used")),
       };
-      const placing = checkout({ ...deps, gateway: slowGateway, now: () => start }, input(customer, { quotedTotalPence: 1000 }));
-      const request = await paymentAsked;
+      return { gateway, paymentAsked, answer: (payment: GatewayPayment) => answer(payment), refuse: (error: Error) => refuse(error) };
+    }
 
+    /** A checkout of 2 widgets, in the bot (from the cart) or the storefront (given lines; the bot's cart holds a gadget). */
+    async function slowCheckout(channel: OrderChannel) {
+      const { db } = database;
+      const widget = await insertProduct(db, { price: "5.00", stock: 10 });
+      const gadget = await insertProduct(db, { price: "3.00", stock: 10 });
+      const customer = nextCustomer();
+      await addToCart(db, customer, channel === "bot" ? widget.id : gadget.id, channel === "bot" ? 2 : 1);
+      const slow = slowGateway();
+      const lines = channel === "storefront" ? { items: [{ productId: widget.id, quantity: 2 }] } : {};
+      const placing = checkout({ ...deps, gateway: slow.gateway, now: () => start }, input(customer, { ...lines, quotedTotalPence: 1000 }));
+      const request = await slow.paymentAsked;
+      expect(await stockOf(widget.id)).toBe(8);
+      const cartAfter = channel === "bot" ? [[widget.id, 2]] : [[gadget.id, 1]];
+      return { widget, customer, slow, placing, request, cartAfter };
+    }
+
+    it("does not charge an order the sweep gave up on while the gateway was slow", async () => {
+      const { widget, customer, slow, placing, request, cartAfter } = await slowCheckout("bot");
       const notifier = createRecordingNotifier();
-      expect(await settleAbandonedCheckouts({ db, notifier, now: () => at(ABANDONED_CHECKOUT_AFTER_MS + 1000) })).toEqual([request.orderId]);
-      answer({
+      expect(await sweep(notifier, afterAbandoned)).toEqual([request.orderId]);
+      slow.answer({
         paymentId: "late-1",
         status: "waiting",
         orderId: request.orderId,
@@ -531,7 +638,41 @@ describe("checkout", () => {
       const [order] = await ordersOf(customer);
       expect(order).toMatchObject({ status: "failed", paymentId: null });
       expect(await stockOf(widget.id)).toBe(10);
-      expect((await getCart(db, customer)).lines.map((l) => l.quantity)).toEqual([2]);
+      expect(await cartOf(customer)).toEqual(cartAfter);
+    });
+
+    it.each(["bot", "storefront"] as const)(
+      "puts a %s order's stock back once, and its cart as it belongs, when the gateway refuses after the sweep gave up on it",
+      async (channel) => {
+        const { widget, customer, slow, placing, request, cartAfter } = await slowCheckout(channel);
+        const notifier = createRecordingNotifier();
+        expect(await sweep(notifier, afterAbandoned)).toEqual([request.orderId]);
+        slow.refuse(unavailable("The payment service did not answer in time."));
+        await expect(placing).rejects.toThrow(/^The payment service did not answer in time\. Your order was cancelled/);
+
+        expect(await ordersOf(customer)).toEqual([expect.objectContaining({ status: "failed", placedFrom: channel })]);
+        expect(await stockOf(widget.id)).toBe(10);
+        expect(await cartOf(customer)).toEqual(cartAfter);
+        expect(await eventsOf(request.orderId)).toHaveLength(1);
+        expect(notifier.sent.map((m) => m.text)).toEqual([paymentMessages.checkoutAbandoned({ orderId: request.orderId, placedFrom: channel })]);
+      },
+    );
+
+    it.each(["bot", "storefront"] as const)("fails a %s order once when the gateway refuses just as the sweep finds it", async (channel) => {
+      const { widget, customer, slow, placing, request, cartAfter } = await slowCheckout(channel);
+      const notifier = createRecordingNotifier();
+      slow.refuse(unavailable("The payment service did not answer in time."));
+      const [settled, refused] = await Promise.all([sweep(notifier, afterAbandoned), placing.then(() => null, (error: unknown) => error)]);
+
+      // Whichever claimed the order did the work, the other nothing: one event, the stock back once.
+      expect(refused).toBeInstanceOf(ShopError);
+      expect(settled.filter((id) => id !== request.orderId)).toEqual([]);
+      expect(await ordersOf(customer)).toEqual([expect.objectContaining({ status: "failed", placedFrom: channel })]);
+      expect(await eventsOf(request.orderId)).toHaveLength(1);
+      expect(await stockOf(widget.id)).toBe(10);
+      expect(await cartOf(customer)).toEqual(cartAfter);
+      // Only the sweep tells the customer by message; the checkout's failure is its answer.
+      expect(notifier.sent).toHaveLength(settled.length);
     });
   });
 });

@@ -1,13 +1,14 @@
 import crypto from "node:crypto";
 import { and, asc, eq, inArray, isNull, lt } from "drizzle-orm";
-import { CURRENCIES, itemDisplayName, ShippingAddressSchema, type BotSettings, type Currency, type Language, type NameTranslations, type Order, type OrderItem } from "../../../contract";
+import { CURRENCIES, itemDisplayName, ShippingAddressSchema, type BotSettings, type Currency, type Language, type NameTranslations, type Order, type OrderChannel, type OrderItem } from "../../../contract";
 import type { Config } from "../../config";
 import type { SecretBox } from "../../crypto";
 import type { Db, DbOrTx } from "../../db/client";
 import { cartItems, orderItems, orders, postageOptions, products, productVariants } from "../../db/schema";
 import { DEFAULT_GATEWAY_TIMEOUT_MS, NOT_CONFIGURED_MESSAGE, type PayCoin, type PaymentGateway } from "../payments";
 import { conflict, type CustomerText, invalid, ShopError, unavailable, isUuid, shortOrderId, consoleLogger, type CustomerNotifier, pgErrorCode, type ShopLogger, UNIQUE_VIOLATION } from "../common";
-import { holdCouponUse, recordOrderEvent, orderOf, releaseOrderStock, reserveStock } from "../orders";
+import { holdCouponUse, recordOrderEvent, orderOf, paymentMessages, releaseOrderStock, reserveStock } from "../orders";
+import { messageLanguageOf, translatorFor } from "../languages";
 import { acceptSealedAddress, protectNewAddress } from "../vaults";
 import { formatPence, toPence, variantUnitPricePence } from "../catalogue";
 import { btcpayConfigured, getBotSettings, getPaymentGatewaySettings, type PaymentGatewaySettings } from "../settings";
@@ -68,7 +69,10 @@ export type CheckoutInput = {
   sealedAddress?: string;
   /** The order's id, chosen by the storefront (a sealed address is bound to it); taken: 409. Else a new one. */
   orderId?: string;
-  /** The lines to buy instead of the customer's cart (the storefront): the cart is then neither read nor emptied. */
+  /**
+   * The lines to buy instead of the customer's cart (the storefront): the cart is then neither read nor
+   * emptied, and the order is placed from the storefront (placed_from), so it never goes back to the cart.
+   */
   items?: readonly OrderLineInput[];
   postageOptionId: string | null;
   coin: Currency;
@@ -399,6 +403,8 @@ export async function checkout(deps: CheckoutDeps, input: CheckoutInput): Promis
         postageName: quote.postage?.name ?? null,
         postagePrice: quote.postage ? formatPence(quote.postage.pricePence) : null,
         isTest: testOrder,
+        // Where its lines came from decides where they go back if it fails without a payment.
+        placedFrom: placedFromOf(input),
         couponCode: quote.coupon?.code ?? null,
         discountAmount: formatPence(quote.coupon?.discountPence ?? 0),
         couponId: quote.coupon?.id ?? null,
@@ -457,7 +463,7 @@ export async function checkout(deps: CheckoutDeps, input: CheckoutInput): Promis
       callbackUrl: deps.config.publicUrl ? deps.config.publicUrl + PAYMENT_WEBHOOK_PATH : undefined,
     });
   } catch (error) {
-    await failCheckoutWithoutPayment(db, order.id, deps.now(), "The payment service refused or did not answer, so no payment was created.", { restoreCart: !input.items });
+    await failCheckoutWithoutPayment(db, order.id, deps.now(), "The payment service refused or did not answer, so no payment was created.");
     if (error instanceof ShopError) {
       throw unavailable(`${error.message} Your order was cancelled and your cart kept, so you can try again.`, { key: "refusal-payment-not-created" });
     }
@@ -499,12 +505,20 @@ export async function checkout(deps: CheckoutDeps, input: CheckoutInput): Promis
   };
 }
 
+/** Where an order of this checkout is placed: given lines come from the storefront, the cart's from the bot. */
+function placedFromOf(input: Pick<CheckoutInput, "items">): OrderChannel {
+  return input.items ? "storefront" : "bot";
+}
+
+/** What failCheckoutWithoutPayment did, for the one who tells the customer; null when someone else did it first. */
+type FailedCheckout = { telegramUserId: string; placedFrom: OrderChannel };
+
 /**
- * An order that never got its payment fails: its stock goes back (once) and its items return to
- * the customer's cart. Claimed with one conditional UPDATE, so when the checkout's own failure
- * path and the abandoned-checkout sweep meet, only one of them does this. Answers whether it did.
+ * An order that never got its payment fails: its stock goes back (once) and, for an order placed in
+ * the bot, its items return to the customer's cart. Claimed with one conditional UPDATE, so when the
+ * checkout's own failure path and the abandoned-checkout sweep meet, only one of them does this.
  */
-async function failCheckoutWithoutPayment(db: Db, orderId: string, now: Date, why: string, options: { restoreCart: boolean } = { restoreCart: true }): Promise<boolean> {
+async function failCheckoutWithoutPayment(db: Db, orderId: string, now: Date, why: string): Promise<FailedCheckout | null> {
   return db.transaction(async (tx) => {
     const [claimed] = await tx
       .update(orders)
@@ -512,14 +526,17 @@ async function failCheckoutWithoutPayment(db: Db, orderId: string, now: Date, wh
       .where(
         and(eq(orders.id, orderId), eq(orders.status, "pending"), isNull(orders.paymentId), eq(orders.paymentStatus, "waiting")),
       )
-      .returning({ telegramUserId: orders.telegramUserId });
-    if (!claimed) return false;
+      .returning({ telegramUserId: orders.telegramUserId, placedFrom: orders.placedFrom });
+    if (!claimed) return null;
     await releaseOrderStock(tx, orderId, now);
     // A storefront order's items were never in the bot's cart: they stay out of it (the Mini App keeps its own).
-    if (options.restoreCart) await restoreCart(tx, orderId, claimed.telegramUserId);
-    const after = options.restoreCart ? "its items are back on sale and back in the customer's cart" : "its items are back on sale";
-    await recordOrderEvent(tx, { orderId, actor: "system", action: "payment_failed", detail: `${why} The order failed, ${after}.` }, now);
-    return true;
+    if (claimed.placedFrom === "bot") await restoreCart(tx, orderId, claimed.telegramUserId);
+    const after =
+      claimed.placedFrom === "bot"
+        ? "The order failed, its items are back on sale and back in the customer's cart in the bot."
+        : "The order failed and its items are back on sale; it was placed in the storefront, so the customer's cart in the bot was left as it was.";
+    await recordOrderEvent(tx, { orderId, actor: "system", action: "payment_failed", detail: `${why} ${after}` }, now);
+    return claimed;
   });
 }
 
@@ -555,10 +572,6 @@ async function insertOrder(tx: DbOrTx, values: typeof orders.$inferInsert) {
   }
 }
 
-export const abandonedCheckoutMessage = (orderId: string) =>
-  `Order #${shortOrderId(orderId)} could not be completed: something went wrong while its payment was being created, ` +
-  `so no payment was taken. Your items are back in your cart, so you can check out again.`;
-
 export type AbandonedCheckoutDeps = {
   db: Db;
   notifier: CustomerNotifier;
@@ -569,13 +582,14 @@ export type AbandonedCheckoutDeps = {
 /**
  * A crash between the order's commit and the gateway's answer leaves a pending order with no
  * payment, which nothing would ever settle. Such orders older than ABANDONED_CHECKOUT_AFTER_MS
- * fail here: stock released once, the cart restored, the customer told. Answers their ids.
+ * fail here: stock released once, a bot order's cart restored, the customer told in their language
+ * what to do next where they ordered. Answers their ids.
  */
 export async function settleAbandonedCheckouts(deps: AbandonedCheckoutDeps): Promise<string[]> {
   const now = deps.now();
   const cutoff = new Date(now.getTime() - ABANDONED_CHECKOUT_AFTER_MS);
   const candidates = await deps.db
-    .select({ id: orders.id, telegramUserId: orders.telegramUserId })
+    .select({ id: orders.id })
     .from(orders)
     .where(and(eq(orders.status, "pending"), isNull(orders.paymentId), eq(orders.paymentStatus, "waiting"), lt(orders.createdAt, cutoff)));
   const settled: string[] = [];
@@ -588,7 +602,12 @@ export async function settleAbandonedCheckouts(deps: AbandonedCheckoutDeps): Pro
     );
     if (!failed) continue; // settled by someone else meanwhile
     settled.push(order.id);
-    await deps.notifier.sendMessage(order.telegramUserId, abandonedCheckoutMessage(order.id)).catch((error: unknown) => {
+    // The order stays failed whether or not the customer hears of it; a failure to tell them is logged.
+    const tellCustomer = async () => {
+      const tr = translatorFor(await messageLanguageOf(deps.db, failed.telegramUserId));
+      await deps.notifier.sendMessage(failed.telegramUserId, paymentMessages.checkoutAbandoned({ orderId: order.id, placedFrom: failed.placedFrom }, tr));
+    };
+    await tellCustomer().catch((error: unknown) => {
       (deps.logger ?? consoleLogger).warn(
         { orderId: order.id, err: error instanceof Error ? error.message : String(error) },
         "the customer could not be told about their order",

@@ -64,6 +64,7 @@ export function toOrder(row: OrderRow, revealed: RevealedAddress, itemsSummary: 
     paidAt: row.paidAt?.toISOString() ?? null,
     adminFlag: row.adminFlag as Order["adminFlag"],
     isTest: row.isTest,
+    placedFrom: row.placedFrom,
     dispatchNotice: row.dispatchNoticeState
       ? { state: row.dispatchNoticeState, dueAt: row.dispatchNoticeDueAt?.toISOString() ?? null }
       : null,

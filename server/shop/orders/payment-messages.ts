@@ -1,6 +1,7 @@
 // What the customer is told in Telegram when a payment moves, all in one place: in the customer's
 // language (the bot's locale files, server/telegram/locales; English unless a translator is given).
 
+import type { OrderChannel } from "../../../contract";
 import { translatorFor, type Translator } from "../languages";
 import { shortOrderId } from "../common";
 
@@ -41,6 +42,16 @@ export const paymentMessages = {
   /** Money arrived for an order the owner had cancelled; the owner settles it by hand. */
   receivedAfterCancel: (p: { orderId: string; actuallyPaid: string | null; payCurrency: string | null }, tr: Translator = translatorFor("en")) =>
     tr.t("payment-after-cancel", { paid: p.actuallyPaid ?? tr.t("payment-a-payment"), coin: coin(p.payCurrency), order: shortOrderId(p.orderId) }),
+
+  /**
+   * A checkout interrupted before its payment was created failed (the abandoned-checkout sweep): no
+   * payment was taken. A bot order's items are back in the bot's cart; a storefront order is placed
+   * again in the shop, as its items never were in that cart.
+   */
+  checkoutAbandoned: (p: { orderId: string; placedFrom: OrderChannel }, tr: Translator = translatorFor("en")) =>
+    tr.t("checkout-abandoned", { order: shortOrderId(p.orderId) }) +
+    " " +
+    (p.placedFrom === "bot" ? tr.t("checkout-abandoned-cart-restored") : tr.t("checkout-abandoned-order-again")),
 
   /** Money arrived after the order had expired and its stock could not be taken again. */
   paidTooLate: (orderId: string, tr: Translator = translatorFor("en")) => tr.t("payment-too-late", { order: shortOrderId(orderId) }),
