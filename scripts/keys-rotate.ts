@@ -3,7 +3,7 @@ import { keyMatches, WRONG_KEY_MESSAGE, rewrapUnderNewMasterKey, rotateDataKey }
 import { CliError, openConfiguredDatabase, runScript } from "./cli";
 
 // npm run keys:rotate                      a new data key; everything encrypted again under it; the old one retired
-// npm run keys:rotate -- --new-secret-key  also wraps the data keys (and the bot's secrets) under NEW_SECRET_KEY
+// npm run keys:rotate -- --new-secret-key  also wraps the data keys and re-encrypts every secret under NEW_SECRET_KEY
 // docs/decisions/0024-encryption-at-rest.md; README "Backup".
 
 const USAGE = "Usage: npm run keys:rotate [-- --new-secret-key]   (the new master key is read from NEW_SECRET_KEY)";

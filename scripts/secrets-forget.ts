@@ -12,9 +12,13 @@ const USAGE = "Usage: npm run secrets:forget [-- --yes]";
 const plural = (n: number, word: string, words = `${word}s`) => `${n} ${n === 1 ? word : words}`;
 
 function whatIsLost(report: ForgetReport): string[] {
-  const lines = [
-    `  - ${plural(report.secrets, "stored secret")} (the bot token, the NOWPayments API key and IPN secret): type them again in Bot Settings.`,
-  ];
+  const lines: string[] = [];
+  if (report.secrets > 0) lines.push(`  - ${plural(report.secrets, "stored secret")} it cannot decrypt:`);
+  for (const secret of report.lost) {
+    // The accounts are named: each of them has something to do in person.
+    const accounts = secret.accounts.length > 0 ? ` ${plural(secret.accounts.length, "account")}: ${secret.accounts.join(", ")}.` : "";
+    lines.push(`    - ${secret.what}${secret.count > 1 ? ` (${secret.count})` : ""}: ${secret.whenForgotten}${accounts}`);
+  }
   if (report.dataKeys > 0) {
     lines.push(
       `  - ${plural(report.dataKeys, "data key")}, and with them what customers typed: ${plural(report.addresses, "address", "addresses")}, ` +

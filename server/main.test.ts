@@ -260,7 +260,9 @@ describe("the secret key (docs/SECURITY.md)", () => {
     // secrets:forget says what the key in use would lose, and changes nothing without --yes.
     const asked = run("scripts/secrets-forget.ts", [], { DATA_DIR: dataDir, SECRET_KEY: OTHER });
     expect(await asked.exited).toBe(1);
-    expect(asked.stderr()).toMatch(/3 stored secrets \(the bot token, [\s\S]* 1 data key, and with them what customers typed: \d+ addresses, 8 support messages/);
+    expect(asked.stderr()).toMatch(
+      /3 stored secrets it cannot decrypt:\n {4}- the bot token: type it again in Bot Settings[^\n]*\n {4}- the NOWPayments API key: [^\n]*\n {4}- the NOWPayments IPN secret: [^\n]*\n {2}- 1 data key, and with them what customers typed: \d+ addresses, 8 support messages/,
+    );
     expect(asked.stderr()).toMatch(/Nothing was changed\.\n$/);
     const stillRefused = run("server/main.ts", [], { DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD, SECRET_KEY: OTHER });
     expect(await stillRefused.exited).toBe(1);

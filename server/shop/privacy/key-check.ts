@@ -2,7 +2,8 @@ import crypto from "node:crypto";
 import { eq, isNotNull } from "drizzle-orm";
 import { createSecretBox, isEncryptedSecret, SecretUnreadableError } from "../../crypto";
 import type { Db, DbOrTx } from "../../db/client";
-import { botSettings, dataKeys, keyCheck } from "../../db/schema";
+import { dataKeys, keyCheck } from "../../db/schema";
+import { ENCRYPTED_SECRETS, storedValuesOf } from "./encrypted-secrets";
 import { unwrapDataKey } from "../vaults";
 
 // Which master key (SECRET_KEY or DATA_DIR/secret.key) this shop's data is under (docs/SECURITY.md
@@ -23,10 +24,11 @@ export class WrongSecretKeyError extends Error {}
 /** What a start with a wrong key prints: what happened and the two ways out. */
 export const WRONG_KEY_MESSAGE = [
   "The secret key does not open this shop's data: SECRET_KEY (or, when it is not set, DATA_DIR/secret.key)",
-  "is not the key the bot token, the payment keys and the customers' data were encrypted with. Nothing was started.",
-  "Start again with the right key: set SECRET_KEY as it was, or copy the old secret.key into DATA_DIR.",
+  "is not the key the bot token, the payment keys, the two-factor secrets and the customers' data were encrypted with.",
+  "Nothing was started. Start again with the right key: set SECRET_KEY as it was, or copy the old secret.key into DATA_DIR.",
   "If that key is lost for good, `npm run secrets:forget` explains what it forgets (the bot token and payment keys,",
-  "to be typed again in Bot Settings; customers' addresses and messages stay unreadable) and, with --yes, does it.",
+  "to be typed again in Bot Settings; two-factor sign-in, turned off for whoever had it; customers' addresses and",
+  "messages stay unreadable) and, with --yes, does it.",
 ].join("\n");
 
 export function keyProof(master: Buffer): string {
@@ -41,17 +43,18 @@ function proofMatches(stored: string, master: Buffer): boolean {
 
 /**
  * Whether `master` opens what is already encrypted (a database from before the key check, or one
- * restored from such a backup): true when one encrypted secret or data key opens, false when some
+ * restored from such a backup): true when one encrypted secret (any of ENCRYPTED_SECRETS: the bot's,
+ * the payment gateways', an account's two-factor secret) or data key opens, false when some
  * exist and none does, null when nothing is encrypted yet. One that opens is enough: a wrong key
  * opens none, so the others failing would be damage, which the reads report (crypto.ts).
  */
 export async function keyOpensStoredData(db: DbOrTx, master: Buffer): Promise<boolean | null> {
   let found = false;
   const box = createSecretBox(master);
-  for (const row of await db.select().from(botSettings)) {
-    for (const stored of [row.botToken, row.nowpaymentsApiKey, row.nowpaymentsIpnSecret]) {
+  for (const secret of ENCRYPTED_SECRETS) {
+    for (const { stored } of await storedValuesOf(db, secret)) {
       // A value from before encryption existed is in clear (crypto.ts): it tells nothing of the key.
-      if (!stored || !isEncryptedSecret(stored)) continue;
+      if (!isEncryptedSecret(stored)) continue;
       found = true;
       try {
         box.decrypt(stored);

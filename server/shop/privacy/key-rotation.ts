@@ -1,9 +1,10 @@
 import { and, eq, inArray, isNotNull, like, not, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { accounts, botConversations, botSettings, customerMessages, customerNotes, dataKeys, orders, paymentGatewaySettings } from "../../db/schema";
+import { botConversations, customerMessages, customerNotes, dataKeys, orders } from "../../db/schema";
 import type { SecretBox } from "../../crypto";
 import { protectAddress, revealAddress, messageBinding, protectMessage, protectNote, revealNote, createDataKey, currentKey, open, SERVER_KEY_PREFIX, unwrapDataKey, VaultError, wrapDataKey } from "../vaults";
 import { getConversation, saveConversation } from "../customers";
+import { ENCRYPTED_SECRETS, lockSecretRows, replaceStoredValue, storedValuesOf } from "./encrypted-secrets";
 import { sealKeyCheck } from "./key-check";
 
 // `npm run keys:rotate` (issue 15; docs/decisions/0024-encryption-at-rest.md): a new data key becomes
@@ -206,8 +207,8 @@ export async function rotateDataKey(db: Db, options: RotationOptions = {}): Prom
 }
 
 /**
- * Wraps every data key again under a new master key, re-encrypts the bot's and the gateways' secrets and the accounts'
- * two-factor secrets (crypto.ts) with it
+ * Wraps every data key again under a new master key, re-encrypts every encrypted secret
+ * (ENCRYPTED_SECRETS: the bot's and the gateways' secrets, the accounts' two-factor secrets) with it
  * and seals the key check with it, in one transaction. The servers must then start with the new SECRET_KEY: one still running with the
  * old one can no longer load a data key or read the bot token.
  */
@@ -222,35 +223,13 @@ export async function rewrapUnderNewMasterKey(
       await tx.update(dataKeys).set({ wrapped: wrapDataKey(keys.newMaster, row.id, material) }).where(eq(dataKeys.id, row.id));
     }
     let secrets = 0;
-    const settings = await tx.select().from(botSettings).for("update");
-    for (const row of settings) {
-      const again = (value: string | null) => (value === null ? null : keys.newSecrets.encrypt(keys.oldSecrets.decrypt(value)));
-      await tx
-        .update(botSettings)
-        .set({
-          botToken: again(row.botToken)!,
-          nowpaymentsApiKey: again(row.nowpaymentsApiKey),
-          nowpaymentsIpnSecret: again(row.nowpaymentsIpnSecret),
-        })
-        .where(eq(botSettings.id, row.id));
-      secrets += [row.botToken, row.nowpaymentsApiKey, row.nowpaymentsIpnSecret].filter((value) => value !== null).length;
-    }
-    // BTCPay Server's key and webhook secret (issue 24) are sealed with the same SecretBox.
-    for (const row of await tx.select().from(paymentGatewaySettings).for("update")) {
-      const again = (value: string | null) => (value === null ? null : keys.newSecrets.encrypt(keys.oldSecrets.decrypt(value)));
-      await tx
-        .update(paymentGatewaySettings)
-        .set({ btcpayApiKey: again(row.btcpayApiKey), btcpayWebhookSecret: again(row.btcpayWebhookSecret) })
-        .where(eq(paymentGatewaySettings.id, row.id));
-      secrets += [row.btcpayApiKey, row.btcpayWebhookSecret].filter((value) => value !== null).length;
-    }
-    // The accounts' TOTP secrets (issue 25): with the old key alone, no one with two-factor could sign in.
-    for (const row of await tx.select({ id: accounts.id, totpSecret: accounts.totpSecret }).from(accounts).where(isNotNull(accounts.totpSecret)).for("update")) {
-      await tx
-        .update(accounts)
-        .set({ totpSecret: keys.newSecrets.encrypt(keys.oldSecrets.decrypt(row.totpSecret!)) })
-        .where(eq(accounts.id, row.id));
-      secrets++;
+    await lockSecretRows(tx);
+    for (const secret of ENCRYPTED_SECRETS) {
+      // One that does not decrypt throws, and the transaction leaves everything as it was.
+      for (const { rowId, stored } of await storedValuesOf(tx, secret)) {
+        await replaceStoredValue(tx, secret, rowId, keys.newSecrets.encrypt(keys.oldSecrets.decrypt(stored)));
+        secrets++;
+      }
     }
     // The check the start compares its key with (key-check.ts) now names the new key: a server started
     // with the old one is refused instead of reading everything as not set.

@@ -23,6 +23,7 @@ export {
   markSessionVerified,
   readSecondFactorCode,
   RECOVERY_CODE_COUNT,
+  removeTwoFactor,
   saveTeamSettings,
   type SecondFactorCheck,
   type TeamSettings,
@@ -46,4 +47,4 @@ export {
   type StaffUpdate,
   updateStaff,
 } from "./staff";
-export { endOtherSessions, endSession, listSessions, type SessionViewer } from "./sessions";
+export { endOtherSessions, endSession, endSessionsOf, listSessions, type SessionViewer } from "./sessions";

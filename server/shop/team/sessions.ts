@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, ne, type SQL } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, ne, type SQL } from "drizzle-orm";
 import type { Session } from "../../../contract/staff";
 import { SESSION_IDLE_MS } from "../../auth/sessions";
 import type { DbOrTx } from "../../db/client";
@@ -53,5 +53,12 @@ export async function endOtherSessions(db: DbOrTx, viewer: Pick<SessionViewer, "
     .delete(sessions)
     .where(and(eq(sessions.accountId, viewer.accountId), ne(sessions.id, viewer.sessionId)))
     .returning({ id: sessions.id });
+  return ended.length;
+}
+
+/** Ends every session of these accounts (secrets:forget turning their two-factor off); answers how many ended. */
+export async function endSessionsOf(db: DbOrTx, accountIds: string[]): Promise<number> {
+  if (accountIds.length === 0) return 0;
+  const ended = await db.delete(sessions).where(inArray(sessions.accountId, accountIds)).returning({ id: sessions.id });
   return ended.length;
 }

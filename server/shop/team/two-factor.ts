@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import { createSecondFactorThrottle } from "../../auth/login-throttle";
 import type { SecretBox } from "../../crypto";
@@ -193,14 +193,22 @@ export async function turnOffTwoFactor(db: DbOrTx, secrets: SecretBox, account: 
   if (!account.totpEnabled) throw conflict("Two-factor sign-in is not on for your account.");
   const check = await checkSecondFactor(db, secrets, account, typed, now);
   if (!check.ok) return check;
-  await db.transaction(async (tx) => {
-    await tx
-      .update(accounts)
-      .set({ totpEnabled: false, totpSecret: null, totpLastStep: null, updatedAt: sql`now()` })
-      .where(eq(accounts.id, account.id));
-    await tx.delete(accountRecoveryCodes).where(eq(accountRecoveryCodes.accountId, account.id));
-  });
+  await db.transaction((tx) => removeTwoFactor(tx, [account.id]));
   return check;
+}
+
+/**
+ * Two-factor off for these accounts without asking a code: the secret (or a setup begun), the last
+ * step and the recovery codes go. turnOffTwoFactor, once the code is checked; `secrets:forget`, for
+ * secrets the key in use cannot decrypt (shop/privacy/encrypted-secrets.ts). Pass a transaction.
+ */
+export async function removeTwoFactor(tx: DbOrTx, accountIds: string[]): Promise<void> {
+  if (accountIds.length === 0) return;
+  await tx
+    .update(accounts)
+    .set({ totpEnabled: false, totpSecret: null, totpLastStep: null, updatedAt: sql`now()` })
+    .where(inArray(accounts.id, accountIds));
+  await tx.delete(accountRecoveryCodes).where(inArray(accountRecoveryCodes.accountId, accountIds));
 }
 
 /** How many of the account's recovery codes are still unused (the Your account page says so). */
