@@ -27,11 +27,11 @@ import {
   createBotSettings,
   getBotSettings,
   getPaymentGatewaySettings,
-  saveBtcpayWebhook,
   saveNowpaymentsKeys,
   savePaymentGatewaySettings,
   updatePaymentGateways,
 } from "../settings";
+import { saveBtcpayWebhook } from "../settings/payment-gateways";
 import { getCustomerNote, saveCustomerNote } from "../customers";
 import { beginTwoFactorSetup, findOwner, RECOVERY_CODE_COUNT } from "../team";
 import { currentKey, forgetUnwrappedKeys, useMasterKey } from "../vaults/vault";
@@ -313,7 +313,7 @@ async function storeEverySecret(db: Db, box: SecretBox): Promise<string> {
     btcpay: { serverUrl: "https://btcpay.example", storeId: "Store1", apiKey: "btcpay-key-0123456789", webhookId: null, webhookUrl: null, webhookSecret: null },
     coins: { BTC: "btcpay", LTC: "nowpayments", XMR: "nowpayments" },
   });
-  await saveBtcpayWebhook(db, box, { id: "Hook1", url: "https://shop.example/api/payments/btcpay/webhook", secret: "hook-secret-0123456789" });
+  await saveBtcpayWebhook(db, box, { serverUrl: "https://btcpay.example", storeId: "Store1" }, { id: "Hook1", url: "https://shop.example/api/payments/btcpay/webhook", secret: "hook-secret-0123456789" });
   await setTestAdminPassword(db, TEST_PASSWORD);
   const owner = (await findOwner(db))!;
   await beginTwoFactorSetup(db, box, owner.id);
