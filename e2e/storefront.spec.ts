@@ -1,10 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { Request } from "@playwright/test";
+import type { Page, Request } from "@playwright/test";
 import type { Order } from "../contract";
 import { createOwnerKey, openSealedAddress, SEALED_PREFIX, unlockOwnerKey } from "../contract/owner-seal";
 import { STOREFRONT_PATH, type StorefrontCatalogue, type StorefrontOrderInput } from "../contract/storefront";
 import { storefrontScriptSize } from "../scripts/build-web";
+import { TELEGRAM_DEFAULT_THEMES } from "../web/storefront/telegram-default-themes";
 import { startFakeNowPayments, type FakeNowPayments } from "../test-support/fake-nowpayments";
 import { startFakeTelegram, type FakeTelegram } from "../test-support/fake-telegram";
 import { startServerProcess, stopServerProcess, type ServerProcess } from "../test-support/server-process";
@@ -61,32 +62,6 @@ const DARK_THEME = {
   section_bg_color: "#212121",
 };
 
-/**
- * Telegram's own default palettes, as its clients send them without a custom theme: several of their
- * pairs fall short of 4.5:1 (white on the light button, the light hint, the dark link and button),
- * which the page corrects (web/storefront/contrast.ts).
- */
-const TELEGRAM_DEFAULT_THEMES = {
-  light: {
-    bg_color: "#ffffff",
-    text_color: "#000000",
-    hint_color: "#999999",
-    link_color: "#2481cc",
-    button_color: "#2481cc",
-    button_text_color: "#ffffff",
-    secondary_bg_color: "#efeff3",
-  },
-  dark: {
-    bg_color: "#212121",
-    text_color: "#ffffff",
-    hint_color: "#aaaaaa",
-    link_color: "#8774e1",
-    button_color: "#8774e1",
-    button_text_color: "#ffffff",
-    secondary_bg_color: "#181818",
-  },
-};
-
 function launchUrl(base: string, theme: Record<string, string>, initData = signInitData({ botToken: BOT_TOKEN, user: CUSTOMER })) {
   const hash = new URLSearchParams({ tgWebAppData: initData, tgWebAppVersion: "8.0", tgWebAppPlatform: "tdesktop", tgWebAppThemeParams: JSON.stringify(theme) });
   return `${base}${STOREFRONT_PATH}#${hash.toString()}`;
@@ -97,6 +72,17 @@ test.describe("storefront Mini App", () => {
   let gateway: FakeNowPayments;
   let server: ServerProcess | undefined;
   let base: string;
+
+  /** The page's first order: the server makes it, but its answer is lost on the way back (the page hears nothing). */
+  async function loseFirstOrderAnswer(page: Page) {
+    let answersLost = 0;
+    await page.route(`${base}/api/storefront/orders`, async (route) => {
+      if (route.request().method() !== "POST" || answersLost > 0) return route.fallback();
+      answersLost += 1;
+      await route.fetch();
+      await route.abort("connectionreset");
+    });
+  }
 
   test.beforeAll(async ({ request }) => {
     telegram = await startFakeTelegram();
@@ -287,14 +273,7 @@ test.describe("storefront Mini App", () => {
     });
     expect(enabled.ok(), await enabled.text()).toBe(true);
     try {
-      // The first order's answer is lost on the way back: the server made the order, the page hears nothing.
-      let answersLost = 0;
-      await page.route(`${base}/api/storefront/orders`, async (route) => {
-        if (route.request().method() !== "POST" || answersLost > 0) return route.fallback();
-        answersLost += 1;
-        await route.fetch();
-        await route.abort("connectionreset");
-      });
+      await loseFirstOrderAnswer(page);
       const paymentsBefore = gateway.created.length;
       await page.goto(launchUrl(base, LIGHT_THEME, signInitData({ botToken: BOT_TOKEN, user: PRIVATE_CUSTOMER })));
       await page.getByRole("button", { name: /Earl Grey/ }).click();
@@ -354,14 +333,7 @@ test.describe("storefront Mini App", () => {
 
   test("a reload after an order's answer was lost keeps its id: the next tap finds that order, and no second one is made", async ({ page, request }) => {
     await page.setViewportSize(PHONE);
-    // The order's answer is lost on the way back: the server made the order, the page hears nothing.
-    let answersLost = 0;
-    await page.route(`${base}/api/storefront/orders`, async (route) => {
-      if (route.request().method() !== "POST" || answersLost > 0) return route.fallback();
-      answersLost += 1;
-      await route.fetch();
-      await route.abort("connectionreset");
-    });
+    await loseFirstOrderAnswer(page);
     const paymentsBefore = gateway.created.length;
     await page.goto(launchUrl(base, LIGHT_THEME, signInitData({ botToken: BOT_TOKEN, user: RELOADING_CUSTOMER })));
     await page.getByRole("button", { name: /Earl Grey/ }).click();

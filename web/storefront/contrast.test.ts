@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { contrastRatio, READABLE_CONTRAST, readableAgainst, readableTheme, type ThemeParams } from "./contrast";
+import { TELEGRAM_DEFAULT_THEMES } from "./telegram-default-themes";
 
 // The storefront's readable colours (contrast.ts): whatever pair Telegram sends, the text drawn in it
 // reaches WCAG AA's 4.5:1, and a pair that does already is left as Telegram chose it. The page in
@@ -8,25 +9,7 @@ import { contrastRatio, READABLE_CONTRAST, readableAgainst, readableTheme, type 
 
 const colour = fc.integer({ min: 0, max: 0xffffff }).map((value) => `#${value.toString(16).padStart(6, "0")}`);
 
-/** Telegram's default palettes (what its clients send without a custom theme). */
-const TELEGRAM_LIGHT: ThemeParams = {
-  bg_color: "#ffffff",
-  text_color: "#000000",
-  hint_color: "#999999",
-  link_color: "#2481cc",
-  button_color: "#2481cc",
-  button_text_color: "#ffffff",
-  secondary_bg_color: "#efeff3",
-};
-const TELEGRAM_DARK: ThemeParams = {
-  bg_color: "#212121",
-  text_color: "#ffffff",
-  hint_color: "#aaaaaa",
-  link_color: "#8774e1",
-  button_color: "#8774e1",
-  button_text_color: "#ffffff",
-  secondary_bg_color: "#181818",
-};
+const { light: TELEGRAM_LIGHT, dark: TELEGRAM_DARK } = TELEGRAM_DEFAULT_THEMES;
 
 /** Every pair the storefront draws text in (storefront.css): [text, surface]. */
 function textPairs(theme: ThemeParams): [string, string][] {
