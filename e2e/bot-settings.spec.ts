@@ -301,9 +301,11 @@ test.describe("bot settings", () => {
     // Replaced: the new token is checked with Telegram, saved, and shown by its own last 4 characters.
     await replace.click();
     await input.fill("123456789:AAE-replaced-token-abcd");
+    const getMeBeforeReplacing = telegram.callsOf("getMe").length;
     await page.getByRole("button", { name: "Save Settings" }).click();
     await expectToast(page, "Settings updated successfully!");
-    expect(telegram.callsOf("getMe").at(-1)).toMatchObject({ token: "123456789:AAE-replaced-token-abcd" });
+    // Among the calls since: the bot's runner, restarted for the saved settings, makes its own.
+    expect(telegram.callsOf("getMe").slice(getMeBeforeReplacing)).toContainEqual(expect.objectContaining({ token: "123456789:AAE-replaced-token-abcd" }));
     await expect(token).toHaveText("set (…abcd)");
     await expect(input).toHaveCount(0);
     expect(await storedSettings(api)).toMatchObject({ botToken: "••••••••abcd", nowpaymentsIpnSecret: "••••••••9876" });
